@@ -1,0 +1,40 @@
+"""mjcalc: scoring for Chinese regional mahjong (Wuhu 315/525, Chizhou, Pujiang).
+
+    >>> from mahjong_calc import score_hand
+    >>> score_hand("123456m13m99p555p2m", variant="wuhu315", self_draw=True).value
+    8
+"""
+
+from __future__ import annotations
+
+from .api import resolve_ruleset, score_hand
+from .errors import InputError, MjcalcError, NotAWin, RulesetError
+from .hand import Hand, Meld, WinContext, build_hand, make_context
+from .result import Item, ScoreResult
+from .ruleset import Ruleset, load_ruleset, shipped_names
+from .scoring import score
+from .tiles import format_tiles, parse_tiles
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Hand",
+    "InputError",
+    "Item",
+    "Meld",
+    "MjcalcError",
+    "NotAWin",
+    "Ruleset",
+    "RulesetError",
+    "ScoreResult",
+    "WinContext",
+    "build_hand",
+    "format_tiles",
+    "load_ruleset",
+    "make_context",
+    "parse_tiles",
+    "resolve_ruleset",
+    "score",
+    "score_hand",
+    "shipped_names",
+]

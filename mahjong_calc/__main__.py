@@ -1,0 +1,5 @@
+"""`python -m mahjong_calc` runs the CLI."""
+
+from .cli import main
+
+main()

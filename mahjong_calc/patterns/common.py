@@ -1,0 +1,42 @@
+"""Detectors shared by several variants."""
+
+from __future__ import annotations
+
+from . import Candidate, detector
+
+
+@detector("dui_dui_hu")
+def dui_dui_hu(c: Candidate) -> int:
+    """对对胡: every set is a pung or kong."""
+    return bool(c.arrangement) and all(s.kind != "chow" for s in c.sets)
+
+
+@detector("qing_yi_se")
+def qing_yi_se(c: Candidate) -> int:
+    """清一色: one suit, no honours."""
+    return len(c.suits_present) == 1 and not c.has_honours
+
+
+@detector("hun_yi_se")
+def hun_yi_se(c: Candidate) -> int:
+    """混一色: one suit plus honours."""
+    return len(c.suits_present) == 1 and c.has_honours
+
+
+@detector("tong_tian")
+def tong_tian(c: Candidate) -> int:
+    """通天: 123, 456 and 789 of one suit, as three sequences."""
+    firsts = {s.first for s in c.sets if s.kind == "chow"}
+    return any({base, base + 3, base + 6} <= firsts for base in (0, 9, 18))
+
+
+@detector("tian_hu")
+def tian_hu(c: Candidate) -> int:
+    """天胡: complete as dealt."""
+    return c.ctx.heavenly
+
+
+@detector("di_hu")
+def di_hu(c: Candidate) -> int:
+    """地胡: won on the first discard."""
+    return c.ctx.earthly

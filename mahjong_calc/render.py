@@ -1,0 +1,100 @@
+"""Present results and errors: a Rich table for people, JSON for scripts.
+
+Nothing here computes a score; it only lays out what a ScoreResult holds.
+Rich is imported lazily so that `--json` never pays for it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from .errors import MjcalcError, NotAWin
+from .result import ScoreResult
+from .tiles import parse_tiles, tile_name
+
+SEAT_NAMES = {
+    "next": ("下家", "next"),
+    "opposite": ("对家", "opposite"),
+    "previous": ("上家", "previous"),
+}
+HEAD = {
+    "zh": {"item": "项目", "gloss": "English", "value": "番", "detail": "说明", "hand": "手牌", "melds": "副露",
+           "win": "和张", "sets": "拆分", "total": "合计", "pays": "支付", "seat": "座位"},
+    "en": {"item": "Item", "gloss": "中文", "value": "Value", "detail": "Detail", "hand": "Hand", "melds": "Melds",
+           "win": "Winning tile", "sets": "Reading", "total": "Value", "pays": "Pays", "seat": "Seat"},
+}
+
+
+def to_json(result: ScoreResult) -> str:
+    return json.dumps(result.to_dict(), ensure_ascii=False)
+
+
+def error_dict(err: MjcalcError) -> dict[str, Any]:
+    """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
+    return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): err.to_dict()}
+
+
+def error_json(err: MjcalcError) -> str:
+    return json.dumps(error_dict(err), ensure_ascii=False)
+
+
+def error_line(err: MjcalcError) -> str:
+    """One line naming the problem and, when known, where it is: `12[x]3m`."""
+    kind = "not a win" if isinstance(err, NotAWin) else "error"
+    where = ""
+    if err.position is not None and err.source is not None:
+        src, pos = err.source, err.position
+        where = f" at column {pos + 1}: {src[:pos]}[{src[pos:pos + 1]}]{src[pos + 1:]}"
+    return f"mjcalc: {kind} [{err.code}]: {err.message}{where}"
+
+
+def _names(notation: str, lang: str) -> str:
+    return " ".join(tile_name(t, lang) for t in parse_tiles(notation))
+
+
+def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = None) -> None:
+    """The breakdown a player reads at the table."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=file)
+    head = HEAD[lang]
+    data = result.to_dict()
+    hand = data["hand"]
+    title = result.title[0] if lang == "zh" else result.title[1]
+
+    facts = Table(box=None, show_header=False, title=title, title_justify="left")
+    facts.add_column(style="bold")
+    facts.add_column()
+    facts.add_row(head["hand"], f"{hand['concealed']}  ({_names(hand['concealed'], lang)})")
+    for meld in hand["melds"]:
+        label = meld["tiles"] + (" concealed" if meld["concealed"] else "")
+        facts.add_row(head["melds"], f"{label}  ({_names(meld['tiles'], lang)})")
+    facts.add_row(head["win"], f"{hand['win']}  ({_names(hand['win'], lang)})")
+    decomposition = data["decomposition"]
+    if "pair" in decomposition:
+        facts.add_row(head["sets"], " ".join([decomposition["pair"], *decomposition["sets"]]))
+    elif "text" in decomposition:
+        facts.add_row(head["sets"], decomposition["text"])
+    console.print(facts)
+
+    items = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
+    items.add_column(head["item"])
+    items.add_column(head["gloss"])
+    items.add_column(head["value"], justify="right")
+    items.add_column(head["detail"])
+    for it in result.items:
+        first, second = (it.zh, it.en) if lang == "zh" else (it.en, it.zh)
+        items.add_row(first, second, str(it.value), it.detail)
+    items.add_section()
+    items.add_row(head["total"], "", str(result.value), "")
+    console.print(items)
+
+    pays = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
+    pays.add_column(head["seat"])
+    pays.add_column(head["pays"], justify="right")
+    for seat, amount in result.payments.items():
+        pays.add_row(SEAT_NAMES[seat][0 if lang == "zh" else 1], str(amount))
+    console.print(pays)

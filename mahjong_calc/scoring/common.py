@@ -1,0 +1,23 @@
+"""Arithmetic helpers shared by the variant scorers."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from ..hand import SEATS, Seat
+from ..result import Item
+from ..ruleset import Ruleset
+
+
+def round_half_up(value: Decimal) -> int:
+    """Rounding as the seeds mean it (四舍五入): 4.5 → 5, never banker's rounding."""
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def item(ruleset: Ruleset, key: str, value: int, detail: str = "") -> Item:
+    zh, en = ruleset.label(key)
+    return Item(key, zh, en, value, detail)
+
+
+def each_pays(value: int) -> dict[Seat, int]:
+    return {seat: value for seat in SEATS}

@@ -1,0 +1,140 @@
+"""Tiles as ints 0..33 and strict parsing/formatting of the compact notation.
+
+0-8 are 1m-9m (万), 9-17 1p-9p (筒), 18-26 1s-9s (条), 27-33 1z-7z
+(东 南 西 北 白 发 中). Parsing never drops input: anything it does not
+understand is an `InputError` that points at the offending character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .errors import InputError
+
+SUITS = "mpsz"
+NUM_TILES = 34
+MAX_INPUT = 200
+
+HONOUR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
+HONOUR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "發": 32, "中": 33}
+
+_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+_SUIT_EN = {"m": "Character", "p": "Dot", "s": "Bamboo"}
+_NUM_ZH = "一二三四五六七八九"
+_HONOUR_ZH = ["东", "南", "西", "北", "白", "发", "中"]
+_HONOUR_EN = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"]
+
+WHITE = 31
+RED = 33
+
+
+def tile_of(number: int, suit: str) -> int:
+    """The tile index of e.g. (5, 'p')."""
+    return SUITS.index(suit) * 9 + number - 1
+
+
+def suit_of(tile: int) -> str:
+    return SUITS[tile // 9]
+
+
+def number_of(tile: int) -> int:
+    """1..9 for suited tiles, 1..7 for honours."""
+    return tile % 9 + 1
+
+
+def is_honour(tile: int) -> bool:
+    return tile >= 27
+
+
+def tile_str(tile: int) -> str:
+    return f"{number_of(tile)}{suit_of(tile)}"
+
+
+def tile_name(tile: int, lang: str = "zh") -> str:
+    """Human name: 五筒 / 5-Dot, 红中 / Red Dragon."""
+    if is_honour(tile):
+        index = tile - 27
+        if lang == "zh":
+            return "红中" if tile == RED else _HONOUR_ZH[index]
+        return _HONOUR_EN[index]
+    suit, number = suit_of(tile), number_of(tile)
+    if lang == "zh":
+        return f"{_NUM_ZH[number - 1]}{_SUIT_ZH[suit]}"
+    return f"{number}-{_SUIT_EN[suit]}"
+
+
+def parse_tiles(text: str) -> list[int]:
+    """Parse mpsz / ESWNPFC / 汉字 notation into tiles, in the order written."""
+    if len(text) > MAX_INPUT:
+        raise InputError(
+            "input_too_long",
+            f"tile string is {len(text)} characters long; the limit is {MAX_INPUT}",
+            MAX_INPUT,
+            text[: MAX_INPUT + 10],
+        )
+    tiles: list[int] = []
+    pending: list[tuple[int, int]] = []  # (digit, position) awaiting a suit letter
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch in "0123456789":
+            if ch == "0":
+                raise InputError("invalid_tile", "0 is not a tile (numbers run 1-9)", i, text)
+            pending.append((int(ch), i))
+        elif ch in SUITS:
+            if not pending:
+                raise InputError("missing_number", f"suit letter '{ch}' has no numbers before it", i, text)
+            for number, pos in pending:
+                if ch == "z" and number > 7:
+                    raise InputError("invalid_tile", f"{number}z is not a tile (honours run 1z-7z)", pos, text)
+                tiles.append(tile_of(number, ch))
+            pending = []
+        elif ch in HONOUR_LETTERS or ch in HONOUR_CHARS or ch == "红":
+            if pending:
+                raise InputError("missing_suit", "digits without a suit letter (m, p, s or z)", pending[0][1], text)
+            if ch == "红":
+                if text[i + 1 : i + 2] != "中":
+                    raise InputError("unknown_character", "'红' must be followed by '中' (红中)", i, text)
+                i += 1
+                tiles.append(RED)
+            else:
+                tiles.append(HONOUR_LETTERS.get(ch, HONOUR_CHARS.get(ch, -1)))
+        else:
+            raise InputError("unknown_character", f"unknown character {ch!r} in tiles", i, text)
+        i += 1
+    if pending:
+        raise InputError("missing_suit", "digits without a suit letter (m, p, s or z)", pending[0][1], text)
+    return tiles
+
+
+def parse_tile(text: str) -> int:
+    """Parse exactly one tile (for --win, --wild)."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise InputError("not_one_tile", f"expected exactly one tile, got {len(tiles)} in {text!r}")
+    return tiles[0]
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """Normalized mpsz: sorted, one suit letter per run, e.g. 123m55p7z."""
+    out: list[str] = []
+    ordered = sorted(tiles)
+    for suit_index, suit in enumerate(SUITS):
+        digits = "".join(str(number_of(t)) for t in ordered if t // 9 == suit_index)
+        if digits:
+            out.append(digits + suit)
+    return "".join(out)
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_TILES
+    for t in tiles:
+        counts[t] += 1
+    return counts
+
+
+def names(tiles: Sequence[int], lang: str = "zh") -> list[str]:
+    return [tile_name(t, lang) for t in sorted(tiles)]

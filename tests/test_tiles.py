@@ -1,0 +1,65 @@
+"""Notation: strict parsing, errors that point at the problem, formatting round-trips."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mahjong_calc.errors import InputError
+from mahjong_calc.tiles import format_tiles, parse_tiles, tile_name
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("123m", "123m"),
+        ("1m2m3m", "123m"),
+        ("77z", "77z"),
+        ("C中红中", "777z"),
+        ("ESWNPFC", "1234567z"),
+        ("东南西北白发中", "1234567z"),
+        ("9s 1p 5m", "5m1p9s"),
+        ("11m 22p\t33s", "11m22p33s"),
+    ],
+)
+def test_parse_and_normalise(text: str, expected: str) -> None:
+    assert format_tiles(parse_tiles(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "position"),
+    [
+        ("12x3m", "unknown_character", 2),
+        ("123", "missing_suit", 0),
+        ("123m45", "missing_suit", 4),
+        ("102m", "invalid_tile", 1),
+        ("8z", "invalid_tile", 0),
+        ("m", "missing_number", 0),
+        ("12E", "missing_suit", 0),
+        ("红1m", "unknown_character", 0),
+        ("1m" * 101, "input_too_long", 200),
+    ],
+)
+def test_parse_errors_point_at_the_problem(text: str, code: str, position: int) -> None:
+    with pytest.raises(InputError) as info:
+        parse_tiles(text)
+    assert info.value.code == code
+    assert info.value.position == position
+
+
+@pytest.mark.parametrize(
+    ("tile_text", "zh", "en"),
+    [("5p", "五筒", "5-Dot"), ("7z", "红中", "Red Dragon"), ("1s", "一条", "1-Bamboo"), ("9m", "九万", "9-Character")],
+)
+def test_tile_names(tile_text: str, zh: str, en: str) -> None:
+    (tile,) = parse_tiles(tile_text)
+    assert tile_name(tile, "zh") == zh
+    assert tile_name(tile, "en") == en
+
+
+@given(st.lists(st.integers(min_value=0, max_value=33), min_size=1, max_size=40))
+def test_format_round_trips_through_parse(tiles: list[int]) -> None:
+    text = format_tiles(tiles)
+    assert parse_tiles(text) == sorted(tiles)
+    assert format_tiles(parse_tiles(text)) == text
