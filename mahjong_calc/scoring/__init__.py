@@ -52,5 +52,7 @@ def check_tiles(hand: Hand, ruleset: Ruleset) -> None:
 def score(hand: Hand, ctx: WinContext, ruleset: Ruleset) -> ScoreResult:
     """Score a winning hand under `ruleset`; raises NotAWin or InputError."""
     check_tiles(hand, ruleset)
+    if ctx.after_kong and not any(m.kind == "kong" for m in hand.melds):
+        raise InputError("after_kong_without_kong", "--after-kong needs a kong among the melds (--meld 5555p or --concealed-kong)")
     result: ScoreResult = _module(ruleset.scorer).score(hand, ctx, ruleset)
     return result
