@@ -1,0 +1,146 @@
+"""The CLI: exit codes, one-line errors on stderr, JSON on stdout, the table, help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from mahjong_calc.cli import app
+
+WIN = "123m456m678m11p555p"  # a plain 9-支 discard win worth 3 in wuhu315
+
+
+def invoke(runner: CliRunner, *args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+def test_score_json_contract(runner: CliRunner) -> None:
+    result = invoke(runner, "score", WIN, "--variant", "wuhu315", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    for key in ("variant", "ruleset_version", "hand", "valid", "value", "items", "patterns", "payments", "decomposition"):
+        assert key in data
+    assert data["valid"] is True
+    assert data["variant"] == "wuhu315"
+    assert data["hand"] == {"concealed": "123456678m11555p", "melds": [], "win": "5p"}
+    assert data["value"] == 3
+    assert data["payments"] == {"next": 3, "opposite": 3, "previous": 3}
+    assert all(set(i) >= {"key", "zh", "en", "value"} for i in data["items"])
+
+
+def test_score_flags_reach_the_scorer(runner: CliRunner) -> None:
+    result = invoke(runner, "score", "123m456m99m789p", "-m", "1111s", "--after-kong", "--dealer", "-j")
+    data = json.loads(result.stdout)
+    assert data["patterns"] == ["gang_hou_kai_hua"]
+    assert [i["key"] for i in data["items"]] == ["di_fan", "zhi_fan", "gang_hou_kai_hua", "ming_gang", "dealer"]
+
+
+def test_win_flag_picks_the_winning_tile(runner: CliRunner) -> None:
+    data = json.loads(invoke(runner, "score", "2m13m456m678m11p555p", "--win", "2m", "--json").stdout)
+    assert data["ya_dang"] == 2
+    assert data["hand"]["win"] == "2m"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_table_shows_items_value_and_payments(runner: CliRunner, lang: str) -> None:
+    result = invoke(runner, "score", "111m444m777m99m555p", "--self-draw", "--lang", lang)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert ("底番" in out and "对对胡" in out) if lang == "zh" else ("base" in out and "all pungs" in out)
+    assert ("下家" in out) if lang == "zh" else ("next" in out)
+    assert "11" in out  # the value
+    assert "\x1b[" not in out  # no terminal: plain text
+
+
+BAD_INPUT = [
+    (["score", "12x3m"], "unknown_character", "12[x]3m"),
+    (["score", "123456789m11p555"], "missing_suit", "column"),
+    (["score", "102m"], "invalid_tile", "0"),
+    (["score", "123m456m789m11m555z"], "tile_not_in_variant", "7z"),
+    (["score", "11111m456m789m555p"], "too_many_copies", "1m"),
+    (["score", "123m456m789m11p", "-m", "1111m"], "too_many_copies", "1m"),
+    (["score", "123m456m789m11p"], "wrong_tile_count", "11"),
+    (["score", WIN, "--win", "9s"], "win_tile_not_in_hand", "9s"),
+    (["score", "123m456m789m11p", "-m", "556p"], "bad_meld", "556p"),
+    (["score", "123m456m789m11p", "-m", "123p"], "chow_not_allowed", "chow"),
+    (["score", WIN, "--variant", "riichi"], "unknown_variant", "riichi"),
+    (["score", WIN, "--self-draw", "--discarder", "next"], "conflicting_flags", "--discarder"),
+    (["score", WIN, "--heavenly", "--earthly"], "conflicting_flags", "--earthly"),
+    (["score", "1m" * 150], "input_too_long", "limit"),
+    (["score", WIN, "--set", "options.nope=1"], "ruleset_invalid", "options.nope"),
+    (["score", WIN, "--set", "options.ya_dang_edge_wait=maybe"], "ruleset_invalid", "true or false"),
+    (["score", WIN, "--rules", "/nonexistent/rules.yaml"], "ruleset_not_found", "rules.yaml"),
+    (["score", WIN, "--after-kong"], "after_kong_without_kong", "kong"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "hint"), BAD_INPUT)
+def test_bad_input_exits_2_with_one_line(runner: CliRunner, args: list[str], code: str, hint: str) -> None:
+    result = invoke(runner, *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"[{code}]" in lines[0] and hint in lines[0]
+    as_json = invoke(runner, *args, "--json")
+    assert as_json.exit_code == 2
+    payload = json.loads(as_json.stdout)
+    assert payload["valid"] is False and payload["error"]["code"] == code
+
+
+@pytest.mark.parametrize(
+    ("hand", "code"),
+    [("123m456p789s11p555s", "no_ba_zhi"), ("123m456m789m11p556p", "not_a_winning_hand")],
+)
+def test_not_a_win_exits_1_with_reason(runner: CliRunner, hand: str, code: str) -> None:
+    result = invoke(runner, "score", hand)
+    assert result.exit_code == 1
+    assert f"[{code}]" in result.stderr
+    as_json = invoke(runner, "score", hand, "--json")
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout)["reason"]["code"] == code
+
+
+def test_variants_lists_shipped_rulesets(runner: CliRunner) -> None:
+    result = invoke(runner, "variants", "--json")
+    names = [v["name"] for v in json.loads(result.stdout)]
+    assert {"wuhu315", "wuhu525"} <= set(names)
+
+
+COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+def test_the_commands_exist() -> None:
+    assert {"score", "variants"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(runner: CliRunner, command: str) -> None:
+    result = invoke(runner, command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.stdout and f"mjcalc {command}" in result.stdout
+
+
+def test_help_lists_every_command(runner: CliRunner) -> None:
+    out = invoke(runner, "--help").stdout
+    for command in COMMANDS:
+        assert command in out
+
+
+def test_usage_errors_in_json_mode_are_json_and_never_a_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mahjong_calc", "score", WIN, "--bogus", "--json"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error"]["code"] == "usage_error"
+    assert "Traceback" not in proc.stderr
+
+
+def test_module_entry_point_and_version() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mahjong_calc", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.startswith("mjcalc ")

@@ -1,0 +1,149 @@
+"""Wuhu 315/525: every pattern with positive and negative hands, 交, kongs, dealer, options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mahjong_calc import NotAWin, score_hand
+
+
+def run(hand: str, variant: str = "wuhu315", **kw: Any) -> dict[str, Any]:
+    return score_hand(hand, variant=variant, **kw).to_dict()
+
+
+# hand, flags, expected patterns, expected value (wuhu315)
+PATTERN_CASES: list[tuple[str, dict[str, Any], list[str], int]] = [
+    # 对对胡: 1 底 + round(11×0.2)=2 + 嘴子 2; self-draw: 3 + round(4.4)=4 + 嘴子 2×2
+    ("111m444m777m99m555p", {}, ["dui_dui_hu"], 5),
+    ("111m444m777m99m555p", {"self_draw": True}, ["dui_dui_hu"], 11),
+    ("123m444m777m99m555p", {}, [], 3),
+    # 通天: 123 456 789 of one suit as three sequences
+    ("123456789m11p555p", {}, ["tong_tian"], 5),
+    ("123456m678m11p555p", {}, [], 3),
+    ("123456789p11m555m", {}, ["tong_tian"], 5),  # in 筒: the 9 支 are 筒
+    # 四核: four copies as a pung plus one tile of a sequence
+    ("111123m456m789p55p", {}, ["si_he"], 5),
+    ("123m456m567p55p", {"melds": ["111m"]}, ["si_he"], 5),
+    ("123m456m567p55p", {"melds": ["111m"], "overrides": ["options.si_he_exposed_pung=false"]}, [], 3),
+    ("111m234m567m99p555p", {}, [], 3),  # a pung beside, not inside, a sequence
+    # 混一色: one suit plus 红中
+    ("123m345m678m99m777z", {}, ["hun_yi_se"], 5),
+    ("123m345m678m99m777p", {}, [], 3),
+    # 清一色 is 交 by itself; a 嘴子 beside it adds 10
+    ("123m345m678m999m11m", {}, ["qing_yi_se", "jiao"], 30),
+    ("111m333m555m777m99m", {}, ["dui_dui_hu", "qing_yi_se", "jiao"], 40),
+    # 双四核 is 交; self-draw adds 10
+    ("111m333m123m456p55p", {}, ["shuang_si_he", "jiao"], 30),
+    ("111m333m123m456p55p", {"self_draw": True}, ["shuang_si_he", "jiao"], 40),
+    # 双八支: 8 万 and two kongs of one other suit
+    ("123m456m99m", {"melds": ["1111p", "9999p"]}, ["shuang_ba_zhi", "jiao"], 30),
+    ("123m456m99m", {"melds": ["1111p", "9999s"]}, [], 5),  # 1 + round(1.6)=2 + two 明杠
+    ("123m456m99m", {"melds": ["1111p", "9999s"], "overrides": ["options.shuang_ba_zhi_kongs_same_suit=false"]}, ["shuang_ba_zhi", "jiao"], 30),
+    # 杠后开花 without 压档 is a 嘴子, never doubled: 3 + round(3.2)=3 + 2 + 明杠 1
+    ("123m456m789p99m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua"], 9),
+    # 杠后开花 with 压档 is 交: 30 + self-draw 10
+    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua", "jiao"], 40),
+    # ... unless the option says otherwise: 4 + round((8+2)×0.4)=4 + 2 + 1
+    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True, "overrides": ["options.gang_hou_ya_dang_jiao=false"]}, ["gang_hou_kai_hua"], 11),
+    # 天胡 / 地胡
+    ("123m456m678m11p555p", {"heavenly": True}, ["tian_hu", "jiao"], 40),
+    ("123m456m678m11p555p", {"earthly": True}, ["di_hu", "jiao"], 30),
+    # two 嘴子 make 交; a third adds 10
+    ("111m444m777m99m777z", {}, ["dui_dui_hu", "hun_yi_se", "jiao"], 30),
+    ("111m444m777m99m777z", {"self_draw": True}, ["dui_dui_hu", "hun_yi_se", "jiao"], 40),
+    ("111123456789m77z", {}, ["tong_tian", "si_he", "hun_yi_se", "jiao"], 40),
+    # one 交 per hand by default; the option counts each source
+    ("123m345m678m999m11m", {"heavenly": True}, ["qing_yi_se", "tian_hu", "jiao"], 40),
+    ("123m345m678m999m11m", {"heavenly": True, "overrides": ["options.jiao_count_each_source=true"]}, ["qing_yi_se", "tian_hu", "jiao"], 70),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "patterns", "value"), PATTERN_CASES)
+def test_patterns_and_values(hand: str, flags: dict[str, Any], patterns: list[str], value: int) -> None:
+    result = run(hand, **flags)
+    assert result["patterns"] == patterns
+    assert result["value"] == value
+
+
+def test_525_doubles_zui_zi_on_self_draw_and_pays_50_for_jiao() -> None:
+    # 6 底 + 11 支 + 嘴子 5×2
+    assert run("111m444m777m99m555p", "wuhu525", self_draw=True)["value"] == 27
+    # 交 50 + one extra 嘴子 20 + self-draw 20
+    assert run("111m333m555m777m99m", "wuhu525", self_draw=True)["value"] == 90
+
+
+@pytest.mark.parametrize(
+    ("kongs", "value"),
+    [
+        ({"melds": ["1111s"]}, 4),  # 1 + 2 + 明杠 1
+        ({"concealed_kongs": ["1111s"]}, 5),  # 1 + 2 + 暗杠 2
+        ({"melds": ["1111s"], "self_draw": True}, 7),  # 3 + round(3.2) + 1: kongs never double
+    ],
+)
+def test_kongs(kongs: dict[str, Any], value: int) -> None:
+    result = run("123m456m789p99m", **kongs)
+    assert result["value"] == value
+    assert any(i["key"] in ("ming_gang", "an_gang") for i in result["items"])
+
+
+def test_jiao_adds_no_kong_or_dealer_amounts() -> None:
+    plain = run("123m456m99m", melds=["1111p", "9999p"])
+    dealer = run("123m456m99m", melds=["1111p", "9999p"], dealer=True)
+    assert plain["value"] == dealer["value"] == 30
+    assert {i["key"] for i in dealer["items"]} == {"jiao"}
+
+
+def test_dealer_adds_one_more_di_fan() -> None:
+    result = run("123m456m678m11p555p", self_draw=True, dealer=True)
+    assert [(i["key"], i["value"]) for i in result["items"]] == [("di_fan", 3), ("zhi_fan", 4), ("dealer", 3)]
+
+
+def test_paying_dealer_extra_is_an_option() -> None:
+    off = run("123m456m678m11p555p", dealer_seat="opposite")
+    on = run("123m456m678m11p555p", dealer_seat="opposite", overrides=["options.dealer_payer_extra=true"])
+    assert off["payments"] == {"next": 3, "opposite": 3, "previous": 3}
+    assert on["payments"] == {"next": 3, "opposite": 4, "previous": 3}
+    assert on["value"] == 3
+
+
+# 压档: the wait must be single, and the winning tile the middle of a sequence
+@pytest.mark.parametrize(
+    ("hand", "flags", "ya"),
+    [
+        ("13m456m678m11p555p2m", {}, 2),  # 嵌张 1_3
+        ("46m123m789m11p555p5m", {}, 5),
+        ("45m123m789m11p555p6m", {}, 0),  # two-sided 45 waits 3/6
+        ("12m456m678m11p555p3m", {}, 0),  # 边张 counts only with the option
+        ("12m456m678m11p555p3m", {"overrides": ["options.ya_dang_edge_wait=true"]}, 3),
+        ("89m123m456m11p555p7m", {"overrides": ["options.ya_dang_edge_wait=true"]}, 7),
+        ("123m456m789m1p555p1p", {}, 0),  # 单钓: a single wait, but on the pair
+        # waits 2m and 3m, but all four 3m are held (one in hand, three in the pung): single wait
+        ("111m3m666m123p2m", {"melds": ["333m"]}, 2),
+        ("111m3m666m123p2m", {"melds": ["999m"]}, 0),
+    ],
+)
+def test_ya_dang(hand: str, flags: dict[str, Any], ya: int) -> None:
+    assert run(hand, **flags)["ya_dang"] == ya
+
+
+def test_best_decomposition_is_chosen_and_reported() -> None:
+    # 1233345m: 123 + 345 + 33? or 123 + 33 + 345 - the 压档 reading of 4m pays more
+    result = run("123m35m789m11p555p4m")
+    assert result["ya_dang"] == 4
+    assert result["decomposition"]["win_in"] == "345m"
+
+
+@pytest.mark.parametrize(
+    ("hand", "flags", "code"),
+    [
+        ("123m456p789s11p555s", {}, "no_ba_zhi"),
+        ("123m456m11p555p789s", {}, "no_ba_zhi"),  # 6 万, 5 筒
+        ("123m456m789m11p556p", {}, "not_a_winning_hand"),
+    ],
+)
+def test_not_a_win(hand: str, flags: dict[str, Any], code: str) -> None:
+    with pytest.raises(NotAWin) as info:
+        run(hand, **flags)
+    assert info.value.code == code
