@@ -91,7 +91,8 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tu
         factor = Decimal(str(num["zhi_factor"][draw]))
         zhi_fan = round_half_up((zhi + ya) * factor)
         detail = f"{zhi}支" + (f" + 压{ya}" if ya else "") + f" × {factor}"
-        items = [item(rs, "di_fan", di, f"{draw}{' 压档' if ya else ''}"), item(rs, "zhi_fan", zhi_fan, detail)]
+        how = {"discard": "点炮 discard", "self_draw": "自摸 self-draw"}[draw] + (f", 压档 {ya}" if ya else "")
+        items = [item(rs, "di_fan", di, how), item(rs, "zhi_fan", zhi_fan, detail)]
         for key in zui_zi:
             doubled = ctx.self_draw and key != "gang_hou_kai_hua"
             mult = num["zui_zi_self_draw_multiplier"] if doubled else 1
