@@ -140,7 +140,7 @@ def make_context(
     """Check that the flags describe one possible win; implied flags are filled in."""
     pairs = [
         (heavenly and earthly, "--heavenly and --earthly"),
-        (self_draw and discarder is not None and not robbing_kong, "--self-draw and --discarder"),
+        (self_draw and discarder is not None, "--self-draw and --discarder"),
         (robbing_kong and self_draw, "--robbing-kong and --self-draw"),
         (robbing_kong and after_kong, "--robbing-kong and --after-kong"),
         (robbing_kong and (heavenly or earthly), "--robbing-kong and --heavenly/--earthly"),
