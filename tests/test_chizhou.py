@@ -166,6 +166,7 @@ def test_thresholds(case: str, win: Win, flowers: int, needed: int | None) -> No
     assert info.value.code == "not_enough_flowers"
     assert f"needs {needed} 花" in info.value.message
     assert f"has {flowers}" in info.value.message
+    assert ("unless 拉子" in info.value.message) == (win.how != "robbing_kong" and not win.overrides)
 
 
 # --- patterns, fan and the cap (seed lines 1, 11-17, 22) -----------------------------

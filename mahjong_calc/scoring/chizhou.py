@@ -178,10 +178,8 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
     if not winning:
         best = max(readings, key=lambda r: (r.value, r.flowers))
         need, how = flowers_needed(best, ctx, rs)
-        raise NotAWin(
-            "not_enough_flowers",
-            f"{how} needs {need} 花 (unless 拉子); the hand has {best.flowers}",
-        )
+        unless = " (unless 拉子)" if rs.options["la_zi_needs_no_flowers"] and not ctx.robbing_kong else ""
+        raise NotAWin("not_enough_flowers", f"{how} needs {need} 花{unless}; the hand has {best.flowers}")
     best = max(winning, key=lambda r: (r.value, r.flowers))  # first of equals: stable
     need, _ = flowers_needed(best, ctx, rs)
     return ScoreResult(
