@@ -81,6 +81,8 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
         a, b, c = tiles
         if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
             return Meld("chow", tuple(tiles))
+    if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
+        raise InputError("bad_meld", f"{flag} {text!r}: honours cannot form a chow (吃); only pungs and kongs")
     shape = "four identical tiles" if concealed else "a pung (555p), a kong (5555p) or a chow (123m)"
     raise InputError("bad_meld", f"{flag} {text!r} is not {shape}")
 
