@@ -1,0 +1,196 @@
+"""Wild tiles (财神, jokers): every way to read concealed tiles when some are wild.
+
+The core splitter (`decompose.splits`) knows nothing of wilds. Here the wilds are
+taken out of the counts and the rest is cut into a pair plus sets with up to `w`
+jokers filling gaps, memoised on (counts, w). Each group records which tile every
+joker in it stands for, so a scorer can say so and detectors never recompute it.
+
+A joker in a group made of jokers only (two wilds as the pair, three as a pung)
+stands for no tile in particular: its face is `ANY` (-1) and the scorer picks one
+for display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from .tiles import NUM_TILES, is_honour
+
+ANY = -1
+GroupKind = Literal["pair", "pung", "chow"]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A pair, pung or chow cut from concealed tiles; `wild_faces` are what its jokers stand for."""
+
+    kind: GroupKind
+    first: int  # the face of a pair/pung, the lowest tile of a chow; ANY for jokers only
+    wild_faces: tuple[int, ...] = ()
+
+    @property
+    def wilds(self) -> int:
+        return len(self.wild_faces)
+
+    def naturals(self) -> tuple[int, ...]:
+        """The faces of the tiles in the group that are not jokers."""
+        if self.kind == "chow":
+            faces = [self.first, self.first + 1, self.first + 2]
+        else:
+            faces = [self.first] * (2 if self.kind == "pair" else 3)
+        for face in self.wild_faces:
+            faces.remove(face)
+        return tuple(faces)
+
+
+@dataclass(frozen=True)
+class WildSplit:
+    """A pair plus sets of concealed tiles with jokers placed."""
+
+    pair: Group
+    sets: tuple[Group, ...]
+
+    @property
+    def set_wilds(self) -> int:
+        return sum(s.wilds for s in self.sets)
+
+
+def _first_nonzero(counts: tuple[int, ...]) -> int:
+    for i, n in enumerate(counts):
+        if n:
+            return i
+    return NUM_TILES
+
+
+def _minus(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    work = list(counts)
+    for t in tiles:
+        work[t] -= 1
+    return tuple(work)
+
+
+def _groups_with(i: int, counts: tuple[int, ...], jokers: int, need_pair: bool) -> list[tuple[Group, tuple[int, ...], int]]:
+    """Every group that holds a natural tile i: (group, naturals used, jokers used)."""
+    c = counts[i]
+    options: list[tuple[Group, tuple[int, ...], int]] = []
+    if need_pair:
+        if c >= 2:
+            options.append((Group("pair", i), (i, i), 0))
+        if jokers >= 1:
+            options.append((Group("pair", i, (i,)), (i,), 1))
+    for used in range(min(c, 3), 0, -1):
+        wild = 3 - used
+        if wild <= jokers:
+            options.append((Group("pung", i, (i,) * wild), (i,) * used, wild))
+    if is_honour(i):
+        return options
+    pos = i % 9
+    for start in (i - 2, i - 1, i):
+        if start < i - pos or start % 9 > 6:
+            continue
+        # tiles below i are jokers (no natural tile lies below i); i is natural;
+        # each tile above i is natural if held, or a joker.
+        variants: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+        for t in (start, start + 1, start + 2):
+            grown: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+            for nat, wild in variants:
+                if t < i:
+                    grown.append((nat, wild + (t,)))
+                elif t == i:
+                    grown.append((nat + (t,), wild))
+                else:
+                    if counts[t]:
+                        grown.append((nat + (t,), wild))
+                    grown.append((nat, wild + (t,)))
+            variants = grown
+        for nat, wild in variants:
+            if len(wild) <= jokers:
+                options.append((Group("chow", start, wild), nat, len(wild)))
+    return options
+
+
+@lru_cache(maxsize=65536)
+def _cut(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
+    """All ways to cut `counts` plus exactly `jokers` jokers into groups (a pair if needed)."""
+    i = _first_nonzero(counts)
+    if i == NUM_TILES:
+        groups: list[Group] = []
+        left = jokers
+        if need_pair:
+            if left < 2:
+                return ()
+            groups.append(Group("pair", ANY, (ANY, ANY)))
+            left -= 2
+        if left % 3:
+            return ()
+        groups += [Group("pung", ANY, (ANY, ANY, ANY))] * (left // 3)
+        return (tuple(groups),)
+    out: list[tuple[Group, ...]] = []
+    for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
+        rest = _cut(_minus(counts, naturals), jokers - used, need_pair and group.kind != "pair")
+        out += [(group,) + tail for tail in rest]
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def wild_splits(counts: tuple[int, ...], jokers: int) -> tuple[WildSplit, ...]:
+    """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated."""
+    if (sum(counts) + jokers) % 3 != 2:
+        return ()
+    seen: set[WildSplit] = set()
+    out: list[WildSplit] = []
+    for groups in _cut(counts, jokers, True):
+        pair = next(g for g in groups if g.kind == "pair")
+        sets = tuple(sorted((g for g in groups if g.kind != "pair"), key=lambda g: (g.first, g.kind, g.wild_faces)))
+        split = WildSplit(pair, sets)
+        if split not in seen:
+            seen.add(split)
+            out.append(split)
+    return tuple(out)
+
+
+def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tuple[tuple[int, int], ...] | None:
+    """七对 with jokers: seven (face, jokers in it) pairs, or None. Jokers-only pairs have face ANY."""
+    if sum(counts) + jokers != 14:
+        return None
+    pairs: list[tuple[int, int]] = []
+    left = jokers
+    for face, n in enumerate(counts):
+        if n > 2 and not four_as_two:
+            return None
+        pairs += [(face, 0)] * (n // 2)
+        if n % 2:
+            if left == 0:
+                return None
+            left -= 1
+            pairs.append((face, 1))
+    if left % 2:
+        return None
+    pairs += [(ANY, 2)] * (left // 2)
+    return tuple(pairs)
+
+
+THIRTEEN_GROUPS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as offsets in a suit
+
+
+def thirteen(counts: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]] | None:
+    """真13-shaped tiles: (number of honours, faces the jokers take), or None.
+
+    Every tile differs; each suit's tiles lie in one of 147/258/369; jokers fill
+    missing suited tiles only (never honours), lowest gaps first.
+    """
+    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
+        return None
+    honours = sum(counts[27:])
+    free: list[int] = []
+    for suit in range(3):
+        held = [o for o in range(9) if counts[suit * 9 + o]]
+        group = next((g for g in THIRTEEN_GROUPS if set(held) <= set(g)), None)
+        if group is None:
+            return None
+        free += [suit * 9 + o for o in group if not counts[suit * 9 + o]]
+    if len(free) < jokers:
+        return None
+    return honours, tuple(sorted(free)[:jokers])
