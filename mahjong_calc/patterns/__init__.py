@@ -73,4 +73,4 @@ def detect(keys: Iterable[str], candidate: Candidate) -> dict[str, int]:
     return found
 
 
-from . import chizhou, common, wuhu  # noqa: E402,F401  (registers the detectors)
+from . import chizhou, common, pujiang, wuhu  # noqa: E402,F401  (registers the detectors)

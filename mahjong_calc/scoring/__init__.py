@@ -17,7 +17,7 @@ from ..result import ScoreResult
 from ..ruleset import Ruleset
 from ..tiles import number_of, suit_of, tile_str
 
-SCORERS = {"wuhu": "wuhu", "chizhou": "chizhou"}
+SCORERS = {"wuhu": "wuhu", "chizhou": "chizhou", "pujiang": "pujiang"}
 
 
 def _module(scorer: str, source: str = "ruleset") -> ModuleType:
