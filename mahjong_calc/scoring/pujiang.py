@@ -160,7 +160,7 @@ def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int
             cai_diao = True
     wild_faces: list[int] = []
     shown: list[int] = []
-    for face, n in sorted(pairs):
+    for face, n in sorted(pairs, key=lambda p: (p[0] == ANY, p)):  # wild pairs last
         real = wild if face == ANY else face
         wild_faces += [real] * n
         shown.append(real)
