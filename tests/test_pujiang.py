@@ -189,11 +189,14 @@ def test_cli_refuses_a_discard_win(runner: CliRunner) -> None:
     assert json.loads(res.stdout.strip().splitlines()[-1])["reason"]["code"] == "discard_win_not_allowed"
 
 
-def test_cli_scores_a_wild_hand(runner: CliRunner) -> None:
-    res = runner.invoke(app, ["score", "111m222p333s77z3m3m4m", "--variant", V, "--wild", "3m", "--json"])
+def test_cli_readme_example(runner: CliRunner) -> None:
+    """The Pujiang command in README.md, and the numbers it states."""
+    args = ["score", "111m222p333s77z3m3m4m", "--variant", V, "--wild", "3m", "--opponent-pungs", "2,0,1", "--json"]
+    res = runner.invoke(app, args)
     assert res.exit_code == 0
     out = json.loads(res.stdout)
-    assert (out["value"], out["zi"], out["fan"], out["payments"]["next"]) == (16, 8, 1, 16)
+    assert (out["value"], out["zi"], out["fan"]) == (16, 8, 1)
+    assert out["payments"] == {"next": 12, "opposite": 16, "previous": 14}
     assert [w["as"] for w in out["wilds"]] == ["4m", "7z"]
 
 
