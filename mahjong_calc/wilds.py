@@ -81,9 +81,9 @@ def _groups_with(i: int, counts: tuple[int, ...], jokers: int, need_pair: bool) 
         if jokers >= 1:
             options.append((Group("pair", i, (i,)), (i,), 1))
     for used in range(min(c, 3), 0, -1):
-        wild = 3 - used
-        if wild <= jokers:
-            options.append((Group("pung", i, (i,) * wild), (i,) * used, wild))
+        fill = 3 - used
+        if fill <= jokers:
+            options.append((Group("pung", i, (i,) * fill), (i,) * used, fill))
     if is_honour(i):
         return options
     pos = i % 9

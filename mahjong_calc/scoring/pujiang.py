@@ -209,7 +209,9 @@ def shapes(hand: Hand, ctx: WinContext, rs: Ruleset) -> Iterator[Shape]:
         if win_is_wild:
             win_faces = [None]
         elif hand.win_tile == WHITE and white_swaps:
-            win_faces = ([WHITE] if k < whites_held else []) + ([wild] if k else [])
+            win_faces = [WHITE] if k < whites_held else []
+            if k:
+                win_faces.append(wild)
         else:
             win_faces = [hand.win_tile]
         for win_face in win_faces:
@@ -284,7 +286,7 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[i
 
 def owed(zi: int, fan: int, payer_pungs: int, rs: Ruleset) -> int:
     """What one payer owes: their own exposed pungs come off the 子 (or off the total)."""
-    mult = rs.data["numbers"]["fan_multiplier"] ** fan
+    mult: int = int(rs.data["numbers"]["fan_multiplier"]) ** fan
     if rs.options["subtract_pungs"] == "before_fan":
         amount = (zi - payer_pungs) * mult
     else:
