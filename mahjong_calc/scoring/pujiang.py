@@ -176,14 +176,15 @@ def _thirteen(faces: tuple[int, ...], jokers: int, whites: tuple[int, ...], base
         return None
     honours, wild_faces = found
     num = rs.data["numbers"]
-    if honours == num["zhen_zhen_13_honours"] and 14 - honours == 9:
+    tiles = [t for t, n in enumerate(faces) for _ in range(n)] + list(wild_faces)
+    full = all(sum(1 for t in tiles if t // 9 == suit) == 3 for suit in range(3))
+    if honours == num["zhen_zhen_13_honours"] and full:
         name = "zhen_zhen_13"
     elif honours >= num["zhen_13_min_honours"]:
         name = "zhen_13"
     else:
         return None
-    text = format_tiles([t for t, n in enumerate(faces) for _ in range(n)] + list(wild_faces))
-    return Shape(name, None, text, wild_faces, whites, {**base_facts, "shape": name, "set_wilds": 0})
+    return Shape(name, None, format_tiles(tiles), wild_faces, whites, {**base_facts, "shape": name, "set_wilds": 0})
 
 
 def shapes(hand: Hand, ctx: WinContext, rs: Ruleset) -> Iterator[Shape]:
