@@ -1,4 +1,4 @@
-"""Detectors for Chizhou's own patterns (字一色, 大吊车, 杠开, 抢杠)."""
+"""Detectors for Chizhou's own patterns (字一色, 大吊车, 抢杠)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,6 @@ def da_diao_che(c: Candidate) -> int:
         return 0
     allow_concealed_kong = c.options.get("da_diao_che_concealed_kong", True)
     return all(s.declared and (allow_concealed_kong or not s.concealed) for s in arr.sets)
-
-
-@detector("gang_kai")
-def gang_kai(c: Candidate) -> int:
-    """杠开: won on the tile drawn after a kong."""
-    return c.ctx.after_kong
 
 
 @detector("qiang_gang")

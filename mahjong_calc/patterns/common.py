@@ -40,3 +40,9 @@ def tian_hu(c: Candidate) -> int:
 def di_hu(c: Candidate) -> int:
     """地胡: won on the first discard."""
     return c.ctx.earthly
+
+
+@detector("gang_kai")
+def gang_kai(c: Candidate) -> int:
+    """杠开: won on the tile drawn after a kong (Wuhu calls it 杠后开花)."""
+    return c.ctx.after_kong

@@ -4,8 +4,7 @@ Facts used: `shape` (standard, qi_dui, zhen_13, zhen_zhen_13, san_cai_shen),
 `wilds` (wilds held), `set_wilds` (wilds standing in sets), `cai_diao` (a wild
 pairs the winning tile, or two wilds pair) and `san_cai_shen` (all wilds held).
 
-杠开 (`gang_kai`) is not defined here: Pujiang uses the detector of that name that
-`chizhou.py` registers (won on the tile drawn after a kong), the same definition.
+杠开 (`gang_kai`) is the shared detector in `common.py`.
 """
 
 from __future__ import annotations
