@@ -146,6 +146,41 @@ def variants(
         typer.echo(f"{row['name']:<10} {row['version']:<8} {row['zh']}  ({row['en']})")
 
 
+class InFormat(str, Enum):
+    jsonl = "jsonl"
+    yaml = "yaml"
+    csv = "csv"
+
+
+class OutFormat(str, Enum):
+    jsonl = "jsonl"
+    csv = "csv"
+    summary = "summary"
+
+
+@app.command()
+def batch(
+    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
+    input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes (output order is unchanged).")] = 1,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
+) -> None:
+    """Score many hands: one result per record, in input order.
+
+    Each record has the fields of `score`'s flags (hand, variant, win, self_draw,
+    melds, …) plus an optional id that is echoed back. Exit status 1 if any record
+    is an error (a hand that is not a win is an answer, not an error), else 0.
+
+    Example: printf '{"id": 1, "hand": "123456m13m99p555p2m", "self_draw": true}\\n' | mjcalc batch -
+    """
+    from .batch import run_file
+
+    with _errors_to_exit(False):
+        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast)
+    raise typer.Exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; usage errors honour --json; no traceback ever reaches a user."""
     args = sys.argv[1:] if argv is None else argv

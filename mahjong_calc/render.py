@@ -98,3 +98,36 @@ def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = No
     for seat, amount in result.payments.items():
         pays.add_row(SEAT_NAMES[seat][0 if lang == "zh" else 1], str(amount))
     console.print(pays)
+
+
+def print_summary(tally: Any, file: IO[str] | None = None) -> None:
+    """The terminal summary of a batch (a `batch.Tally`): counts, value by variant, patterns."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=file)
+    counts = Table(box=None, show_header=False, title="mjcalc batch", title_justify="left")
+    counts.add_column(style="bold")
+    counts.add_column(justify="right")
+    for label, number in (("records", tally.records), ("wins", tally.wins),
+                          ("not wins", tally.not_wins), ("errors", tally.errors)):
+        counts.add_row(label, str(number))
+    console.print(counts)
+
+    if tally.wins_by_variant:
+        variants = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
+        variants.add_column("variant")
+        variants.add_column("wins", justify="right")
+        variants.add_column("total value", justify="right")
+        for name in sorted(tally.wins_by_variant):
+            variants.add_row(name, str(tally.wins_by_variant[name]), str(tally.value_by_variant[name]))
+        console.print(variants)
+
+    if tally.patterns:
+        patterns = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
+        patterns.add_column("pattern")
+        patterns.add_column("times", justify="right")
+        for key, times in tally.patterns.most_common():
+            patterns.add_row(key, str(times))
+        console.print(patterns)
