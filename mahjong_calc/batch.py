@@ -4,7 +4,7 @@ Two faces:
 
 * `score_record` / `score_records`: pure functions from records (mappings) to
   result dicts, with no I/O. They pickle, so they run as they are under Dask
-  (`bag.map_partitions(score_records, start=None)`), Spark (`rdd.mapPartitions`)
+  (`bag.map_partitions(score_partition)`), Spark (`rdd.mapPartitions(score_partition)`)
   or a process pool.
 * `run_batch`: the engine behind `mjcalc batch`: it streams items from a reader,
   scores them in chunks (in this process, or in `jobs` worker processes with a
@@ -71,6 +71,11 @@ def score_records(records: Iterable[Mapping[str, Any]], start: int | None = 1) -
     """
     for index, record in enumerate(records):
         yield score_record(record, None if start is None else start + index)
+
+
+def score_partition(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`score_records` for one partition, as a list and without `line` (Dask's `map_partitions`)."""
+    return list(score_records(records, start=None))
 
 
 # --- the engine's compact per-record outcome -------------------------------------

@@ -11,6 +11,7 @@ The same contract, as JSON Schema, ships in `mahjong_calc/record.schema.json`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .errors import InputError
@@ -166,3 +167,16 @@ def csv_id(row: Mapping[str, str]) -> RecordId:
 def score_kwargs(key: Key) -> dict[str, Any]:
     """Keyword arguments for `score_hand` from a record key."""
     return dict(zip(KEY_FIELDS, key))
+
+
+def schema_path() -> Path:
+    """The JSON Schema of a record, shipped inside the package."""
+    return Path(__file__).resolve().parent / "record.schema.json"
+
+
+def load_schema() -> dict[str, Any]:
+    """The record JSON Schema as a dict (for `jsonschema` or any other validator)."""
+    import json
+
+    schema: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return schema

@@ -1,0 +1,305 @@
+"""`mjcalc batch`: formats, stdin, ordering, error records, exit codes, --jobs, --fail-fast."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_records
+from mahjong_calc.cli import app
+from mahjong_calc.readers import read_items
+
+WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
+WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
+NOT_WIN = {"id": "c", "hand": "123456m99p555p44s4s"}  # not 八支
+MELDED = {"id": "m", "hand": "123456m13m99p2m", "melds": ["555p"], "self_draw": True, "dealer": True}
+RECORDS = [WIN_315, WIN_525, NOT_WIN, MELDED]
+
+
+def _write_jsonl(path: Path, records: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _results(output: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+def _invoke(runner: CliRunner, *args: str, stdin: str | None = None) -> Any:
+    return runner.invoke(app, ["batch", *args], input=stdin)
+
+
+def _score_json(record: dict[str, Any]) -> dict[str, Any]:
+    """What `mjcalc score --json` prints for the same record."""
+    args = ["score", record["hand"], "--json"]
+    if "variant" in record:
+        args += ["--variant", record["variant"]]
+    for meld in record.get("melds", []):
+        args += ["--meld", meld]
+    for flag in ("self_draw", "dealer"):
+        if record.get(flag):
+            args.append("--" + flag.replace("_", "-"))
+    out = CliRunner().invoke(app, args).stdout
+    return dict(json.loads(out))
+
+
+# --- JSON Lines ------------------------------------------------------------------------
+
+
+def test_jsonl_results_are_score_json_plus_line_and_id(runner: CliRunner, tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", RECORDS)
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 0, result.output
+    got = _results(result.stdout)
+    assert [r["line"] for r in got] == [1, 2, 3, 4]
+    assert [r["id"] for r in got] == ["a", 2, "c", "m"]
+    for record, res in zip(RECORDS, got):
+        expected = _score_json(record)
+        assert {k: v for k, v in res.items() if k not in ("line", "id")} == expected
+    assert got[0]["value"] == 8
+    assert got[1]["patterns"] == ["tong_tian"]
+    assert got[2]["reason"]["code"] == "no_ba_zhi"
+
+
+def test_blank_lines_are_skipped_but_counted(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(f"\n{json.dumps(WIN_315)}\n   \n{json.dumps(WIN_525)}\n", encoding="utf-8")
+    got = _results(_invoke(runner, str(path)).stdout)
+    assert [(r["line"], r["id"]) for r in got] == [(2, "a"), (4, 2)]
+
+
+def test_stdin_is_read_with_dash(runner: CliRunner) -> None:
+    text = "".join(json.dumps(r) + "\n" for r in RECORDS)
+    result = _invoke(runner, "-", stdin=text)
+    assert result.exit_code == 0
+    assert [r["id"] for r in _results(result.stdout)] == ["a", 2, "c", "m"]
+
+
+def test_stdin_honours_input_format(runner: CliRunner) -> None:
+    text = "id,hand,self_draw\nx,123456m13m99p555p2m,true\n"
+    result = _invoke(runner, "-", "--input-format", "csv", stdin=text)
+    assert _results(result.stdout)[0]["value"] == 8
+
+
+# --- error records -----------------------------------------------------------------------
+
+BAD_LINES = [
+    ('{"id": "u", "hand": "123m456m789m11p999p", "colour": "red"}', "u", "unknown_field"),
+    ("not json", None, "bad_json"),
+    ('["123m"]', None, "bad_record"),
+    ('{"id": "t", "hand": "123m456m789m11p999p", "self_draw": "yes"}', "t", "bad_field"),
+    ('{"id": "l", "hand": "123m456m789m11p999p", "melds": "555p"}', "l", "bad_field"),
+    ('{"id": "h"}', "h", "missing_field"),
+    ('{"id": "x", "hand": "12x3m"}', "x", "unknown_character"),
+    ('{"id": "v", "hand": "123m456m789m11p999p", "variant": "nowhere"}', "v", "unknown_variant"),
+    ('{"id": "k", "hand": "123m456m789m11p999p", "self_draw": true, "discarder": "next"}', "k", "conflicting_flags"),
+    ('{"id": true, "hand": "123m456m789m11p999p"}', None, "bad_field"),
+]
+
+
+@pytest.mark.parametrize(("bad", "rid", "code"), BAD_LINES)
+def test_a_bad_record_is_an_error_object_and_the_rest_is_scored(
+    runner: CliRunner, tmp_path: Path, bad: str, rid: Any, code: str
+) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(f"{json.dumps(WIN_315)}\n{bad}\n{json.dumps(WIN_525)}\n", encoding="utf-8")
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 1
+    first, error, last = _results(result.stdout)
+    assert first["value"] == 8 and last["value"] == 12
+    assert error["line"] == 2
+    assert error["id"] == rid
+    assert error["valid"] is False
+    assert error["error"]["code"] == code
+    assert error["error"]["message"]
+
+
+def test_not_a_win_does_not_fail_the_run(runner: CliRunner, tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", [NOT_WIN, NOT_WIN])
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 0
+    assert [r["reason"]["code"] for r in _results(result.stdout)] == ["no_ba_zhi", "no_ba_zhi"]
+
+
+def test_fail_fast_stops_after_the_first_error(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(f"{json.dumps(WIN_315)}\noops\n{json.dumps(WIN_525)}\n{{}}\n", encoding="utf-8")
+    result = _invoke(runner, str(path), "--fail-fast")
+    assert result.exit_code == 1
+    assert [r["line"] for r in _results(result.stdout)] == [1, 2]
+    assert [r["line"] for r in _results(_invoke(runner, str(path)).stdout)] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["missing.jsonl"], 2),
+        (["in.txt"], 2),
+        (["in.txt", "--input-format", "jsonl"], 0),
+        (["in.txt", "--jobs", "0"], 2),
+    ],
+)
+def test_exit_codes_for_the_run(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], code: int) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write_jsonl(tmp_path / "in.txt", [WIN_315])
+    assert _invoke(runner, *args).exit_code == code
+
+
+# --- YAML and CSV --------------------------------------------------------------------------
+
+
+def test_yaml_list_gives_the_same_results_with_its_own_lines(runner: CliRunner, tmp_path: Path) -> None:
+    yaml_path = tmp_path / "in.yaml"
+    yaml_path.write_text(yaml.safe_dump(RECORDS, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    jsonl = _results(_invoke(runner, str(_write_jsonl(tmp_path / "in.jsonl", RECORDS))).stdout)
+    result = _invoke(runner, str(yaml_path))
+    assert result.exit_code == 0
+    got = _results(result.stdout)
+    strip = [{k: v for k, v in r.items() if k != "line"} for r in got]
+    assert strip == [{k: v for k, v in r.items() if k != "line"} for r in jsonl]
+    lines = yaml_path.read_text(encoding="utf-8").splitlines()
+    for res in got:  # each record's line is where its list item starts
+        assert lines[res["line"] - 1].startswith("- ")
+
+
+def test_yaml_errors_have_line_numbers(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.yml"
+    path.write_text(
+        "- {id: a, hand: 123456m13m99p555p2m, self_draw: true}\n"
+        "- id: dup\n  hand: 123m456m789m11p999p\n  hand: 123m456m789m11p999p\n"
+        "- {id: f, hand: 123m456m789m11p999p, extra: 1}\n"
+        "- 42\n",
+        encoding="utf-8",
+    )
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 1
+    got = _results(result.stdout)
+    assert [(r["line"], r.get("error", {}).get("code")) for r in got] == [
+        (1, None), (2, "bad_record"), (5, "unknown_field"), (6, "bad_record"),
+    ]
+    assert got[2]["id"] == "f"
+
+
+def test_yaml_that_is_not_a_list_is_one_error(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.yaml"
+    path.write_text("hand: 123m456m789m11p999p\n", encoding="utf-8")
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 1
+    (error,) = _results(result.stdout)
+    assert error["error"]["code"] == "bad_yaml"
+
+
+CSV_TEXT = (
+    "id,variant,hand,self_draw,dealer,melds,concealed_kongs,discarder\n"
+    "a,,123456m13m99p555p2m,true,,,,\n"
+    "2,wuhu525,123m456m789m11p999p,0,FALSE,,,next\n"
+    "m,,123456m13m99p2m,1,True,555p,,\n"
+    "k,,123m567m99p,,,,4444m 9999s,\n"
+    "b,,123m456m789m11p999p,maybe,,,,\n"
+    "short,123m\n"
+)
+
+
+def test_csv_cells_are_decoded_and_bad_cells_are_errors(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text(CSV_TEXT, encoding="utf-8")
+    result = _invoke(runner, str(path))
+    assert result.exit_code == 1
+    got = _results(result.stdout)
+    assert [r["line"] for r in got] == [2, 3, 4, 5, 6, 7]
+    assert [r["id"] for r in got] == ["a", "2", "m", "k", "b", None]
+    assert got[0]["value"] == 8
+    assert got[1]["variant"] == "wuhu525" and got[1]["value"] == 12
+    assert got[2] == {"line": 4, "id": "m", **_score_json(MELDED)}
+    assert [m["tiles"] for m in got[3]["hand"]["melds"]] == ["4444m", "9999s"]
+    assert got[4]["error"]["code"] == "bad_field"
+    assert got[5]["error"]["code"] == "bad_csv_row"
+
+
+def test_csv_unknown_column_is_an_error_for_each_record(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("hand,colour\n123m456m789m11p999p,red\n123m456m789m11p999p,\n", encoding="utf-8")
+    got = _results(_invoke(runner, str(path)).stdout)
+    assert [r["error"]["code"] for r in got] == ["unknown_field", "unknown_field"]
+
+
+def test_csv_output(runner: CliRunner, tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", [*RECORDS, {"hand": "x"}])
+    result = _invoke(runner, str(path), "--format", "csv")
+    assert result.exit_code == 1
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert list(rows[0]) == list(CSV_COLUMNS)
+    assert [r["status"] for r in rows] == ["win", "win", "not_a_win", "win", "error"]
+    assert rows[0]["value"] == "8" and rows[0]["total"] == "24" and rows[0]["next"] == "8"
+    assert rows[1]["patterns"] == "tong_tian"
+    assert rows[2]["code"] == "no_ba_zhi"
+    assert rows[4]["line"] == "5" and rows[4]["code"] == "unknown_character"
+
+
+def test_summary_counts(runner: CliRunner, tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", [*RECORDS, WIN_525, {"hand": "x"}])
+    result = _invoke(runner, str(path), "--format", "summary")
+    assert result.exit_code == 1
+    text = result.stdout
+    for label, number in (("records", 6), ("wins", 4), ("not wins", 1), ("errors", 1)):
+        assert any(line.split() == [*label.split(), str(number)] for line in text.splitlines()), label
+    assert "tong_tian" in text
+    assert any("wuhu525" in line and "24" in line for line in text.splitlines())
+
+
+# --- the library face and processes -----------------------------------------------------------
+
+
+def test_score_records_matches_the_command(runner: CliRunner, tmp_path: Path) -> None:
+    records: list[Any] = [*RECORDS, {"hand": "123m", "bogus": 1}, "not a mapping"]
+    path = _write_jsonl(tmp_path / "in.jsonl", records)
+    assert _results(_invoke(runner, str(path)).stdout) == list(score_records(records))
+
+
+def test_run_batch_streams_chunk_by_chunk() -> None:
+    """Each chunk is written before the next is read."""
+    lines = [json.dumps(WIN_315).encode() + b"\n"] * 7
+    read: list[int] = []
+
+    def source() -> Any:
+        for i, line in enumerate(lines):
+            read.append(i)
+            yield line
+
+    out = io.StringIO()
+    seen: list[tuple[int, int]] = []
+    run_batch(read_items(source(), "jsonl"), out, chunk_size=3,  # type: ignore[arg-type]
+              on_chunk=lambda n: seen.append((len(read), out.getvalue().count("\n"))))
+    assert seen == [(3, 3), (6, 6), (7, 7)]
+
+
+def _many(n: int) -> list[dict[str, Any]]:
+    base = [WIN_315, WIN_525, NOT_WIN, MELDED, {"hand": "bad"}]
+    return [{**base[i % len(base)], "id": i} for i in range(n)]
+
+
+def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", _many(2600))  # several chunks per worker
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mahjong_calc", "batch", str(path), *extra],
+            capture_output=True, text=True, encoding="utf-8", check=False,
+        )
+
+    one, two = run(), run("--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert one.stderr == two.stderr == ""  # no progress bar when stderr is not a terminal
+    assert two.stdout == one.stdout
+    got = _results(two.stdout)
+    assert [r["id"] for r in got] == list(range(2600))
+    assert [r["line"] for r in got] == list(range(1, 2601))
