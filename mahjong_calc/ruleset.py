@@ -278,8 +278,13 @@ def load_ruleset(variant: str | None = None, rules_file: str | Path | None = Non
     if rules_file is not None:
         path = Path(rules_file)
         return _load_cached(str(path.resolve()), str(rules_file), tuple(overrides))
-    name = variant or "wuhu315"
+    return _load_shipped(variant or "wuhu315", tuple(overrides))
+
+
+@lru_cache(maxsize=64)
+def _load_shipped(name: str, overrides: tuple[str, ...]) -> Ruleset:
+    """A shipped ruleset by name, memoised on the name so a batch never touches the file system again."""
     names = shipped_names()
     if name not in names:
         raise InputError("unknown_variant", f"unknown variant {name!r}; choose one of {', '.join(names)}")
-    return _load_cached(str(rulesets_dir() / f"{name}.yaml"), f"{name}.yaml", tuple(overrides))
+    return _load_cached(str(rulesets_dir() / f"{name}.yaml"), f"{name}.yaml", overrides)
