@@ -1,0 +1,260 @@
+"""Benchmark mjcalc: batch throughput, the riichi `mahjong` package, start-up, memory.
+
+    pip install -e '.[bench]'
+    python bench/run.py                  # 200,000 hands per variant, every figure
+    python bench/run.py --hands 50000 --rss-records 0
+
+Figures, all as whole processes except the `mahjong` package's:
+
+1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal hands of
+   each shipped variant (JSON Lines in, JSON Lines out to /dev/null): hands/s.
+2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
+   seeded random complete riichi hands, in this process: hands/s, and the ratio.
+3. `mjcalc score --json` for one hand against a bare Typer hello-world command:
+   median wall time of several runs each, and the ratio.
+4. Peak RSS of `mjcalc batch` over a file of `--rss-records` records (default 1,000,000).
+
+Nothing here is asserted; it prints what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
+
+SEATS = ("next", "opposite", "previous")
+
+
+# --- random legal hands ---------------------------------------------------------------
+
+
+def _tile_text(tile: int) -> str:
+    return f"{tile % 9 + 1}{'mpsz'[tile // 9]}"
+
+
+def _tiles_text(tiles: list[int]) -> str:
+    return "".join(_tile_text(t) for t in tiles)
+
+
+def random_hand(rng: random.Random, variant: str) -> dict[str, Any]:
+    """A well-formed hand (pair + four sets, ≤4 copies, the variant's tiles) with a random context.
+
+    For Wuhu most hands are built to have 八支 (8+ tiles of one suit), so most are wins.
+    """
+    rs = load_ruleset(variant)
+    tiles_cfg = rs.data["tiles"]
+    suits = ["mps".index(s) for s in tiles_cfg["suits"]]
+    honours = [26 + n for n in tiles_cfg["honours"]]
+    need = rs.data.get("numbers", {}).get("min_zhi", 0)
+    while True:
+        counts = [0] * 34
+        main = rng.choice(suits)
+        sets: list[tuple[str, int]] = []
+        pair = -1
+        pool_suits = [main] * 3 + suits
+
+        def suited(suit: int) -> int:
+            return suit * 9 + rng.randrange(9)
+
+        ok = True
+        for _ in range(4):
+            for _attempt in range(20):
+                if honours and rng.random() < 0.05:
+                    first, kind = rng.choice(honours), "pung"
+                else:
+                    suit = rng.choice(pool_suits)
+                    kind = "chow" if rng.random() < 0.6 else "pung"
+                    first = suit * 9 + rng.randrange(7) if kind == "chow" else suited(suit)
+                needed = [first, first + 1, first + 2] if kind == "chow" else [first] * 3
+                if all(counts[t] + needed.count(t) <= 4 for t in set(needed)):
+                    for t in needed:
+                        counts[t] += 1
+                    sets.append((kind, first))
+                    break
+            else:
+                ok = False
+        for _attempt in range(20):
+            candidate = suited(rng.choice(pool_suits))
+            if counts[candidate] <= 2:
+                pair = candidate
+                counts[pair] += 2
+                break
+        if not ok or pair < 0:
+            continue
+        if need and max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3)) < need and rng.random() < 0.9:
+            continue  # keep about one hand in ten that is not 八支
+        break
+    melds: list[str] = []
+    kongs: list[str] = []
+    concealed: list[int] = [pair, pair]
+    for kind, first in sets:
+        roll = rng.random()
+        if kind == "pung" and roll < 0.15:
+            melds.append(_tiles_text([first] * 3))
+        elif kind == "pung" and roll < 0.2 and counts[first] == 3:
+            kongs.append(_tiles_text([first] * 4))
+            counts[first] += 1
+        elif kind == "chow" and tiles_cfg["chow_melds"] and roll < 0.15:
+            melds.append(_tiles_text([first, first + 1, first + 2]))
+        else:
+            concealed += [first, first + 1, first + 2] if kind == "chow" else [first] * 3
+    rng.shuffle(concealed)
+    record: dict[str, Any] = {"variant": variant, "hand": _tiles_text(concealed)}
+    if melds:
+        record["melds"] = melds
+    if kongs:
+        record["concealed_kongs"] = kongs
+    if rng.random() < 0.4:
+        record["self_draw"] = True
+    else:
+        record["discarder"] = rng.choice(SEATS)
+    if rng.random() < 0.25:
+        record["dealer"] = True
+    return record
+
+
+def write_records(path: Path, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    variants = shipped_names()
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(n):
+            record = random_hand(rng, variants[i % len(variants)])
+            record["id"] = i
+            f.write(json.dumps(record) + "\n")
+
+
+# --- timing helpers -----------------------------------------------------------------------
+
+
+def run_process(cmd: list[str], stdin: Path | None = None) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS in KiB, exit status) of one process; its output goes to /dev/null."""
+    with open(os.devnull, "w") as devnull, (stdin.open("rb") if stdin else open(os.devnull, "rb")) as src:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=src, stdout=devnull, stderr=devnull)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss, proc.returncode
+
+
+def mjcalc_cmd() -> list[str]:
+    exe = Path(sys.executable).with_name("mjcalc")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "mahjong_calc"]
+
+
+def bench_batch(path: Path, n: int, jobs: int) -> float:
+    wall, _, code = run_process([*mjcalc_cmd(), "batch", str(path), "--jobs", str(jobs)])
+    if code not in (0, 1):
+        raise SystemExit(f"mjcalc batch failed with exit status {code}")
+    return n / wall
+
+
+def bench_mahjong_package(n: int, seed: int) -> float | None:
+    """hands/s of the riichi `mahjong` package's HandCalculator on random complete hands."""
+    try:
+        from mahjong.hand_calculating.hand import HandCalculator
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    hands: list[tuple[list[int], int]] = []
+    while len(hands) < n:
+        counts = [0] * 34
+        blocks: list[list[int]] = []
+        pair = rng.randrange(34)
+        counts[pair] = 2
+        blocks.append([pair, pair])
+        while len(blocks) < 5:
+            if rng.random() < 0.6:
+                suit, start = rng.randrange(3), rng.randrange(7)
+                block = [suit * 9 + start + d for d in range(3)]
+            else:
+                block = [rng.randrange(34)] * 3
+            if all(counts[t] + block.count(t) <= 4 for t in set(block)):
+                for t in block:
+                    counts[t] += 1
+                blocks.append(block)
+        tiles136: list[int] = []
+        used = [0] * 34
+        for block in blocks:
+            for t in block:
+                tiles136.append(t * 4 + used[t])
+                used[t] += 1
+        hands.append((sorted(tiles136), rng.choice(tiles136)))
+    calculator = HandCalculator()
+    start = time.perf_counter()
+    for tiles, win in hands:
+        calculator.estimate_hand_value(tiles, win)
+    return n / (time.perf_counter() - start)
+
+
+def bench_startup(runs: int) -> tuple[float, float]:
+    """Median wall time of `mjcalc score --json` and of a bare Typer hello-world, as processes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        hello = Path(tmp) / "hello.py"
+        hello.write_text(
+            "import typer\n\napp = typer.Typer()\n\n\n@app.command()\ndef hello(name: str) -> None:\n"
+            "    typer.echo(f'hello {name}')\n\n\nif __name__ == '__main__':\n    app()\n",
+            encoding="utf-8",
+        )
+        score = [*mjcalc_cmd(), "score", "123456m13m99p555p2m", "--self-draw", "--json"]
+        bare = [sys.executable, str(hello), "world"]
+        for cmd in (score, bare):  # warm the file cache
+            run_process(cmd)
+        ours, theirs = [], []
+        for _ in range(runs):  # interleaved, so drift hits both alike
+            ours.append(run_process(score)[0])
+            theirs.append(run_process(bare)[0])
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200_000, help="hands per batch run (spread over the variants)")
+    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--startup-runs", type=int, default=21)
+    parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
+    args = parser.parse_args()
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+          f"Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "hands.jsonl"
+        write_records(data, args.hands, args.seed)
+        print(f"variants: {', '.join(shipped_names())}; {args.hands:,} seeded random legal hands (seed {args.seed})")
+        one = bench_batch(data, args.hands, 1)
+        two = bench_batch(data, args.hands, 2)
+        print(f"mjcalc batch --jobs 1: {one:>10,.0f} hands/s (end to end, JSONL in and out)")
+        print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({two / one:.2f}x --jobs 1)")
+        theirs = bench_mahjong_package(args.hands, args.seed)
+        if theirs is None:
+            print("mahjong package: not installed (pip install -e '.[bench]')")
+        else:
+            print(f"mahjong HandCalculator.estimate_hand_value: {theirs:>10,.0f} hands/s (in process)")
+            print(f"ratio mjcalc batch --jobs 1 / mahjong: {one / theirs:.2f}x")
+        ours, bare = bench_startup(args.startup_runs)
+        print(f"start-up: mjcalc score --json {ours * 1000:.1f} ms, bare Typer command {bare * 1000:.1f} ms "
+              f"(median of {args.startup_runs}): ratio {ours / bare:.2f}x")
+        if args.rss_records:
+            big = Path(tmp) / "big.jsonl"
+            write_records(big, args.rss_records, args.seed + 1)
+            wall, rss, _ = run_process([*mjcalc_cmd(), "batch", str(big)])
+            print(f"memory: {args.rss_records:,} records in {wall:.1f} s, peak RSS {rss / 1024:.1f} MiB (--jobs 1)")
+
+
+if __name__ == "__main__":
+    main()
