@@ -6,8 +6,10 @@ that sees the same shapes again pays for the search once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 from typing import Literal
 
 from .hand import Hand
@@ -87,18 +89,76 @@ def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int],
     return found
 
 
+# The suits never share a set, so a hand splits suit by suit: (first tile, last tile + 1).
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
+_GROUP_OF = tuple(g for g, (a, b) in enumerate(_GROUPS) for _ in range(a, b))
+GroupSets = tuple[tuple[tuple[SetKind, int], ...], ...]
+
+
+@lru_cache(maxsize=65536)
+def _group_sets(base: int, part: tuple[int, ...]) -> GroupSets:
+    """Every way to cut one suit's counts (tiles from `base`) into pungs and chows, in search order."""
+    work = [0] * NUM_TILES
+    work[base : base + len(part)] = part
+    return tuple(_sets_only(work, base))
+
+
+@lru_cache(maxsize=65536)
+def _group_ok(base: int, part: tuple[int, ...]) -> bool:
+    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
+    size = sum(part) % 3
+    if size == 0:
+        return bool(_group_sets(base, part))
+    if size == 1:
+        return False
+    work = list(part)
+    for i, n in enumerate(part):
+        if n >= 2:
+            work[i] -= 2
+            found = bool(_group_sets(base, tuple(work)))
+            work[i] += 2
+            if found:
+                return True
+    return False
+
+
 @lru_cache(maxsize=65536)
 def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
-    """Every pair + sets split of the concealed tiles (count tuple of 34)."""
+    """Every pair + sets split of the concealed tiles (count tuple of 34).
+
+    Splits come pair by pair in tile order, each pair's sets in search order
+    (lowest tile first, pung before chow); the work is done per suit and memoised there.
+    """
     if sum(counts) % 3 != 2:
         return ()
-    work = list(counts)
+    parts = [counts[a:b] for a, b in _GROUPS]
+    pair_group = -1
+    for g, part in enumerate(parts):
+        size = sum(part) % 3
+        if size == 1 or (size == 2 and pair_group >= 0):
+            return ()
+        if size == 2:
+            pair_group = g
+    lists: list[GroupSets] = []
+    for g, part in enumerate(parts):
+        if g != pair_group:
+            found = _group_sets(_GROUPS[g][0], part)
+            if not found:
+                return ()
+            lists.append(found)
+        else:
+            lists.append(())
+    base = _GROUPS[pair_group][0]
+    work = list(parts[pair_group])
     out: list[Split] = []
-    for pair in range(NUM_TILES):
-        if work[pair] >= 2:
-            work[pair] -= 2
-            out += [(pair, sets) for sets in _sets_only(work, 0)]
-            work[pair] += 2
+    for i, n in enumerate(work):
+        if n < 2:
+            continue
+        work[i] -= 2
+        lists[pair_group] = _group_sets(base, tuple(work))
+        work[i] += 2
+        for m, p, s, z in product(*lists):
+            out.append((base + i, m + p + s + z))
     return tuple(out)
 
 
@@ -110,19 +170,27 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     four copies are already held cannot be waited on.
     """
     held = held or counts13
+    parts = [counts13[a:b] for a, b in _GROUPS]
+    ok = [_group_ok(_GROUPS[g][0], part) for g, part in enumerate(parts)]
+    sizes = [sum(part) % 3 for part in parts]
     out: list[int] = []
-    work = list(counts13)
     for t in range(NUM_TILES):
-        if held[t] >= 4 or not _near(work, t):
+        if held[t] >= 4 or not _near(counts13, t):
             continue
-        work[t] += 1
-        if splits(tuple(work)):
+        g = _GROUP_OF[t]
+        if sum(1 for h, size in enumerate(sizes) if (size + (h == g)) % 3 == 2) != 1:
+            continue
+        if not all(ok[h] for h in range(4) if h != g):
+            continue
+        base = _GROUPS[g][0]
+        part = list(parts[g])
+        part[t - base] += 1
+        if _group_ok(base, tuple(part)):
             out.append(t)
-        work[t] -= 1
     return tuple(out)
 
 
-def _near(counts: list[int], t: int) -> bool:
+def _near(counts: Sequence[int], t: int) -> bool:
     """Only a tile next to (or equal to) a held tile can complete a set or pair."""
     if counts[t]:
         return True
