@@ -91,7 +91,6 @@ def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int],
 
 # The suits never share a set, so a hand splits suit by suit: (first tile, last tile + 1).
 _GROUPS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
-_GROUP_OF = tuple(g for g, (a, b) in enumerate(_GROUPS) for _ in range(a, b))
 GroupSets = tuple[tuple[tuple[SetKind, int], ...], ...]
 
 
@@ -163,6 +162,21 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
 
 
 @lru_cache(maxsize=65536)
+def _group_completions(base: int, part: tuple[int, ...]) -> tuple[int, ...]:
+    """Tiles of this suit that, added to `part`, leave it sets only or a pair plus sets."""
+    out: list[int] = []
+    work = list(part)
+    for i in range(len(part)):
+        if not _near(part, i, base >= 27):
+            continue
+        work[i] += 1
+        if work[i] <= 4 and _group_ok(base, tuple(work)):
+            out.append(base + i)
+        work[i] -= 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
 def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """Tiles that complete `counts13` into pair + sets.
 
@@ -171,33 +185,25 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     """
     held = held or counts13
     parts = [counts13[a:b] for a, b in _GROUPS]
-    ok = [_group_ok(_GROUPS[g][0], part) for g, part in enumerate(parts)]
     sizes = [sum(part) % 3 for part in parts]
     out: list[int] = []
-    for t in range(NUM_TILES):
-        if held[t] >= 4 or not _near(counts13, t):
-            continue
-        g = _GROUP_OF[t]
+    for g, (base, _) in enumerate(_GROUPS):
+        # the tile goes to suit g: afterwards exactly one suit may hold the pair
         if sum(1 for h, size in enumerate(sizes) if (size + (h == g)) % 3 == 2) != 1:
             continue
-        if not all(ok[h] for h in range(4) if h != g):
+        if not all(_group_ok(_GROUPS[h][0], parts[h]) for h in range(4) if h != g):
             continue
-        base = _GROUPS[g][0]
-        part = list(parts[g])
-        part[t - base] += 1
-        if _group_ok(base, tuple(part)):
-            out.append(t)
+        out += [t for t in _group_completions(base, parts[g]) if held[t] < 4]
     return tuple(out)
 
 
-def _near(counts: Sequence[int], t: int) -> bool:
-    """Only a tile next to (or equal to) a held tile can complete a set or pair."""
-    if counts[t]:
+def _near(part: Sequence[int], i: int, honour: bool) -> bool:
+    """Only a tile next to (or equal to) a held tile of its suit can complete a set or pair."""
+    if part[i]:
         return True
-    if is_honour(t):
+    if honour:
         return False
-    pos = t % 9
-    return any(counts[t + d] for d in (-2, -1, 1, 2) if 0 <= pos + d <= 8)
+    return any(part[i + d] for d in (-2, -1, 1, 2) if 0 <= i + d < len(part))
 
 
 def meld_sets(hand: Hand) -> tuple[TileSet, ...]:

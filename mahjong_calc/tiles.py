@@ -7,6 +7,7 @@ understand is an `InputError` that points at the offending character.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from .errors import InputError
@@ -23,6 +24,11 @@ _SUIT_EN = {"m": "Character", "p": "Dot", "s": "Bamboo"}
 _NUM_ZH = "一二三四五六七八九"
 _HONOUR_ZH = ["东", "南", "西", "北", "白", "发", "中"]
 _HONOUR_EN = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"]
+
+_DIGITS = "123456789"
+# Plain mpsz notation (the common case) is parsed in one pass; anything else takes the careful path.
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_RUN = re.compile(r"([1-9]+)([mpsz])")
 
 WHITE = 31
 RED = 33
@@ -72,6 +78,8 @@ def parse_tiles(text: str) -> list[int]:
             MAX_INPUT,
             text[: MAX_INPUT + 10],
         )
+    if _PLAIN.fullmatch(text):
+        return [SUITS.index(suit) * 9 + int(d) - 1 for digits, suit in _RUN.findall(text) for d in digits]
     tiles: list[int] = []
     pending: list[tuple[int, int]] = []  # (digit, position) awaiting a suit letter
     i = 0
@@ -121,11 +129,15 @@ def parse_tile(text: str) -> int:
 def format_tiles(tiles: Iterable[int]) -> str:
     """Normalized mpsz: sorted, one suit letter per run, e.g. 123m55p7z."""
     out: list[str] = []
-    ordered = sorted(tiles)
-    for suit_index, suit in enumerate(SUITS):
-        digits = "".join(str(number_of(t)) for t in ordered if t // 9 == suit_index)
-        if digits:
-            out.append(digits + suit)
+    suit = -1
+    for t in sorted(tiles):
+        if t // 9 != suit:
+            if suit >= 0:
+                out.append(SUITS[suit])
+            suit = t // 9
+        out.append(_DIGITS[t % 9])
+    if suit >= 0:
+        out.append(SUITS[suit])
     return "".join(out)
 
 
