@@ -94,34 +94,45 @@ _GROUPS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
 GroupSets = tuple[tuple[tuple[SetKind, int], ...], ...]
 
 
-@lru_cache(maxsize=65536)
-def _group_sets(base: int, part: tuple[int, ...]) -> GroupSets:
-    """Every way to cut one suit's counts (tiles from `base`) into pungs and chows, in search order."""
+@lru_cache(maxsize=32768)
+def _relative_sets(part: tuple[int, ...], honour: bool) -> GroupSets:
+    """Every way to cut one suit's counts into pungs and chows, tiles counted from 0, in search order."""
+    base = 27 if honour else 0
     work = [0] * NUM_TILES
     work[base : base + len(part)] = part
-    return tuple(_sets_only(work, base))
+    if honour:
+        return tuple(tuple((kind, first - base) for kind, first in sets) for sets in _sets_only(work, base))
+    return tuple(_sets_only(work, 0))
 
 
-@lru_cache(maxsize=65536)
-def _group_ok(base: int, part: tuple[int, ...]) -> bool:
+def _group_sets(base: int, part: tuple[int, ...]) -> GroupSets:
+    """Every way to cut one suit's counts (tiles from `base`) into pungs and chows, in search order."""
+    found = _relative_sets(part, base >= 27)
+    if base == 0:
+        return found
+    return tuple(tuple((kind, first + base) for kind, first in sets) for sets in found)
+
+
+@lru_cache(maxsize=32768)
+def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
     """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
     size = sum(part) % 3
     if size == 0:
-        return bool(_group_sets(base, part))
+        return bool(_relative_sets(part, honour))
     if size == 1:
         return False
     work = list(part)
     for i, n in enumerate(part):
         if n >= 2:
             work[i] -= 2
-            found = bool(_group_sets(base, tuple(work)))
+            found = bool(_relative_sets(tuple(work), honour))
             work[i] += 2
             if found:
                 return True
     return False
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
     """Every pair + sets split of the concealed tiles (count tuple of 34).
 
@@ -161,22 +172,22 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
-def _group_completions(base: int, part: tuple[int, ...]) -> tuple[int, ...]:
-    """Tiles of this suit that, added to `part`, leave it sets only or a pair plus sets."""
+@lru_cache(maxsize=16384)
+def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
+    """Tiles of this suit (counted from 0) that, added to `part`, leave it sets only or a pair plus sets."""
     out: list[int] = []
     work = list(part)
     for i in range(len(part)):
-        if not _near(part, i, base >= 27):
+        if not _near(part, i, honour):
             continue
         work[i] += 1
-        if work[i] <= 4 and _group_ok(base, tuple(work)):
-            out.append(base + i)
+        if work[i] <= 4 and _group_ok(tuple(work), honour):
+            out.append(i)
         work[i] -= 1
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """Tiles that complete `counts13` into pair + sets.
 
@@ -191,9 +202,9 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
         # the tile goes to suit g: afterwards exactly one suit may hold the pair
         if sum(1 for h, size in enumerate(sizes) if (size + (h == g)) % 3 == 2) != 1:
             continue
-        if not all(_group_ok(_GROUPS[h][0], parts[h]) for h in range(4) if h != g):
+        if not all(_group_ok(parts[h], h == 3) for h in range(4) if h != g):
             continue
-        out += [t for t in _group_completions(base, parts[g]) if held[t] < 4]
+        out += [base + i for i in _group_completions(parts[g], g == 3) if held[base + i] < 4]
     return tuple(out)
 
 
