@@ -11,20 +11,40 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, RulesetError
 
-try:  # the C loader is several times faster; fall back where libyaml is absent
-    _BaseLoader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _BaseLoader = yaml.SafeLoader
+if TYPE_CHECKING:
+    import yaml
+
+_LOADER: type | None = None
 
 
-class _StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """SafeLoader that refuses duplicate mapping keys."""
+def _strict_loader() -> type:
+    """SafeLoader (libyaml's C loader where present) that refuses duplicate mapping keys.
+
+    Built on first use: `import yaml` costs ~20 ms, which `mjcalc score` skips when
+    its rulesets come from the cache (see `ruleset_cache`).
+    """
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is several times faster
+
+        class _StrictLoader(base):  # type: ignore[misc,valid-type]
+            """SafeLoader that refuses duplicate mapping keys."""
+
+        _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+        _LOADER = _StrictLoader
+    return _LOADER
+
+
+def __getattr__(name: str) -> Any:
+    if name == "_StrictLoader":  # the loader used to be built at import time
+        return _strict_loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -37,9 +57,6 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bo
             )
         seen.add(key)
     return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 # --- a tiny schema language -------------------------------------------------
@@ -187,12 +204,14 @@ def shipped_names() -> list[str]:
 
 
 def _read_yaml(path: Path, source: str) -> dict[str, Any]:
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulesetError("ruleset_not_found", f"{source}: cannot read ruleset ({exc.strerror})") from None
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
     except RulesetError as exc:
         raise RulesetError(exc.code, f"{source}: {exc.message}") from None
     except yaml.YAMLError as exc:
@@ -214,9 +233,11 @@ def _merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _raw(path: Path, source: str, depth: int = 0) -> dict[str, Any]:
-    """The YAML of `path` with its `extends:` chain merged in, not yet validated."""
+def _raw(path: Path, source: str, depth: int = 0, files: list[Path] | None = None) -> dict[str, Any]:
+    """The YAML of `path` with its `extends:` chain merged in, not yet validated; `files` collects what was read."""
     data = _read_yaml(path, source)
+    if files is not None:
+        files.append(path)
     parent = data.pop("extends", None)
     if parent is None:
         return data
@@ -226,7 +247,7 @@ def _raw(path: Path, source: str, depth: int = 0) -> dict[str, Any]:
         )
     if depth > 8:
         raise RulesetError("ruleset_invalid", f"{source}: extends: chain is too deep")
-    base = _raw(rulesets_dir() / f"{parent}.yaml", f"{parent}.yaml", depth + 1)
+    base = _raw(rulesets_dir() / f"{parent}.yaml", f"{parent}.yaml", depth + 1, files)
     _validate(data, base.get("scorer"), source, partial=True)
     return _merge(base, data)
 
@@ -243,8 +264,10 @@ def _parse_override(item: str) -> tuple[list[str], Any]:
     key, sep, text = item.partition("=")
     if not sep or not key.strip():
         raise RulesetError("bad_set_option", f"--set {item!r}: expected KEY=VALUE, such as options.ya_dang_edge_wait=true")
+    import yaml
+
     try:
-        value = yaml.load(text, Loader=_StrictLoader) if text.strip() else ""  # noqa: S506
+        value = yaml.load(text, Loader=_strict_loader()) if text.strip() else ""  # noqa: S506
     except yaml.YAMLError:
         value = text
     return key.strip().split("."), value
@@ -263,8 +286,14 @@ def _apply_override(data: dict[str, Any], path: list[str], value: Any, item: str
 
 @lru_cache(maxsize=64)
 def _load_cached(path: str, source: str, overrides: tuple[str, ...]) -> Ruleset:
-    data = _raw(Path(path), source)
-    _validate(data, data.get("scorer"), source)
+    from . import ruleset_cache
+
+    data = ruleset_cache.get(path)
+    if data is None:
+        files: list[Path] = []
+        data = _raw(Path(path), source, files=files)
+        _validate(data, data.get("scorer"), source)
+        ruleset_cache.put(path, files, data)
     if overrides:
         for item in overrides:
             keys, value = _parse_override(item)
