@@ -6,8 +6,9 @@
 
 Figures, all as whole processes except the `mahjong` package's:
 
-1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal hands of
-   each shipped variant (JSON Lines in, JSON Lines out to /dev/null): hands/s.
+1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal Wuhu hands
+   (JSON Lines in, JSON Lines out to /dev/null): hands/s; then `--jobs 1` on a
+   tenth as many hands of each other shipped variant.
 2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
    seeded random complete riichi hands, in this process: hands/s, and the ratio.
 3. `mjcalc score --json` for one hand against a bare Typer hello-world command:
@@ -134,10 +135,13 @@ def random_hand(rng: random.Random, variant: str) -> dict[str, Any]:
     return record
 
 
-def write_records(path: Path, n: int, seed: int, distinct: int | None = None) -> None:
+WUHU = [name for name in shipped_names() if load_ruleset(name).scorer == "wuhu"]
+
+
+def write_records(path: Path, n: int, seed: int, distinct: int | None = None, variants: list[str] | None = None) -> None:
     """`n` records; with `distinct`, they cycle through that many different hands (ids still differ)."""
     rng = random.Random(seed)
-    variants = shipped_names()
+    variants = variants or WUHU
     pool = [random_hand(rng, variants[i % len(variants)]) for i in range(distinct)] if distinct else None
     with path.open("w", encoding="utf-8") as f:
         for i in range(n):
@@ -246,11 +250,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "hands.jsonl"
         write_records(data, args.hands, args.seed)
-        print(f"variants: {', '.join(shipped_names())}; {args.hands:,} seeded random legal hands (seed {args.seed})")
+        print(f"Wuhu ({', '.join(WUHU)}): {args.hands:,} seeded random legal hands (seed {args.seed})")
         one = bench_batch(data, args.hands, 1)
         two = bench_batch(data, args.hands, 2)
         print(f"mjcalc batch --jobs 1: {one:>10,.0f} hands/s (end to end, JSONL in and out)")
         print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({two / one:.2f}x --jobs 1)")
+        for name in shipped_names():
+            if name in WUHU:
+                continue
+            other = Path(tmp) / f"{name}.jsonl"
+            count = max(args.hands // 10, 1)
+            write_records(other, count, args.seed + 3, variants=[name])
+            print(f"mjcalc batch --jobs 1, {name}: {bench_batch(other, count, 1):>10,.0f} hands/s "
+                  f"({count:,} random legal hands; the generator knows only Wuhu's win shape, so most are not wins)")
         repeated = Path(tmp) / "repeated.jsonl"
         write_records(repeated, args.hands, args.seed + 2, distinct=1000)
         cached = bench_batch(repeated, args.hands, 1)
