@@ -288,12 +288,21 @@ def _apply_override(data: dict[str, Any], path: list[str], value: Any, item: str
 def _load_cached(path: str, source: str, overrides: tuple[str, ...]) -> Ruleset:
     from . import ruleset_cache
 
-    data = ruleset_cache.get(path)
+    # only shipped rulesets go to the disk cache: user files come and go (temporary
+    # directories, tests) and would leave entries behind
+    shipped = Path(path).parent == rulesets_dir()
+    data = ruleset_cache.get(path) if shipped else None
     if data is None:
         files: list[Path] = []
         data = _raw(Path(path), source, files=files)
         _validate(data, data.get("scorer"), source)
-        ruleset_cache.put(path, files, data)
+        if shipped:
+            # the schema lives in code: a changed scorer or loader makes the entry stale too
+            from .scoring import SCORERS
+
+            here = Path(__file__).resolve().parent
+            files += [here / "ruleset.py", here / "scoring" / f"{SCORERS[data['scorer']]}.py"]
+            ruleset_cache.put(path, files, data)
     if overrides:
         for item in overrides:
             keys, value = _parse_override(item)

@@ -1,11 +1,12 @@
 """A disk cache of validated rulesets, so one-hand commands skip YAML altogether.
 
 `mjcalc score` runs once per hand; importing PyYAML and parsing the ruleset chain
-costs more than the scoring. The first load of a ruleset file writes its merged,
+costs more than the scoring. The first load of a shipped ruleset writes its merged,
 validated data as JSON under `$XDG_CACHE_HOME/mjcalc` (default `~/.cache/mjcalc`;
 `MJCALC_CACHE_DIR` overrides it). An entry is used only while every file it was
 built from (the file and its `extends:` chain) still has the same size and
-modification time, and the package version matches; anything else, or any I/O
+modification time (and so do `ruleset.py` and the variant's scorer module, where the
+schema lives), and the package version matches; anything else, or any I/O
 problem, falls back to reading the YAML. `MJCALC_NO_CACHE=1` turns the cache off.
 Overrides (`--set`) are applied after the cache, never stored.
 """
