@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import product
 from typing import Literal
 
@@ -27,17 +27,27 @@ class TileSet:
     declared: bool = False
     concealed: bool = True
 
-    @property
+    @cached_property
     def tiles(self) -> tuple[int, ...]:
         if self.kind == "chow":
             return (self.first, self.first + 1, self.first + 2)
         return (self.first,) * (4 if self.kind == "kong" else 3)
 
     def notation(self) -> str:
+        return self._notation
+
+    @cached_property
+    def _notation(self) -> str:
         text = format_tiles(self.tiles)
         if not self.declared:
             return text
         return f"[{text}]" if not self.concealed else f"[{text} concealed]"
+
+
+@lru_cache(maxsize=None)  # at most 3 kinds x 34 tiles x 2 x 2 flags
+def _tile_set(kind: SetKind, first: int, declared: bool = False, concealed: bool = True) -> TileSet:
+    """A shared TileSet (they are immutable), so its tiles and notation are worked out once."""
+    return TileSet(kind, first, declared, concealed)
 
 
 @dataclass(frozen=True)
@@ -218,7 +228,7 @@ def _near(part: Sequence[int], i: int, honour: bool) -> bool:
 
 
 def meld_sets(hand: Hand) -> tuple[TileSet, ...]:
-    return tuple(TileSet(m.kind, m.first, declared=True, concealed=m.concealed) for m in hand.melds)
+    return tuple(_tile_set(m.kind, m.first, True, m.concealed) for m in hand.melds)
 
 
 def arrangements(hand: Hand) -> list[Arrangement]:
@@ -230,7 +240,7 @@ def arrangements(hand: Hand) -> list[Arrangement]:
     win = hand.win_tile
     out: list[Arrangement] = []
     for pair, raw in splits(tuple(counts)):
-        sets = tuple(TileSet(kind, first) for kind, first in raw) + melds
+        sets = tuple(_tile_set(kind, first) for kind, first in raw) + melds
         seen: set[TileSet] = set()
         if pair == win:
             out.append(Arrangement(pair, sets, -1))
