@@ -303,3 +303,28 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
     got = _results(two.stdout)
     assert [r["id"] for r in got] == list(range(2600))
     assert [r["line"] for r in got] == list(range(1, 2601))
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "lines", "codes"),
+    [
+        ("in.jsonl", b'{"hand": "\xff"}\n{"hand": "123m456m789m11p999p"}\n', [1, 2], ["bad_encoding", None]),
+        ("in.csv", b"hand,id\n123m456m789m11p999p,\xff\n123m456m789m11p999p,ok\n", [2, 3], ["bad_encoding", None]),
+        ("in.csv", "\ufeffhand,id\n123m456m789m11p999p,bom\n".encode(), [2], [None]),  # a UTF-8 BOM is not a column
+        ("in.csv", b'hand,id\n"123m456m789m11p999p",a\n"open quote,b\n', [2, 3], [None, "bad_csv"]),
+    ],
+)
+def test_bytes_that_cannot_be_read_are_error_records(
+    runner: CliRunner, tmp_path: Path, name: str, data: bytes, lines: list[int], codes: list[str | None]
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    got = _results(_invoke(runner, str(path)).stdout)
+    assert [r["line"] for r in got] == lines
+    assert [r.get("error", {}).get("code") for r in got] == codes
+
+
+def test_yaml_from_stdin(runner: CliRunner) -> None:
+    result = _invoke(runner, "-", "--input-format", "yaml", stdin="- {id: y, hand: 123456m13m99p555p2m, self_draw: true}\n")
+    assert result.exit_code == 0
+    assert [(r["id"], r["value"]) for r in _results(result.stdout)] == [("y", 8)]
