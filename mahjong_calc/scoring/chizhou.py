@@ -16,7 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Ruleset, common_schema
 from ..tiles import SUITS, is_honour
-from .common import each_pays, item
+from .common import each_pays, item, result
 
 SCHEMA = common_schema(
     {"zh": str, "en": str, "fan": int},
@@ -182,11 +182,9 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
         raise NotAWin("not_enough_flowers", f"{how} needs {need} 花{unless}; the hand has {best.flowers}")
     best = max(winning, key=lambda r: (r.value, r.flowers))  # first of equals: stable
     need, _ = flowers_needed(best, ctx, rs)
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.data["title"]["zh"], rs.data["title"]["en"]),
-        hand=hand,
+    return result(
+        rs,
+        hand,
         value=best.value,
         items=tuple(_items(best, rs)),
         patterns=tuple(best.found) + (("la_zi",) if best.la_zi else ()),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..hand import SEATS, Seat
-from ..result import Item
+from typing import Any
+
+from ..hand import SEATS, Hand, Seat
+from ..result import Item, ScoreResult
 from ..ruleset import Ruleset
 
 
@@ -21,3 +23,9 @@ def item(ruleset: Ruleset, key: str, value: int, detail: str = "") -> Item:
 
 def each_pays(value: int) -> dict[Seat, int]:
     return {seat: value for seat in SEATS}
+
+
+def result(rs: Ruleset, hand: Hand, **fields: Any) -> ScoreResult:
+    """A ScoreResult stamped with the ruleset's name, version and title."""
+    title = (rs.data["title"]["zh"], rs.data["title"]["en"])
+    return ScoreResult(variant=rs.name, ruleset_version=rs.version, title=title, hand=hand, **fields)

@@ -19,7 +19,7 @@ from ..result import Item, ScoreResult
 from ..ruleset import Choice, Opt, Ruleset, common_schema
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
 from ..wilds import ANY, Group, WildSplit, seven_pairs, thirteen, wild_splits
-from .common import item
+from .common import item, result
 
 SCHEMA = common_schema(
     {"zh": str, "en": str, "fan": int, "base": Opt(int), "fan_with_wild": Opt(int)},
@@ -340,11 +340,9 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
         decomposition: dict[str, Any] = {"shape": shape.name, **shape.arrangement.to_dict()}
     else:
         decomposition = {"shape": shape.name, "text": shape.text}
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.data["title"]["zh"], rs.data["title"]["en"]),
-        hand=hand,
+    return result(
+        rs,
+        hand,
         value=best.value,
         items=best.items,
         patterns=best.patterns,

@@ -16,7 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import LABEL, Choice, Ruleset, common_schema
 from ..tiles import number_of, tile_str
-from .common import each_pays, item, round_half_up
+from .common import each_pays, item, result, round_half_up
 
 SCHEMA = common_schema(
     {"zh": str, "en": str, "role": Choice("zui_zi", "jiao")},
@@ -145,11 +145,9 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
     payments: dict[Seat, int] = each_pays(best.value)
     if best.dealer_extra and ctx.dealer_seat:
         payments[ctx.dealer_seat] += best.dealer_extra
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.data["title"]["zh"], rs.data["title"]["en"]),
-        hand=hand,
+    return result(
+        rs,
+        hand,
         value=best.value,
         items=best.items,
         patterns=best.patterns,
