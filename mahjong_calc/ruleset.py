@@ -18,33 +18,22 @@ from .errors import InputError, RulesetError
 if TYPE_CHECKING:
     import yaml
 
-_LOADER: type | None = None
-
-
+@lru_cache(maxsize=None)
 def _strict_loader() -> type:
     """SafeLoader (libyaml's C loader where present) that refuses duplicate mapping keys.
 
     Built on first use: `import yaml` costs ~20 ms, which `mjcalc score` skips when
     its rulesets come from the cache (see `ruleset_cache`).
     """
-    global _LOADER
-    if _LOADER is None:
-        import yaml
+    import yaml
 
-        base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is several times faster
+    base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is several times faster
 
-        class _StrictLoader(base):  # type: ignore[misc,valid-type]
-            """SafeLoader that refuses duplicate mapping keys."""
+    class _StrictLoader(base):  # type: ignore[misc,valid-type]
+        """SafeLoader that refuses duplicate mapping keys."""
 
-        _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-        _LOADER = _StrictLoader
-    return _LOADER
-
-
-def __getattr__(name: str) -> Any:
-    if name == "_StrictLoader":  # the loader used to be built at import time
-        return _strict_loader()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    return _StrictLoader
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
