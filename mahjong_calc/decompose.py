@@ -13,7 +13,7 @@ from itertools import product
 from typing import Literal
 
 from .hand import Hand
-from .tiles import NUM_TILES, format_tiles, is_honour, tile_str
+from .tiles import NUM_TILES, format_tiles, is_honour
 
 SetKind = Literal["pung", "kong", "chow"]
 
@@ -268,7 +268,3 @@ def waits_before_win(hand: Hand) -> tuple[int, ...]:
     held = list(hand_counts(hand))
     held[hand.win_tile] -= 1
     return waits(tuple(counts), tuple(held))
-
-
-def describe_waits(tiles: tuple[int, ...]) -> list[str]:
-    return [tile_str(t) for t in tiles]

@@ -19,12 +19,6 @@ class MjcalcError(Exception):
         self.position = position
         self.source = source
 
-    def pointer(self) -> str | None:
-        """A caret line under `source` marking `position`, when both are known."""
-        if self.position is None or self.source is None:
-            return None
-        return f"  {self.source}\n  {' ' * self.position}^"
-
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": self.message}
         if self.position is not None:

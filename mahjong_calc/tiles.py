@@ -8,7 +8,7 @@ understand is an `InputError` that points at the offending character.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from .errors import InputError
 
@@ -146,7 +146,3 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     for t in tiles:
         counts[t] += 1
     return counts
-
-
-def names(tiles: Sequence[int], lang: str = "zh") -> list[str]:
-    return [tile_name(t, lang) for t in sorted(tiles)]

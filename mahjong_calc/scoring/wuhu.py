@@ -14,7 +14,7 @@ from ..errors import NotAWin
 from ..hand import Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..ruleset import LABEL, Choice, Ruleset, common_schema
+from ..ruleset import Choice, Ruleset, common_schema
 from ..tiles import number_of, tile_str
 from .common import each_pays, item, result, round_half_up
 
