@@ -38,6 +38,9 @@ FIELDS: dict[str, str] = {
 }
 KEY_FIELDS: tuple[str, ...] = tuple(name for name in FIELDS if name != "id")
 _DEFAULTS: dict[str, Any] = {"bool": False, "list": (), "int": 0, "str": None, "pungs": None}
+_INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
+_HAND = _INDEX["hand"]
+_EMPTY_KEY = [_DEFAULTS[FIELDS[name]] for name in KEY_FIELDS]  # every field absent
 _KIND_TEXT = {
     "str": "a string",
     "bool": "true or false",
@@ -94,12 +97,12 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
 
     `null` (YAML `~`) means "absent" for every field; `hand` is required.
     """
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check is slow; most are dicts
         raise InputError("bad_record", f"a record must be a mapping of fields, not {type(raw).__name__}")
-    values = dict.fromkeys(KEY_FIELDS)
+    values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, value in raw.items():
-        kind = FIELDS.get(name) if isinstance(name, str) else None
+        kind = FIELDS.get(name) if type(name) is str else None
         if kind is None:
             raise InputError("unknown_field", f"unknown field {name!r}; fields are: {', '.join(FIELDS)}")
         if value is None:
@@ -108,15 +111,17 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
             if not isinstance(value, (str, int)) or isinstance(value, bool):
                 raise _bad(name, value)
             rid = value
+        elif (kind == "str" and type(value) is str) or (kind == "bool" and type(value) is bool):
+            values[_INDEX[name]] = value  # the common fields, checked inline
         else:
-            values[name] = _check(name, kind, value)
+            values[_INDEX[name]] = _check(name, kind, value)
     return _finish(values), rid
 
 
-def _finish(values: dict[str, Any]) -> Key:
-    if values["hand"] is None:
+def _finish(values: list[Any]) -> Key:
+    if values[_HAND] is None:
         raise InputError("missing_field", "the record has no 'hand'")
-    return tuple(_DEFAULTS[FIELDS[n]] if values[n] is None else values[n] for n in KEY_FIELDS)
+    return tuple(values)
 
 
 def _cell(name: str, kind: str, text: str) -> Any:
@@ -144,7 +149,7 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     Booleans are true/false/1/0 (any case); `melds` and `concealed_kongs` hold
     melds separated by spaces; `opponent_pungs` is written 2,0,1.
     """
-    values = dict.fromkeys(KEY_FIELDS)
+    values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, text in row.items():
         kind = FIELDS.get(name)
@@ -155,7 +160,7 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
         if kind == "id":
             rid = text
         else:
-            values[name] = _cell(name, kind, text)
+            values[_INDEX[name]] = _cell(name, kind, text)
     return _finish(values), rid
 
 
