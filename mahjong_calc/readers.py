@@ -1,22 +1,24 @@
-"""Read batch input as a stream of items, one per record, never the whole file at once.
+"""Read batch input as a stream of items, never the whole file at once.
 
 An item is `(line, kind, payload)`: `line` is the 1-based line where the record
-starts; `kind` says what `payload` is: `JSON` (the raw bytes of one JSON Lines
-line, parsed later, possibly in a worker process), `CSV` (a mapping of column to
-cell text), `OBJ` (an already parsed YAML value) or `ERR` (an `InputError` for a
-record that could not even be read). Readers skip blank lines, which are not
-records.
+starts; `kind` says what `payload` is: `LINES` (a block of raw JSON Lines lines,
+the first at `line`, parsed later, possibly in a worker process), `JSON` (one such
+line), `CSV` (a mapping of column to cell text), `OBJ` (an already parsed YAML
+value) or `ERR` (an `InputError` for a record that could not even be read). Blank
+lines are not records: readers skip them, and so does whoever expands a block.
 """
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Iterator
+from itertools import islice
 from typing import IO, Any
 
 from .errors import InputError, MjcalcError
 
-JSON, CSV, OBJ, ERR = "json", "csv", "obj", "err"
+JSON, LINES, CSV, OBJ, ERR = "json", "lines", "csv", "obj", "err"
+BLOCK = 500  # JSON Lines read at a time
 FORMATS = ("jsonl", "yaml", "csv")
 _EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}
 
@@ -51,24 +53,27 @@ def detect_format(name: str, explicit: str | None) -> str:
     return fmt
 
 
-def read_items(stream: IO[bytes], fmt: str, pos: Position | None = None) -> Iterator[Item]:
+def read_items(stream: IO[bytes], fmt: str, pos: Position | None = None, block: int = BLOCK) -> Iterator[Item]:
     """The records of `stream` (opened in binary mode) in `fmt`, in order."""
     pos = pos or Position()
     if fmt == "jsonl":
-        return read_jsonl(stream, pos)
+        return read_jsonl(stream, pos, block)
     if fmt == "csv":
         return read_csv(stream, pos)
     return read_yaml(stream, pos)
 
 
-def read_jsonl(stream: IO[bytes], pos: Position) -> Iterator[Item]:
-    """One record per line; the line's bytes are parsed by whoever scores it."""
-    line = 0
-    for raw in stream:
-        line += 1
-        pos.bytes += len(raw)
-        if not raw.isspace():
-            yield (line, JSON, raw)
+def read_jsonl(stream: IO[bytes], pos: Position, block: int = BLOCK) -> Iterator[Item]:
+    """Blocks of up to `block` lines, as one bytes object each (cheap to send to a
+    worker process); whoever scores a block splits it, parses each line and skips
+    the blank ones."""
+    lines = iter(stream)
+    first = 1
+    while chunk := list(islice(lines, block)):
+        data = b"".join(chunk)
+        pos.bytes += len(data)
+        yield (first, LINES, data)
+        first += len(chunk)
 
 
 def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:

@@ -277,7 +277,7 @@ def test_run_batch_streams_chunk_by_chunk() -> None:
 
     out = io.StringIO()
     seen: list[tuple[int, int]] = []
-    run_batch(read_items(source(), "jsonl"), out, chunk_size=3,  # type: ignore[arg-type]
+    run_batch(read_items(source(), "jsonl", block=3), out,  # type: ignore[arg-type]
               on_chunk=lambda n: seen.append((len(read), out.getvalue().count("\n"))))
     assert seen == [(3, 3), (6, 6), (7, 7)]
 
@@ -303,6 +303,57 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
     got = _results(two.stdout)
     assert [r["id"] for r in got] == list(range(2600))
     assert [r["line"] for r in got] == list(range(1, 2601))
+
+
+def test_jobs_through_a_pool_when_the_output_has_no_descriptor(runner: CliRunner, tmp_path: Path) -> None:
+    """CliRunner's stdout has no file descriptor: the workers send their output back instead."""
+    path = _write_jsonl(tmp_path / "in.jsonl", _many(1300))
+    one, two = _invoke(runner, str(path)), _invoke(runner, str(path), "--jobs", "2")
+    assert one.exit_code == two.exit_code == 1
+    assert two.stdout == one.stdout
+    assert [r["id"] for r in _results(two.stdout)] == list(range(1300))
+
+
+def _error_after(good: int, then: int) -> list[dict[str, Any]]:
+    return [{**WIN_315, "id": i} for i in range(good)] + [{"hand": "bad", "id": good}] + [
+        {**WIN_525, "id": good + 1 + i} for i in range(then)
+    ]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fail_fast_with_jobs_through_the_descriptor(tmp_path: Path, jobs: str) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", _error_after(1600, 1500))  # the error is in the fourth chunk
+    done = subprocess.run(
+        [sys.executable, "-m", "mahjong_calc", "batch", str(path), "--fail-fast", "--jobs", jobs],
+        capture_output=True, text=True, encoding="utf-8", check=False,
+    )
+    assert done.returncode == 1
+    assert [r["id"] for r in _results(done.stdout)] == list(range(1601))
+    assert done.stderr == ""
+
+
+def test_fail_fast_with_jobs_through_a_pool(runner: CliRunner, tmp_path: Path) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", _error_after(1600, 1500))
+    result = _invoke(runner, str(path), "--fail-fast", "--jobs", "2")
+    assert result.exit_code == 1
+    assert [r["id"] for r in _results(result.stdout)] == list(range(1601))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reader_that_goes_away_stops_the_run_quietly(tmp_path: Path, jobs: str) -> None:
+    """`mjcalc batch big.jsonl | head -1`: no traceback, no error, from the parent or a worker."""
+    path = _write_jsonl(tmp_path / "in.jsonl", [{**WIN_315, "id": i} for i in range(20000)])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mahjong_calc", "batch", str(path), "--jobs", jobs],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert json.loads(first)["id"] == 0
+    assert stderr == b""
 
 
 @pytest.mark.parametrize(

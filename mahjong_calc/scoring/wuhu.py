@@ -78,7 +78,7 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tu
 
     jiao_sources = [k for k in found if role[k] == "jiao"]
     zui_zi = [k for k in found if role[k] == "zui_zi"]
-    if "gang_hou_kai_hua" in found and ya and opt["gang_hou_ya_dang_jiao"]:
+    if "gang_hou_kai_hua" in zui_zi and ya and opt["gang_hou_ya_dang_jiao"]:
         zui_zi.remove("gang_hou_kai_hua")
         jiao_sources.append("gang_hou_kai_hua")
 
@@ -130,15 +130,22 @@ def _jiao_items(rs: Ruleset, sources: list[str], zui_zi: list[str], ctx: WinCont
     return items
 
 
+def not_a_win(code: str, zhi: int, rs: Ruleset) -> NotAWin:
+    """The two ways a well-formed hand fails to win (the compiled scorer reports them by code)."""
+    if code == "no_ba_zhi":
+        need = rs.data["numbers"]["min_zhi"]
+        return NotAWin(code, f"not 八支: the longest suit has {zhi} tiles (支); a win needs {need}")
+    return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
+
+
 def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
     counts = hand_counts(hand)
     zhi = zhi_of(counts)
-    need = rs.data["numbers"]["min_zhi"]
-    if zhi < need:
-        raise NotAWin("no_ba_zhi", f"not 八支: the longest suit has {zhi} tiles (支); a win needs {need}")
+    if zhi < rs.data["numbers"]["min_zhi"]:
+        raise not_a_win("no_ba_zhi", zhi, rs)
     arrs = arrangements(hand)
     if not arrs:
-        raise NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
+        raise not_a_win("not_a_winning_hand", zhi, rs)
     waits = waits_before_win(hand)
     readings = [_read(a, hand, ctx, rs, counts, zhi, waits) for a in arrs]
     best = max(readings, key=lambda r: r.value)  # first of equals: stable

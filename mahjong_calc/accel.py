@@ -1,0 +1,107 @@
+"""When `mjcalc batch` may use the compiled Wuhu scorer, and what it is built from.
+
+`_wuhu_accel` (C, optional at install) mirrors `scoring/wuhu.py` step by step and
+writes the same JSON text. The Python scorer stays the reference: the compiled one
+answers only well-formed, plainly written Wuhu hands, and returns None ("decline")
+for everything else, which then takes the Python path, errors included. Its rules
+come from the same validated Ruleset: numbers, options, labels and the pattern list
+are packed into a `Plan` here, once per ruleset. A ruleset that lists a pattern
+with no compiled detector gets no plan.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from .errors import MjcalcError
+from .records import KEY_FIELDS
+from .ruleset import Ruleset, load_ruleset
+
+try:
+    from . import _wuhu_accel
+except ImportError:  # installed without a C compiler: the Python scorer does everything
+    _wuhu_accel = None  # type: ignore[assignment]
+
+FIXED_LABELS = ("di_fan", "zhi_fan", "ming_gang", "an_gang", "dealer", "jiao", "jiao_self_draw")
+DI_FAN = ("discard", "discard_ya_dang", "self_draw", "self_draw_ya_dang")
+AMOUNTS = ("zui_zi", "zui_zi_self_draw_multiplier", "jiao", "jiao_extra_zui_zi", "jiao_self_draw", "ming_gang", "an_gang")
+OPTIONS = (
+    "ya_dang_edge_wait",
+    "si_he_exposed_pung",
+    "shuang_ba_zhi_kongs_same_suit",
+    "gang_hou_ya_dang_jiao",
+    "jiao_count_each_source",
+    "dealer_payer_extra",
+)
+
+
+def available() -> bool:
+    """Whether the extension was built, speaks this version's record key, and is not
+    turned off with MJCALC_NO_ACCEL=1 (to compare, or to rule it out)."""
+    if _wuhu_accel is None or os.environ.get("MJCALC_NO_ACCEL"):
+        return False
+    return tuple(_wuhu_accel.KEY_FIELDS) == KEY_FIELDS
+
+
+def _text(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _item_head(rs: Ruleset, key: str) -> str:
+    """An item's JSON up to its value, as `Item.to_dict()` and json.dumps write it."""
+    zh, en = rs.label(key)
+    return f'{{"key": {_text(key)}, "zh": {_text(zh)}, "en": {_text(en)}, "value": '
+
+
+def compile_plan(rs: Ruleset) -> Any | None:
+    """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
+    if not available() or rs.scorer != "wuhu":
+        return None
+    tiles = rs.data["tiles"]
+    allowed = bytes(
+        (t % 9 + 1 in tiles["honours"]) if t >= 27 else ("mps"[t // 9] in tiles["suits"]) for t in range(34)
+    )
+    num, opt = rs.data["numbers"], rs.options
+    factors = [Decimal(str(num["zhi_factor"][draw])) for draw in ("discard", "self_draw")]
+    numbers = (
+        num["min_zhi"],
+        *(num["di_fan"][k] for k in DI_FAN),
+        *factors[0].as_integer_ratio(),
+        *factors[1].as_integer_ratio(),
+        *(num[k] for k in AMOUNTS),
+        *(int(bool(opt[k])) for k in OPTIONS),
+    )
+    prefix = (
+        f'"variant": {_text(rs.name)}, "ruleset_version": {_text(rs.version)}, '
+        '"valid": true, "hand": {"concealed": "'
+    )
+    patterns = tuple(
+        (key, spec["role"] == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
+        for key, spec in rs.patterns.items()
+    )
+    try:
+        return _wuhu_accel.Plan(
+            allowed,
+            numbers,
+            tuple(str(f) for f in factors),
+            prefix,
+            tuple(_item_head(rs, key) for key in FIXED_LABELS),
+            patterns,
+        )
+    except (ValueError, TypeError, OverflowError):  # e.g. a negative amount, or a pattern it lacks
+        return None
+
+
+@lru_cache(maxsize=64)
+def plan_for(variant: str) -> tuple[Ruleset, Any] | None:
+    """(ruleset, plan) for a shipped variant name, or None."""
+    try:
+        rs = load_ruleset(variant)
+    except MjcalcError:
+        return None
+    plan = compile_plan(rs)
+    return None if plan is None else (rs, plan)

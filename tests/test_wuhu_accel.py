@@ -1,0 +1,249 @@
+"""The compiled Wuhu scorer (mahjong_calc._wuhu_accel) against the Python reference.
+
+For every record it answers, it must give exactly what the Python path gives: the
+same JSON text, value, payments and patterns for a win, the same reason for a hand
+that is not one. It may decline (None) only where the Python path raises an input
+error, or where the record uses what it leaves to Python (see accel.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_wuhu import PATTERN_CASES
+from wuhu_hands import build
+
+from mahjong_calc import accel
+from mahjong_calc.api import score_hand
+from mahjong_calc.errors import InputError, NotAWin
+from mahjong_calc.records import KEY_FIELDS, normalize
+from mahjong_calc.ruleset import load_ruleset
+from mahjong_calc.scoring import wuhu
+from mahjong_calc.tiles import format_tiles
+
+OPTIONS = accel.OPTIONS
+
+
+def test_the_extension_is_built_and_in_use() -> None:
+    # CI installs with a C compiler; without one the batch would silently be ~10x slower
+    assert accel.available(), "mahjong_calc._wuhu_accel did not build or import"
+    assert accel.plan_for("wuhu315") is not None
+    assert accel.plan_for("wuhu525") is not None
+    assert accel.plan_for("chizhou") is None
+    assert accel.plan_for("no_such_variant") is None
+
+
+def test_it_reads_the_record_key_in_the_same_order() -> None:
+    assert tuple(accel._wuhu_accel.KEY_FIELDS) == KEY_FIELDS
+
+
+@lru_cache(maxsize=None)
+def _plan(variant: str, overrides: tuple[str, ...]) -> Any:
+    plan = accel.compile_plan(load_ruleset(variant, overrides=overrides))
+    assert plan is not None
+    return plan
+
+
+def _python(key: tuple[Any, ...], overrides: Sequence[str]) -> tuple[Any, ...]:
+    """What the Python path gives for a record key: ("win", …), ("not", code, message) or ("error", code)."""
+    try:
+        result = score_hand(**dict(zip(KEY_FIELDS, key)), overrides=overrides)
+    except NotAWin as err:
+        return ("not", err.code, err.message)
+    except InputError as err:
+        return ("error", err.code)
+    body = json.dumps(result.to_dict(), ensure_ascii=False)[1:].encode("utf-8")
+    pays = tuple(result.payments[seat] for seat in ("next", "opposite", "previous"))
+    return ("win", body, result.value, result.total, pays, tuple(result.patterns))
+
+
+def _compiled(key: tuple[Any, ...], overrides: tuple[str, ...]) -> tuple[Any, ...] | None:
+    answer = _plan(key[0] or "wuhu315", overrides).score(key)
+    if answer is None:
+        return None
+    if len(answer) == 2:
+        err = wuhu.not_a_win(answer[0], answer[1], load_ruleset(key[0] or "wuhu315", overrides=overrides))
+        return ("not", err.code, err.message)
+    return ("win", *answer)
+
+
+def _check(record: dict[str, Any], overrides: tuple[str, ...] = (), leaves_to_python: bool = False) -> str:
+    key, _ = normalize(record)
+    python, compiled = _python(key, overrides), _compiled(key, overrides)
+    if compiled is None:
+        assert leaves_to_python or python[0] == "error", f"declined a record Python scores: {record} -> {python}"
+        return "declined"
+    assert compiled == python, record
+    return str(python[0])
+
+
+@pytest.mark.parametrize(("hand", "flags", "patterns", "value"), PATTERN_CASES, ids=lambda v: str(v))
+@pytest.mark.parametrize("variant", ["wuhu315", "wuhu525"])
+def test_every_pattern_case(variant: str, hand: str, flags: dict[str, Any], patterns: list[str], value: int) -> None:
+    flags = dict(flags)
+    overrides = tuple(flags.pop("overrides", ()))
+    assert _check({"variant": variant, "hand": hand, **flags}, overrides) == "win"
+
+
+@pytest.mark.parametrize("zhi", range(8, 15))
+@pytest.mark.parametrize("ya", [0, 2, 3, 4, 5, 6, 7, 8])  # the seed's rows: 平和, then 压2-压8
+def test_every_seed_table_hand(zhi: int, ya: int) -> None:
+    case = build(zhi, ya)
+    for variant in ("wuhu315", "wuhu525"):
+        for extra in ({}, {"self_draw": True}, {"dealer": True}, {"self_draw": True, "dealer": True}):
+            record = {"variant": variant, "hand": case.hand, "melds": list(case.melds), **extra}
+            assert _check(record) == "win"
+
+
+@pytest.mark.parametrize("mask", range(2 ** len(OPTIONS)))
+def test_every_combination_of_options(mask: int) -> None:
+    overrides = tuple(f"options.{name}={'true' if mask >> i & 1 else 'false'}" for i, name in enumerate(OPTIONS))
+    hands: list[dict[str, Any]] = [
+        {"hand": "13m456m99m789p2m", "melds": ["1111s"], "after_kong": True},  # 杠后开花 with 压档
+        {"hand": "12m456m678m11p555p3m"},  # an edge wait
+        {"hand": "123m456m567p55p", "melds": ["111m"]},  # 四核 on an exposed pung
+        {"hand": "123m456m99m", "melds": ["1111p", "9999s"]},  # kongs in two suits
+        {"hand": "123m345m678m999m11m", "heavenly": True},  # two 交 sources
+        {"hand": "111123456789m77z", "self_draw": True},  # three 嘴子
+        {"hand": "13m456m678m11p555p2m", "dealer_seat": "opposite", "self_draw": True},
+    ]
+    for record in hands:
+        assert _check(record, overrides) == "win"
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"hand": "123m 456m789m11p999p"},  # spaces: other notations are the Python path's
+        {"hand": "123m456m789m11pPPP"},
+        {"hand": "123m456m789m11p999p", "robbing_kong": True, "discarder": "next"},
+        {"hand": "123m456m789m11p999p", "wild": "5m"},
+        {"hand": "123m456m789m11p999p", "piao": 1},
+        {"hand": "123m456m789m11p999p", "opponent_pungs": "1,0,0"},
+        {"hand": "456m789m11p999p", "melds": ["123m"]},  # a chow meld: Wuhu refuses it, in Python
+    ],
+)
+def test_what_it_leaves_to_python(record: dict[str, Any]) -> None:
+    assert _check(record, leaves_to_python=True) == "declined"
+
+
+def test_plans_only_for_what_it_can_mirror(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "extends: wuhu315\nname: house\npatterns:\n  qi_dui: {zh: 七对, en: seven pairs, role: jiao}\n",
+        encoding="utf-8",
+    )
+    with_unknown_pattern = load_ruleset(rules_file=house)
+    assert "qi_dui" in with_unknown_pattern.patterns
+    assert accel.compile_plan(with_unknown_pattern) is None
+    assert accel.compile_plan(load_ruleset("wuhu315", overrides=("numbers.jiao=-5",))) is None
+    assert accel.compile_plan(load_ruleset("chizhou")) is None
+
+
+# --- random records ------------------------------------------------------------------------
+
+TILES = st.integers(0, 33)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Near-wins and junk: a pair plus sets (some declared), or any tiles; flags at random."""
+    tiles: list[int] = []
+    melds: list[str] = []
+    kongs: list[str] = []
+    if draw(st.booleans()):
+        suit = draw(st.integers(0, 2))
+        pair = draw(st.one_of(st.integers(suit * 9, suit * 9 + 8), TILES))
+        tiles += [pair, pair]
+        for _ in range(4):
+            kind = draw(st.sampled_from(["chow", "pung", "pung", "kong", "honour"]))
+            base = draw(st.one_of(st.integers(suit * 9, suit * 9 + 6), st.integers(0, 26)))
+            shape = {"chow": [base, base + 1, base + 2], "pung": [base] * 3, "kong": [base] * 4, "honour": [33] * 3}[kind]
+            where = draw(st.sampled_from(["hand", "hand", "hand", "meld", "concealed_kong"]))
+            text = format_tiles(shape)
+            if kind == "kong" and where == "concealed_kong":
+                kongs.append(text)
+            elif kind == "kong" or where != "hand":
+                melds.append(text)
+            else:
+                tiles += shape
+    else:
+        tiles = draw(st.lists(TILES, min_size=1, max_size=15))
+    tiles = draw(st.permutations(tiles))
+    grouped = draw(st.booleans())
+    record: dict[str, Any] = {
+        "variant": draw(st.sampled_from(["wuhu315", "wuhu525"])),
+        "hand": format_tiles(tiles) if grouped else "".join(format_tiles([t]) for t in tiles),
+    }
+    if grouped or draw(st.integers(0, 4)) == 0:
+        record["win"] = format_tiles([draw(st.sampled_from(tiles) if draw(st.integers(0, 9)) else TILES)])
+    if melds:
+        record["melds"] = melds
+    if kongs:
+        record["concealed_kongs"] = kongs
+    for flag in ("self_draw", "dealer", "after_kong", "heavenly", "earthly"):
+        if draw(st.integers(0, 4)) == 0:
+            record[flag] = True
+    for seat_field in ("discarder", "dealer_seat"):
+        seat = draw(st.sampled_from([None, None, None, "next", "opposite", "previous", "left"]))
+        if seat is not None:
+            record[seat_field] = seat
+    chosen = draw(st.lists(st.sampled_from(OPTIONS), unique=True, max_size=3))
+    return record, tuple(sorted(f"options.{name}=true" for name in chosen if name != "si_he_exposed_pung"))
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_random_records_agree(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
+    record, overrides = case
+    _check(record, overrides)
+
+
+def test_random_records_reach_every_outcome() -> None:
+    """The strategy above is no use if it never makes wins, not-wins and errors."""
+    seen: set[str] = set()
+    find = settings(max_examples=400, deadline=None, database=None)(given(records())(lambda case: seen.add(_check(*case))))
+    find()
+    assert {"win", "not", "declined"} <= seen
+
+
+# --- the whole command ------------------------------------------------------------------------
+
+
+def test_batch_output_is_the_same_without_it(tmp_path: Path) -> None:
+    lines = [json.dumps({"id": i, **record}) for i, (record, _) in enumerate(_sample_records(300))]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def run(**env: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "mahjong_calc", "batch", str(source)],
+            capture_output=True, check=False, env={**os.environ, **env},
+        )
+
+    fast, slow = run(), run(MJCALC_NO_ACCEL="1")
+    assert fast.returncode == slow.returncode
+    assert fast.stdout == slow.stdout
+    assert len(fast.stdout.splitlines()) == 300
+
+
+def _sample_records(n: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+    out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
+
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True)
+    @given(records())
+    def collect(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
+        out.append(case)
+
+    collect()
+    return out
