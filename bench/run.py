@@ -7,13 +7,15 @@
 Figures, all as whole processes except the `mahjong` package's:
 
 1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal Wuhu hands
-   (JSON Lines in, JSON Lines out to /dev/null): hands/s; then `--jobs 1` on a
+   (JSON Lines in, JSON Lines out to /dev/null): hands/s; `--jobs 1` again with
+   MJCALC_NO_ACCEL=1 (the Python scorer alone, for contrast); then `--jobs 1` on a
    tenth as many hands of each other shipped variant.
 2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
    seeded random complete riichi hands, in this process: hands/s, and the ratio.
 3. `mjcalc score --json` for one hand against a bare Typer hello-world command:
    median wall time of several runs each, and the ratio.
-4. Peak RSS of `mjcalc batch` over a file of `--rss-records` records (default 1,000,000).
+4. Peak RSS of `mjcalc batch` over a file of `--rss-records` records (default 1,000,000),
+   and the `--jobs 2` speed-up on that larger file.
 5. For contrast, `mjcalc batch --jobs 1` on a log that repeats 1,000 distinct hands,
    where the whole-record result cache answers most records.
 
@@ -42,6 +44,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from mahjong_calc import accel  # noqa: E402
 from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
@@ -153,11 +156,11 @@ def write_records(path: Path, n: int, seed: int, distinct: int | None = None, va
 # --- timing helpers -----------------------------------------------------------------------
 
 
-def run_process(cmd: list[str], stdin: Path | None = None) -> tuple[float, int, int]:
+def run_process(cmd: list[str], stdin: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, int, int]:
     """(wall seconds, peak RSS in KiB, exit status) of one process; its output goes to /dev/null."""
     with open(os.devnull, "w") as devnull, (stdin.open("rb") if stdin else open(os.devnull, "rb")) as src:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=src, stdout=devnull, stderr=devnull)
+        proc = subprocess.Popen(cmd, stdin=src, stdout=devnull, stderr=devnull, env={**os.environ, **(env or {})})
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -169,8 +172,8 @@ def mjcalc_cmd() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "mahjong_calc"]
 
 
-def bench_batch(path: Path, n: int, jobs: int) -> float:
-    wall, _, code = run_process([*mjcalc_cmd(), "batch", str(path), "--jobs", str(jobs)])
+def bench_batch(path: Path, n: int, jobs: int, env: dict[str, str] | None = None) -> float:
+    wall, _, code = run_process([*mjcalc_cmd(), "batch", str(path), "--jobs", str(jobs)], env=env)
     if code not in (0, 1):
         raise SystemExit(f"mjcalc batch failed with exit status {code}")
     return n / wall
@@ -255,6 +258,12 @@ def main() -> None:
         two = bench_batch(data, args.hands, 2)
         print(f"mjcalc batch --jobs 1: {one:>10,.0f} hands/s (end to end, JSONL in and out)")
         print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({two / one:.2f}x --jobs 1)")
+        if accel.available():
+            python_only = bench_batch(data, args.hands, 1, env={"MJCALC_NO_ACCEL": "1"})
+            print(f"mjcalc batch --jobs 1, MJCALC_NO_ACCEL=1: {python_only:>10,.0f} hands/s "
+                  f"(the Python scorer alone; the compiled one is {one / python_only:.1f}x)")
+        else:
+            print("the compiled Wuhu scorer is not built: these figures are the Python scorer's")
         for name in shipped_names():
             if name in WUHU:
                 continue
@@ -281,6 +290,9 @@ def main() -> None:
             write_records(big, args.rss_records, args.seed + 1)
             wall, rss, _ = run_process([*mjcalc_cmd(), "batch", str(big)])
             print(f"memory: {args.rss_records:,} records in {wall:.1f} s, peak RSS {rss / 1024:.1f} MiB (--jobs 1)")
+            wall_two, rss_two, _ = run_process([*mjcalc_cmd(), "batch", str(big), "--jobs", "2"])
+            print(f"the same file with --jobs 2: {wall_two:.1f} s ({wall / wall_two:.2f}x --jobs 1; "
+                  f"start-up, a fixed cost, weighs less here), parent's peak RSS {rss_two / 1024:.1f} MiB")
 
 
 if __name__ == "__main__":
