@@ -333,6 +333,7 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 # chunk is written. Elsewhere (no descriptor, or no fork), a Pool sends the output
 # back to the parent, which writes it.
 BROKEN, STOPPED = 1, 2
+IN_FLIGHT = 8  # chunks per worker: enough that a worker ahead of its turn need not idle
 Shared = tuple[Any, Any, Any, int]  # (turn, flags, condition, fd)
 
 
@@ -423,11 +424,11 @@ def _writing_workers(chunks: Iterator[list[Item]], out_format: str, jobs: int, f
             raise BrokenPipeError
         return result  # type: ignore[no-any-return]
 
-    # at most two chunks per worker in flight: one being scored, one waiting in its pipe
+    # at most IN_FLIGHT chunks per worker in flight (scored and waiting for their turn, or queued)
     pending: deque[tuple[Any, Any, Any]] = deque()
     try:
         for index, chunk in enumerate(chunks):
-            if len(pending) >= 2 * jobs:
+            if len(pending) >= IN_FLIGHT * jobs:
                 yield done(pending.popleft())
             worker = workers[index % jobs]
             worker[1].send((index, chunk))
