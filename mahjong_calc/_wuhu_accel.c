@@ -18,8 +18,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #define NT 34
@@ -380,7 +378,9 @@ typedef struct { int self_draw, dealer, dealer_seat, after_kong, heavenly, earth
 
 static void add_item(Reading *r, int label, long value, int kind, int a, int b, int c)
 {
-    if (r->nitems >= MAX_ITEMS) return; /* unreachable: a reading has at most 4 + 2 × MAX_PAT items */
+    /* a reading has at most 2 items per pattern plus 4, and a plan at most one pattern
+     * per compiled detector (11): MAX_ITEMS is never reached; guarded anyway */
+    if (r->nitems >= MAX_ITEMS) return;
     r->items[r->nitems++] = (Item){label, kind, a, b, c, value};
 }
 

@@ -303,6 +303,9 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
     got = _results(two.stdout)
     assert [r["id"] for r in got] == list(range(2600))
     assert [r["line"] for r in got] == list(range(1, 2601))
+    csv_one, csv_two = run("--format", "csv"), run("--format", "csv", "--jobs", "2")
+    assert csv_two.stdout == csv_one.stdout
+    assert csv_two.stdout.count("\n") == 2601  # the header once, then one row per record
 
 
 def test_jobs_through_a_pool_when_the_output_has_no_descriptor(runner: CliRunner, tmp_path: Path) -> None:
