@@ -7,7 +7,8 @@
 Figures, all as whole processes except the `mahjong` package's:
 
 1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal Wuhu hands
-   (JSON Lines in, JSON Lines out to /dev/null): hands/s; `--jobs 1` again with
+   (JSON Lines in, JSON Lines out to /dev/null), in interleaved pairs (`--batch-runs`):
+   median hands/s and the median ratio; `--jobs 1` again with
    MJCALC_NO_ACCEL=1 (the Python scorer alone, for contrast); then `--jobs 1` on a
    tenth as many hands of each other shipped variant.
 2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
@@ -172,15 +173,28 @@ def mjcalc_cmd() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "mahjong_calc"]
 
 
-def bench_batch(path: Path, n: int, jobs: int, env: dict[str, str] | None = None, runs: int = 1) -> float:
-    """hands/s of `mjcalc batch --jobs N` over `path`: the median of `runs` whole-process runs."""
-    walls = []
+def batch_wall(path: Path, jobs: int, env: dict[str, str] | None = None) -> float:
+    """Wall seconds of one whole `mjcalc batch --jobs N` process over `path`."""
+    wall, _, code = run_process([*mjcalc_cmd(), "batch", str(path), "--jobs", str(jobs)], env=env)
+    if code not in (0, 1):
+        raise SystemExit(f"mjcalc batch failed with exit status {code}")
+    return wall
+
+
+def bench_batch(path: Path, n: int, jobs: int, env: dict[str, str] | None = None) -> float:
+    """hands/s of one `mjcalc batch --jobs N` run over `path` (`n` hands)."""
+    return n / batch_wall(path, jobs, env)
+
+
+def bench_jobs(path: Path, n: int, runs: int) -> tuple[float, float, float]:
+    """(--jobs 1 hands/s, --jobs 2 hands/s, median ratio): runs interleaved in pairs, so that
+    drift in the machine's load hits both alike; rates are medians of `runs`."""
+    ones, twos = [], []
     for _ in range(runs):
-        wall, _, code = run_process([*mjcalc_cmd(), "batch", str(path), "--jobs", str(jobs)], env=env)
-        if code not in (0, 1):
-            raise SystemExit(f"mjcalc batch failed with exit status {code}")
-        walls.append(wall)
-    return n / statistics.median(walls)
+        ones.append(batch_wall(path, 1))
+        twos.append(batch_wall(path, 2))
+    ratio = statistics.median(one / two for one, two in zip(ones, twos))
+    return n / statistics.median(ones), n / statistics.median(twos), ratio
 
 
 def bench_mahjong_package(n: int, seed: int) -> float | None:
@@ -246,7 +260,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200_000, help="hands per batch run (spread over the variants)")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--startup-runs", type=int, default=21)
-    parser.add_argument("--batch-runs", type=int, default=3, help="runs of each Wuhu batch figure (median)")
+    parser.add_argument("--batch-runs", type=int, default=5, help="interleaved --jobs 1/--jobs 2 pairs (median)")
     parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
     args = parser.parse_args()
 
@@ -259,11 +273,11 @@ def main() -> None:
         data = Path(tmp) / "hands.jsonl"
         write_records(data, args.hands, args.seed)
         print(f"Wuhu ({', '.join(WUHU)}): {args.hands:,} seeded random legal hands (seed {args.seed})")
-        one = bench_batch(data, args.hands, 1, runs=args.batch_runs)
-        two = bench_batch(data, args.hands, 2, runs=args.batch_runs)
+        one, two, ratio = bench_jobs(data, args.hands, args.batch_runs)
         print(f"mjcalc batch --jobs 1: {one:>10,.0f} hands/s (end to end, JSONL in and out; "
               f"median of {args.batch_runs} runs)")
-        print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({two / one:.2f}x --jobs 1)")
+        print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({ratio:.2f}x --jobs 1: the median ratio "
+              f"of {args.batch_runs} interleaved pairs)")
         if accel.available():
             python_only = bench_batch(data, args.hands, 1, env={"MJCALC_NO_ACCEL": "1"})
             print(f"mjcalc batch --jobs 1, MJCALC_NO_ACCEL=1: {python_only:>10,.0f} hands/s "

@@ -102,7 +102,7 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, value in raw.items():
-        kind = FIELDS.get(name) if type(name) is str else None
+        kind = FIELDS.get(name) if isinstance(name, str) else None
         if kind is None:
             raise InputError("unknown_field", f"unknown field {name!r}; fields are: {', '.join(FIELDS)}")
         if value is None:
