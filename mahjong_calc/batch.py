@@ -355,11 +355,16 @@ def _write_in_turn(shared: Shared, index: int, result: ChunkResult) -> None:
             turn_changed.notify_all()
 
 
-def _writer_loop(tasks: Any, results: Any, shared: Shared, out_format: str, fail_fast: bool) -> None:
-    """A forked worker: (index, chunk) messages in, tallies out, until None or the parent is gone."""
+def _ignore_ctrl_c() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the workers), not ours."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _writer_loop(tasks: Any, results: Any, shared: Shared, out_format: str, fail_fast: bool) -> None:
+    """A forked worker: (index, chunk) messages in, tallies out, until None or the parent is gone."""
+    _ignore_ctrl_c()
     turn, _, turn_changed, _ = shared
     outbox: deque[tuple[int, ChunkResult]] = deque()  # scored, waiting for their turn
     more = True
@@ -450,14 +455,26 @@ def _pool(chunks: Iterator[list[Item]], out_format: str, jobs: int, fail_fast: b
     import multiprocessing
 
     window = 2 * jobs + 2
-    with multiprocessing.Pool(jobs) as pool:  # leaving the block terminates the workers
-        pending: deque[Any] = deque()
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+    pending: deque[Any] = deque()
+    try:
         for chunk in chunks:
             pending.append(pool.apply_async(process_chunk, (chunk, out_format, fail_fast)))
             if len(pending) >= window:
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
+    finally:
+        # Stopped early (--fail-fast, a closed pipe, an error): let the workers finish the
+        # few chunks they hold before closing. Pool.terminate() deadlocks when a worker is
+        # blocked sending a large result that nobody will read.
+        for result in pending:
+            result.wait(timeout=60)
+        if all(result.ready() for result in pending):
+            pool.close()
+            pool.join()
+        else:  # a worker is gone or stuck: nothing more to save
+            pool.terminate()
 
 
 def _results(
