@@ -20,6 +20,8 @@ from typing import Any
 from .errors import MjcalcError
 from .records import KEY_FIELDS
 from .ruleset import Ruleset, load_ruleset
+from .scoring import tile_in_variant
+from .tiles import NUM_TILES
 
 try:
     from . import _wuhu_accel
@@ -61,10 +63,7 @@ def compile_plan(rs: Ruleset) -> Any | None:
     """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
     if not available() or rs.scorer != "wuhu":
         return None
-    tiles = rs.data["tiles"]
-    allowed = bytes(
-        (t % 9 + 1 in tiles["honours"]) if t >= 27 else ("mps"[t // 9] in tiles["suits"]) for t in range(34)
-    )
+    allowed = bytes(tile_in_variant(t, rs.data["tiles"]) for t in range(NUM_TILES))
     num, opt = rs.data["numbers"], rs.options
     factors = [Decimal(str(num["zhi_factor"][draw])) for draw in ("discard", "self_draw")]
     numbers = (

@@ -8,6 +8,7 @@ A scorer module provides `SCHEMA` (its ruleset schema) and
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -33,13 +34,17 @@ def schema_for(scorer: str, source: str) -> dict[str, Any]:
     return schema
 
 
+def tile_in_variant(tile: int, tiles: Mapping[str, Any]) -> bool:
+    """Whether a ruleset's `tiles` section (suits, honour numbers) includes `tile`."""
+    suit = suit_of(tile)
+    return number_of(tile) in tiles["honours"] if suit == "z" else suit in tiles["suits"]
+
+
 def check_tiles(hand: Hand, ruleset: Ruleset) -> None:
     """Reject tiles the variant does not use and chow melds where there are none."""
     tiles = ruleset.data["tiles"]
     for t in hand.all_tiles:
-        suit = suit_of(t)
-        allowed = number_of(t) in tiles["honours"] if suit == "z" else suit in tiles["suits"]
-        if not allowed:
+        if not tile_in_variant(t, tiles):
             honours = tiles["honours"]
             hint = ""
             if honours == [7]:
