@@ -26,6 +26,7 @@
 #define MAX_ARR 256  /* arrangements of one hand; beyond this, decline */
 #define MAX_PAT 32
 #define MAX_ITEMS 40
+#define N_NUMBERS 26 /* Plan()'s numbers: 16 amounts, then the options of accel.OPTIONS */
 
 enum { PUNG, KONG, CHOW };
 enum { L_DI_FAN, L_ZHI_FAN, L_MING_GANG, L_AN_GANG, L_DEALER, L_JIAO, L_JIAO_SELF_DRAW, N_FIXED };
@@ -65,10 +66,11 @@ struct Plan {
     long min_zhi, di_fan[4], factor_num[2], factor_den[2];
     long zui_zi, zui_zi_mult, jiao, jiao_extra, jiao_self_draw, ming_gang, an_gang;
     int opt_edge, opt_si_he_exposed, opt_kongs_same_suit, opt_gang_ya_jiao, opt_jiao_each, opt_dealer_extra;
+    int opt_single_wait, opt_hun_self_draw_jiao, opt_jiao_self_draw_after_kong, opt_tong_tian_overlapping;
     char *factor_text[2];
     char *prefix;
     char *label_head[N_FIXED];
-    int npat, gang_hou_kai_hua;
+    int npat, gang_hou_kai_hua, hun_yi_se;
     Pattern pat[MAX_PAT];
     PyObject *jiao_key;
 };
@@ -112,6 +114,15 @@ static int det_tong_tian(const Cand *c)
     int firsts[NT] = {0};
     for (int i = 0; i < 4; i++)
         if (c->arr->sets[i].kind == CHOW) firsts[(int)c->arr->sets[i].first] = 1;
+    if (c->plan->opt_tong_tian_overlapping) { /* sequences of one suit covering 1-9 */
+        for (int base = 0; base < 27; base += 9) {
+            int covered = 0;
+            for (int o = 0; o < 7; o++)
+                if (firsts[base + o]) covered |= 7 << o;
+            if (covered == 0x1ff) return 1;
+        }
+        return 0;
+    }
     for (int base = 0; base < 27; base += 9)
         if (firsts[base] && firsts[base + 3] && firsts[base + 6]) return 1;
     return 0;
@@ -386,7 +397,7 @@ static void add_item(Reading *r, int label, long value, int kind, int a, int b, 
 
 static int ya_dang_points(const Plan *P, const Arr *a, int win, int nwaits)
 {
-    if (nwaits != 1 || a->win_in < 0) return 0;
+    if ((P->opt_single_wait && nwaits != 1) || a->win_in < 0) return 0;
     const TSet *s = &a->sets[(int)a->win_in];
     if (s->kind != CHOW || s->declared) return 0;
     int middle = win == s->first + 1;
@@ -408,12 +419,17 @@ static void read_arrangement(const Plan *P, const Arr *a, const Ctx *x, const in
         if (P->pat[found[f]].jiao_role) sources[nsources++] = found[f];
         else zui[nzui++] = found[f];
     }
-    if (P->gang_hou_kai_hua >= 0 && ya && P->opt_gang_ya_jiao) {
+    /* 嘴子 a rule makes 交 by themselves (杠后压档, 自摸混一色), appended after the own sources */
+    int nown = nsources;
+    const int promote[2] = {ya && P->opt_gang_ya_jiao ? P->gang_hou_kai_hua : -1,
+                            x->self_draw && P->opt_hun_self_draw_jiao ? P->hun_yi_se : -1};
+    for (int q = 0; q < 2; q++) {
+        if (promote[q] < 0) continue;
         for (int z = 0; z < nzui; z++)
-            if (zui[z] == P->gang_hou_kai_hua) {
+            if (zui[z] == promote[q]) {
                 memmove(zui + z, zui + z + 1, sizeof(int) * (nzui - z - 1));
                 nzui--;
-                sources[nsources++] = P->gang_hou_kai_hua;
+                sources[nsources++] = promote[q];
                 break;
             }
     }
@@ -428,7 +444,11 @@ static void read_arrangement(const Plan *P, const Arr *a, const Ctx *x, const in
             first_extra = 2;
         }
         for (int z = first_extra; z < nzui; z++) add_item(r, N_FIXED + zui[z], P->jiao_extra, D_BEYOND, 0, 0, 0);
-        if (x->self_draw) add_item(r, L_JIAO_SELF_DRAW, P->jiao_self_draw, D_JIAO_SELF, 0, 0, 0);
+        /* a promoted 嘴子 that is not the 交 counted is still a 嘴子 beyond it */
+        for (int s = counted > nown ? counted : nown; s < nsources; s++)
+            add_item(r, N_FIXED + sources[s], P->jiao_extra, D_BEYOND, 0, 0, 0);
+        if (x->self_draw && (P->opt_jiao_self_draw_after_kong || !x->after_kong))
+            add_item(r, L_JIAO_SELF_DRAW, P->jiao_self_draw, D_JIAO_SELF, 0, 0, 0);
     } else {
         long di = P->di_fan[draw * 2 + (ya ? 1 : 0)];
         long num = P->factor_num[draw], den = P->factor_den[draw];
@@ -804,9 +824,11 @@ static void Plan_dealloc(Plan *P)
  *      label_heads: tuple[str × 7], patterns: tuple[(key, jiao_role, head, zh_escaped), ...])
  * numbers: min_zhi, di_fan ×4 (discard, discard_ya_dang, self_draw, self_draw_ya_dang),
  *          factor num/den for discard then self_draw, zui_zi, zui_zi_self_draw_multiplier,
- *          jiao, jiao_extra_zui_zi, jiao_self_draw, ming_gang, an_gang, then the six options
+ *          jiao, jiao_extra_zui_zi, jiao_self_draw, ming_gang, an_gang, then the ten options
  *          ya_dang_edge_wait, si_he_exposed_pung, shuang_ba_zhi_kongs_same_suit,
- *          gang_hou_ya_dang_jiao, jiao_count_each_source, dealer_payer_extra. */
+ *          gang_hou_ya_dang_jiao, jiao_count_each_source, dealer_payer_extra,
+ *          ya_dang_single_wait, hun_yi_se_self_draw_jiao, jiao_self_draw_after_kong,
+ *          tong_tian_overlapping (accel.OPTIONS order). */
 static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     PyObject *allowed, *numbers, *factor_texts, *prefix, *labels, *patterns;
@@ -817,17 +839,17 @@ static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTuple(args, "SO!O!UO!O!", &allowed, &PyTuple_Type, &numbers, &PyTuple_Type, &factor_texts,
                           &prefix, &PyTuple_Type, &labels, &PyTuple_Type, &patterns))
         return NULL;
-    if (PyBytes_GET_SIZE(allowed) != NT || PyTuple_GET_SIZE(numbers) != 22 || PyTuple_GET_SIZE(factor_texts) != 2 ||
+    if (PyBytes_GET_SIZE(allowed) != NT || PyTuple_GET_SIZE(numbers) != N_NUMBERS || PyTuple_GET_SIZE(factor_texts) != 2 ||
         PyTuple_GET_SIZE(labels) != N_FIXED || PyTuple_GET_SIZE(patterns) > MAX_PAT) {
         PyErr_SetString(PyExc_ValueError, "Plan(): wrong sizes");
         return NULL;
     }
     Plan *P = (Plan *)type->tp_alloc(type, 0);
     if (!P) return NULL;
-    P->gang_hou_kai_hua = -1;
+    P->gang_hou_kai_hua = -1, P->hun_yi_se = -1;
     memcpy(P->allowed, PyBytes_AS_STRING(allowed), NT);
-    long v[22];
-    for (int i = 0; i < 22; i++) {
+    long v[N_NUMBERS];
+    for (int i = 0; i < N_NUMBERS; i++) {
         v[i] = PyLong_AsLong(PyTuple_GET_ITEM(numbers, i));
         if (v[i] == -1 && PyErr_Occurred()) goto fail;
         if (v[i] < 0 || v[i] > 1000000000L) {
@@ -846,6 +868,8 @@ static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     P->jiao_self_draw = v[13], P->ming_gang = v[14], P->an_gang = v[15];
     P->opt_edge = v[16] != 0, P->opt_si_he_exposed = v[17] != 0, P->opt_kongs_same_suit = v[18] != 0;
     P->opt_gang_ya_jiao = v[19] != 0, P->opt_jiao_each = v[20] != 0, P->opt_dealer_extra = v[21] != 0;
+    P->opt_single_wait = v[22] != 0, P->opt_hun_self_draw_jiao = v[23] != 0;
+    P->opt_jiao_self_draw_after_kong = v[24] != 0, P->opt_tong_tian_overlapping = v[25] != 0;
     for (int i = 0; i < 2; i++)
         if (!(P->factor_text[i] = copy_text(PyTuple_GET_ITEM(factor_texts, i)))) goto fail;
     if (!(P->prefix = copy_text(prefix))) goto fail;
@@ -875,6 +899,7 @@ static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (!(pat->head = copy_text(PyTuple_GET_ITEM(spec, 2))) || !(pat->zh = copy_text(PyTuple_GET_ITEM(spec, 3))))
             goto fail;
         if (PyUnicode_CompareWithASCIIString(name, "gang_hou_kai_hua") == 0) P->gang_hou_kai_hua = (int)k;
+        if (PyUnicode_CompareWithASCIIString(name, "hun_yi_se") == 0) P->hun_yi_se = (int)k;
     }
     if (!(P->jiao_key = PyUnicode_InternFromString("jiao"))) goto fail;
     return (PyObject *)P;

@@ -38,6 +38,10 @@ OPTIONS = (
     "gang_hou_ya_dang_jiao",
     "jiao_count_each_source",
     "dealer_payer_extra",
+    "ya_dang_single_wait",
+    "hun_yi_se_self_draw_jiao",
+    "jiao_self_draw_after_kong",
+    "tong_tian_overlapping",
 )
 
 

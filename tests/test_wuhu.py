@@ -43,8 +43,27 @@ PATTERN_CASES: list[tuple[str, dict[str, Any], list[str], int]] = [
     ("123m456m99m", {"melds": ["1111p", "9999s"], "overrides": ["options.shuang_ba_zhi_kongs_same_suit=false"]}, ["shuang_ba_zhi", "jiao"], 30),
     # 杠后开花 without 压档 is a 嘴子, never doubled: 3 + round(3.2)=3 + 2 + 明杠 1
     ("123m456m789p99m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua"], 9),
-    # 杠后开花 with 压档 is 交: 30 + self-draw 10
-    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua", "jiao"], 40),
+    # 杠后开花 with 压档 is 交: 30; no self-draw bonus after a kong unless jiao_self_draw_after_kong
+    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua", "jiao"], 30),
+    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True, "overrides": ["options.jiao_self_draw_after_kong=true"]}, ["gang_hou_kai_hua", "jiao"], 40),
+    # 压档 never lowers a hand (issue 11.1): 清一色 is the 交, 杠后压档 a 嘴子 beyond it, as 杠后开花 on 3m is
+    ("13m345m678m55m2m", {"melds": ["9999m"], "after_kong": True}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 40),
+    ("12m345m678m55m3m", {"melds": ["9999m"], "after_kong": True}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 40),
+    ("13m345m678m55m2m", {"melds": ["9999m"], "after_kong": True, "overrides": ["options.jiao_self_draw_after_kong=true"]}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 50),
+    ("12m345m678m55m3m", {"melds": ["9999m"], "after_kong": True, "overrides": ["options.jiao_self_draw_after_kong=true"]}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 50),
+    # a self-drawn 交 with no kong keeps its bonus either way: 清一色 30 + 10
+    ("123m345m678m999m11m", {"self_draw": True}, ["qing_yi_se", "jiao"], 40),
+    # hun_yi_se_self_draw_jiao: off, a self-drawn 混一色 is a doubled 嘴子: 3 + round(4.4) + 2×2
+    ("123m345m678m99m777z", {"self_draw": True}, ["hun_yi_se"], 11),
+    ("123m345m678m99m777z", {"self_draw": True, "overrides": ["options.hun_yi_se_self_draw_jiao=true"]}, ["hun_yi_se", "jiao"], 40),
+    ("123m345m678m99m777z", {"overrides": ["options.hun_yi_se_self_draw_jiao=true"]}, ["hun_yi_se"], 5),  # on a discard: a 嘴子
+    # with it on, 混一色 is the 交 and 对对胡 a 嘴子 beyond: 30 + 10 + 10 (off: two 嘴子 make 交, 30 + 10)
+    ("111m444m777m99m777z", {"self_draw": True, "overrides": ["options.hun_yi_se_self_draw_jiao=true"]}, ["dui_dui_hu", "hun_yi_se", "jiao"], 50),
+    # tong_tian_overlapping: 123 345 567 789 covers 1-9
+    ("123m345m567m789m11p", {}, [], 3),
+    ("123m345m567m789m11p", {"overrides": ["options.tong_tian_overlapping=true"]}, ["tong_tian"], 5),
+    ("123m456m789m99m555p", {"overrides": ["options.tong_tian_overlapping=true"]}, ["tong_tian"], 5),  # the plain one still is
+    ("123m345m567m99m", {"melds": ["555p"], "overrides": ["options.tong_tian_overlapping=true"]}, [], 3),  # 8m missing
     # ... unless the option says otherwise: 4 + round((8+2)×0.4)=4 + 2 + 1
     ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True, "overrides": ["options.gang_hou_ya_dang_jiao=false"]}, ["gang_hou_kai_hua"], 11),
     # 天胡 / 地胡
@@ -122,6 +141,12 @@ def test_paying_dealer_extra_is_an_option() -> None:
         # waits 2m and 3m, but all four 3m are held (one in hand, three in the pung): single wait
         ("111m3m666m123p2m", {"melds": ["333m"]}, 2),
         ("111m3m666m123p2m", {"melds": ["999m"]}, 0),
+        # 1333m waits on 1m and 2m; 2m fills the middle of 123m: 压档 only by shape (issue 11.2)
+        ("1333m456m678m555p2m", {}, 0),
+        ("1333m456m678m555p2m", {"overrides": ["options.ya_dang_single_wait=false"]}, 2),
+        ("45m123m789m11p555p6m", {"overrides": ["options.ya_dang_single_wait=false"]}, 0),  # an edge of 456, not its middle
+        ("12m456m678m11p555p3m", {"overrides": ["options.ya_dang_single_wait=false"]}, 0),
+        ("12m456m678m11p555p3m", {"overrides": ["options.ya_dang_single_wait=false", "options.ya_dang_edge_wait=true"]}, 3),
     ],
 )
 def test_ya_dang(hand: str, flags: dict[str, Any], ya: int) -> None:

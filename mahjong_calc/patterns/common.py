@@ -25,8 +25,12 @@ def hun_yi_se(c: Candidate) -> int:
 
 @detector("tong_tian")
 def tong_tian(c: Candidate) -> int:
-    """通天: 123, 456 and 789 of one suit, as three sequences."""
+    """通天: 123, 456 and 789 of one suit, as three sequences; with `tong_tian_overlapping`,
+    any sequences of one suit that cover 1-9 (123 345 567 789)."""
     firsts = {s.first for s in c.sets if s.kind == "chow"}
+    if c.options.get("tong_tian_overlapping", False):
+        covered = {f + d for f in firsts for d in range(3)}
+        return any(set(range(base, base + 9)) <= covered for base in (0, 9, 18))
     return any({base, base + 3, base + 6} <= firsts for base in (0, 9, 18))
 
 

@@ -39,6 +39,10 @@ SCHEMA = common_schema(
         "gang_hou_ya_dang_jiao": bool,
         "jiao_count_each_source": bool,
         "dealer_payer_extra": bool,
+        "ya_dang_single_wait": bool,
+        "hun_yi_se_self_draw_jiao": bool,
+        "jiao_self_draw_after_kong": bool,
+        "tong_tian_overlapping": bool,
     },
 )
 
@@ -48,10 +52,11 @@ def zhi_of(counts: tuple[int, ...]) -> int:
     return max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
 
 
-def ya_dang_points(arr: Arrangement, win: int, waits: tuple[int, ...], edge: bool) -> int:
-    """压档: a single wait, filled in the middle of a sequence (or its edge, if allowed)."""
+def ya_dang_points(arr: Arrangement, win: int, waits: tuple[int, ...], edge: bool, single_wait: bool = True) -> int:
+    """压档: the winning tile fills the middle of a sequence (or its edge, if allowed);
+    with `single_wait`, the 13 tiles must also wait on that tile alone."""
     s = arr.win_set
-    if len(waits) != 1 or s is None or s.kind != "chow" or s.declared:
+    if (single_wait and len(waits) != 1) or s is None or s.kind != "chow" or s.declared:
         return 0
     middle = win == s.first + 1
     edge_wait = (win == s.first + 2 and number_of(s.first) == 1) or (win == s.first and number_of(s.first) == 7)
@@ -71,20 +76,27 @@ class _Reading:
 def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[int, ...], zhi: int, waits: tuple[int, ...]) -> _Reading:
     num: dict[str, Any] = rs.data["numbers"]
     opt = rs.options
-    ya = ya_dang_points(arr, hand.win_tile, waits, opt["ya_dang_edge_wait"])
+    ya = ya_dang_points(arr, hand.win_tile, waits, opt["ya_dang_edge_wait"], opt["ya_dang_single_wait"])
     cand = Candidate(hand, ctx, arr, counts, opt, {"ya_dang": ya, "zhi": zhi})
     found = detect(rs.patterns, cand)
     role = {key: rs.patterns[key]["role"] for key in found}
 
     jiao_sources = [k for k in found if role[k] == "jiao"]
     zui_zi = [k for k in found if role[k] == "zui_zi"]
-    if "gang_hou_kai_hua" in zui_zi and ya and opt["gang_hou_ya_dang_jiao"]:
-        zui_zi.remove("gang_hou_kai_hua")
-        jiao_sources.append("gang_hou_kai_hua")
+    # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
+    promoted = [
+        key
+        for key, rule in (
+            ("gang_hou_kai_hua", bool(ya) and opt["gang_hou_ya_dang_jiao"]),  # 杠后压档也交
+            ("hun_yi_se", ctx.self_draw and opt["hun_yi_se_self_draw_jiao"]),
+        )
+        if rule and key in zui_zi
+    ]
+    zui_zi = [k for k in zui_zi if k not in promoted]
 
     draw = "self_draw" if ctx.self_draw else "discard"
-    if jiao_sources or len(zui_zi) >= 2:
-        items = _jiao_items(rs, jiao_sources, zui_zi, ctx, num, opt)
+    if jiao_sources or promoted or len(zui_zi) >= 2:
+        items = _jiao_items(rs, jiao_sources, promoted, zui_zi, ctx, num, opt)
         dealer_extra = 0
     else:
         di = num["di_fan"][f"{draw}_ya_dang" if ya else draw]
@@ -104,14 +116,22 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tu
         if ctx.dealer:
             items.append(item(rs, "dealer", di, "winner is dealer: one more 底番"))
         dealer_extra = di if opt["dealer_payer_extra"] and ctx.dealer_seat else 0
-    patterns = tuple(found) + (("jiao",) if jiao_sources or len(zui_zi) >= 2 else ())
+    patterns = tuple(found) + (("jiao",) if jiao_sources or promoted or len(zui_zi) >= 2 else ())
     value = sum(i.value for i in items)
     return _Reading(value, tuple(items), patterns, arr, ya, dealer_extra)
 
 
-def _jiao_items(rs: Ruleset, sources: list[str], zui_zi: list[str], ctx: WinContext, num: dict[str, Any], opt: Any) -> list[Item]:
-    """交: a fixed amount, plus each 嘴子 beyond those that made it, plus self-draw."""
+def _jiao_items(
+    rs: Ruleset, own: list[str], promoted: list[str], zui_zi: list[str], ctx: WinContext, num: dict[str, Any], opt: Any
+) -> list[Item]:
+    """交: a fixed amount, plus each 嘴子 beyond those that made it, plus self-draw.
+
+    `own`: patterns that are 交 by themselves; `promoted`: 嘴子 made 交 by a rule (杠后压档,
+    自摸混一色). A promoted 嘴子 that is not the 交 counted is still a 嘴子 beyond it, so
+    压档 never lowers a hand.
+    """
     items: list[Item] = []
+    sources = own + promoted
     counted = sources if opt["jiao_count_each_source"] else sources[:1]
     for key in counted:
         items.append(item(rs, "jiao", num["jiao"], f"{rs.label(key)[0]} is 交 by itself"))
@@ -123,9 +143,10 @@ def _jiao_items(rs: Ruleset, sources: list[str], zui_zi: list[str], ctx: WinCont
         items.append(item(rs, "jiao", num["jiao"], f"two 嘴子: {names}"))
         for key in makers:
             items.append(item(rs, key, 0, "嘴子 counted in 交"))
+    extras += [key for key in promoted if key not in counted]
     for key in extras:
         items.append(item(rs, key, num["jiao_extra_zui_zi"], "嘴子 beyond 交"))
-    if ctx.self_draw:
+    if ctx.self_draw and (opt["jiao_self_draw_after_kong"] or not ctx.after_kong):
         items.append(item(rs, "jiao_self_draw", num["jiao_self_draw"], "self-draw with 交"))
     return items
 
