@@ -139,8 +139,8 @@ THRESHOLD_CASES = [
     ("抢杠 on a 拉子 hand still needs 2", Win("123m456m789m234m55m", how="robbing_kong"), 0, 2),
     ("拉子 (清一色) wins by discard with no 花", Win("123m456m789m234m55m", how="discard"), 0, None),
     ("拉子 (对对胡) wins by self-draw with no 花", Win("111m222p333s444m55p"), 0, None),
-    ("大吊车 alone (×2) is not 拉子 and needs 花", Win("55s", melds=("123m", "456m", "789m", "222p")), 0, 2),
-    ("大吊车 + 杠开 is 拉子 (seed line 22)", Win("11s", melds=("5555m", "123p", "456p", "789p"), how="after_kong"), 1, None),
+    ("大吊车 alone (×2) is not 拉子 and needs 花", Win("55s", melds=("123m", "456m", "789m", "222m")), 0, 2),
+    ("大吊车 + 杠开 is 拉子 (seed line 22)", Win("11s", melds=("9999p", "123p", "456p", "678p"), how="after_kong"), 1, None),
     (
         "拉子 needs 花 when la_zi_needs_no_flowers is off",
         Win("123m456m789m234m55m", how="discard", overrides=("options.la_zi_needs_no_flowers=false",)),
@@ -192,7 +192,7 @@ PATTERN_CASES = [
     ("three melds: no 大吊车", Win("789m55p", melds=("1111z", "123m", "456m")), [], 1),
     ("大吊车 + 混一色", Win("55m", melds=("1111z", "123m", "456m", "789m")), ["hun_yi_se", "da_diao_che", "la_zi"], 3),
     ("杠开 alone", Win("123m456p789s11z", kongs=("5555m",), how="after_kong"), ["gang_kai"], 2),
-    ("杠开 + 大吊车", Win("11s", melds=("5555m", "123p", "456p", "789p"), how="after_kong"), ["da_diao_che", "gang_kai", "la_zi"], 3),
+    ("杠开 + 大吊车", Win("11s", melds=("9999p", "123p", "456p", "678p"), how="after_kong"), ["da_diao_che", "gang_kai", "la_zi"], 3),
     ("杠开 + 清一色", Win("123m678m789m11m", kongs=("5555m",), how="after_kong"), ["qing_yi_se", "gang_kai", "la_zi"], 3),
     ("抢杠 alone", Win("123m456p789s11z", kongs=("5555m",), how="robbing_kong"), ["qiang_gang", "la_zi"], 3),
     ("抢杠 + 清一色", Win("123m678m789m11m", kongs=("5555m",), how="robbing_kong"), ["qing_yi_se", "qiang_gang", "la_zi"], 3),
@@ -241,6 +241,18 @@ def test_cap_and_base_come_from_the_ruleset(overrides: tuple[str, ...], value: i
         ("two chow suits at 2 花", Win("789s11z", melds=("123m", "456p"), kongs=("5555s",)), False),
         ("one chow suit with 0 花 (then too few 花 to win)", Win("789m111p22s", melds=("123m", "456m")), False),
         ("pungs are not restricted", Win("123m789s55m", melds=("222p", "333s")), False),
+        # issue 11.5: after a chow, no pung or kong of another suit either (大吊车 × 杠开 = 拉子, 1 花)
+        ("a chow in m, then a pung in p and a kong in s", Win("99m", melds=("123m", "456m", "555p", "5555s"), how="after_kong"), True),
+        ("a chow in m, then a kong in s", Win("99m", melds=("123m", "456m", "789m", "5555s"), how="after_kong"), True),
+        ("a chow in m, then a pung in p, at 2 花", Win("456m99m", melds=("123m", "555p", "1111z")), False),
+        ("a chow and a pung of one suit", Win("456m77m", melds=("123m", "999m", "111z")), False),
+        # 混一色 (拉子) with 1 花 from 字碰: honours are not another suit unless the option says so
+        ("a chow in m, then an honour pung", Win("789m55m", melds=("123m", "456m", "111z")), False),
+        (
+            "a chow in m, then an honour pung, honour_pung_is_another_suit",
+            Win("789m55m", melds=("123m", "456m", "111z"), overrides=("options.honour_pung_is_another_suit=true",)),
+            True,
+        ),
         (
             "the rule is off at chow_free_min_flowers=0",
             Win("789s111z55m", melds=("123m", "456p"), overrides=("numbers.chow_free_min_flowers=0", "numbers.min_flowers.self_draw=1")),
@@ -292,6 +304,25 @@ def test_self_draw_each_of_three_pays(win: Win, each: int) -> None:
     assert result["total"] == 3 * each
 
 
+# 大吊车 (issue 11.6): "结算时与小胡结算有差异", the seed gives no amount: ×1 unless a table sets one
+@pytest.mark.parametrize(
+    ("win", "times", "value", "payments"),
+    [
+        (Win("55m", melds=("123m", "456p", "789s", "1111z")), 1, 2, {"next": 2, "opposite": 2, "previous": 2}),
+        (Win("55m", melds=("123m", "456p", "789s", "1111z")), 3, 2, {"next": 6, "opposite": 6, "previous": 6}),
+        (Win("55m", melds=("123m", "456p", "789s"), kongs=("1111z",), how="discard", discarder="opposite"), 1, 2, {"next": 0, "opposite": 2, "previous": 0}),
+        (Win("55m", melds=("123m", "456p", "789s"), kongs=("1111z",), how="discard", discarder="opposite"), 2, 2, {"next": 0, "opposite": 4, "previous": 0}),
+        (Win("123m456p789s11z", kongs=("5555m",)), 3, 1, {"next": 1, "opposite": 1, "previous": 1}),  # not 大吊车
+    ],
+)
+def test_da_diao_che_payment_multiplier(win: Win, times: int, value: int, payments: dict[str, int]) -> None:
+    result = Win(win.hand, win.melds, win.kongs, win.win, win.how, win.discarder, (f"options.da_diao_che_payment_multiplier={times}",)).score()
+    assert result["value"] == value
+    assert result["payments"] == payments
+    shown = [i["value"] for i in result["items"] if i["key"] == "da_diao_che_payment"]
+    assert shown == ([times] if times != 1 and "da_diao_che" in result["patterns"] else [])
+
+
 # --- every Chizhou error from the CLI ---------------------------------------------------
 
 CLI_ERRORS = [
@@ -302,6 +333,7 @@ CLI_ERRORS = [
     ("--discarder on a self-draw", Win("123m456p789s11z", kongs=("5555m",)).args() + ["--discarder", "next"], 2, "conflicting_flags", ["--self-draw"]),
     ("too few 花", Win("123m456p789s55m", melds=("1111z",), how="discard").args(), 1, "not_enough_flowers", ["needs 3", "has 2"]),
     ("chow restriction", Win("789s111z55m", melds=("123m", "456p")).args(), 2, "chow_restricted", ["1 花"]),
+    ("a pung after a chow", Win("99m", melds=("123m", "456m", "555p", "5555s"), how="after_kong").args(), 2, "chow_restricted", ["1 花", "pung --meld 555p", "123m"]),
     ("no seven pairs", Win("11223344m5566p77s").args(), 1, "not_a_winning_hand", ["seven pairs"]),
     ("--after-kong without a kong", Win("123m456p789s111z55m", how="after_kong").args(), 2, "after_kong_without_kong", ["kong"]),
 ]

@@ -6,6 +6,7 @@ Every number and switch comes from the ruleset; see docs/rules/chizhou.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,8 @@ SCHEMA = common_schema(
         "la_zi_needs_no_flowers": bool,
         "da_diao_che_concealed_kong": bool,
         "discard_triplet_is_exposed": bool,
+        "honour_pung_is_another_suit": bool,
+        "da_diao_che_payment_multiplier": int,
     },
 )
 
@@ -126,23 +129,35 @@ def check_context(ctx: WinContext) -> None:
 
 
 def check_chow_restriction(hand: Hand, flowers: int, rs: Ruleset) -> None:
-    """With fewer than `chow_free_min_flowers` 花, every chow meld must be of one suit."""
+    """With fewer than `chow_free_min_flowers` 花, a player who chowed may neither chow nor
+    pung (or kong) another suit; honour pungs count as another suit only if the option says so."""
     need: int = rs.data["numbers"]["chow_free_min_flowers"]
-    suits = sorted({m.first // 9 for m in hand.melds if m.kind == "chow"})
-    if flowers < need and len(suits) > 1:
-        names = ", ".join(SUITS[s] for s in suits)
+    chows = [m for m in hand.melds if m.kind == "chow"]
+    if flowers >= need or not chows:
+        return
+    suit = chows[0].first // 9
+    honours_restricted: bool = rs.options["honour_pung_is_another_suit"]
+    for m in hand.melds:
+        # a concealed kong is not called from a discard (and brings 2+ 花, so never gets here)
+        if m.concealed or (is_honour(m.first) and not honours_restricted) or m.first // 9 == suit:
+            continue
+        called = {"chow": "chow", "pung": "pung", "kong": "kong"}[m.kind]
         raise InputError(
             "chow_restricted",
-            f"with {flowers} 花 (fewer than {need}) every chow meld must be of one suit, but the chows are in {names}",
+            f"with {flowers} 花 (fewer than {need}) every meld called after a chow must be of one suit, "
+            f"the chow {chows[0].notation()}'s ({SUITS[suit]}); the {called} --meld {m.notation()} is not",
         )
 
 
-def payments(value: int, hand: Hand, ctx: WinContext, rs: Ruleset) -> dict[Seat, int]:
+def payments(value: int, hand: Hand, ctx: WinContext, rs: Ruleset, patterns: Sequence[str] = ()) -> dict[Seat, int]:
     """What each seat pays the winner: the one place that liability (承包, 反包) will extend.
 
     Self-draw: each of the three pays the value. A discard win or 抢杠: the
-    discarder (the robbed player) alone pays it.
+    discarder (the robbed player) alone pays it. 大吊车 settles "differently from a
+    small hand": each payment times `da_diao_che_payment_multiplier` (1 as shipped).
     """
+    if "da_diao_che" in patterns:
+        value *= rs.options["da_diao_che_payment_multiplier"]
     if ctx.self_draw:
         return each_pays(value)
     out: dict[Seat, int] = {seat: 0 for seat in SEATS}
@@ -161,6 +176,9 @@ def _items(best: _Reading, rs: Ruleset) -> list[Item]:
     if best.la_zi:
         detail = f"封顶: ×{best.product} capped at ×{num['cap']}" if best.product > num["cap"] else f"封顶 ×{num['cap']}"
         items.append(item(rs, "la_zi", best.multiplier, detail))
+    times = rs.options["da_diao_che_payment_multiplier"]
+    if "da_diao_che" in best.found and times != 1:
+        items.append(item(rs, "da_diao_che_payment", times, f"大吊车: each payment ×{times}"))
     return items + list(best.flower_items)
 
 
@@ -188,7 +206,7 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
         value=best.value,
         items=tuple(_items(best, rs)),
         patterns=tuple(best.found) + (("la_zi",) if best.la_zi else ()),
-        payments=payments(best.value, hand, ctx, rs),
+        payments=payments(best.value, hand, ctx, rs, tuple(best.found)),
         decomposition=best.arrangement.to_dict(),
         extra={"flowers": best.flowers, "flowers_needed": need, "multiplier": best.multiplier},
     )
