@@ -30,10 +30,11 @@
 
 enum { PUNG, KONG, CHOW };
 enum { L_DI_FAN, L_ZHI_FAN, L_MING_GANG, L_AN_GANG, L_DEALER, L_JIAO, L_JIAO_SELF_DRAW, N_FIXED };
-enum { N_KEY_FIELDS = 16 };
+enum { N_KEY_FIELDS = 17 };
 static const char *KEY_FIELDS[N_KEY_FIELDS] = {
     "variant", "hand", "win", "self_draw", "dealer", "dealer_seat", "melds", "concealed_kongs",
     "after_kong", "robbing_kong", "heavenly", "earthly", "discarder", "wild", "piao", "opponent_pungs",
+    "robbed_fan",
 };
 static const char *SEAT_NAMES[3] = {"next", "opposite", "previous"};
 
@@ -632,7 +633,7 @@ static PyObject *Plan_score(Plan *P, PyObject *key)
     for (int i = 0; i < N_KEY_FIELDS; i++) f[i] = PyTuple_GET_ITEM(key, i);
     PyObject *hand = f[1], *win_text = f[2], *melds = f[6], *kongs = f[7];
     /* Pujiang's facts and 抢杠 play no part in Wuhu; their checks stay in Python */
-    if (f[13] != Py_None || f[15] != Py_None || f[9] != Py_False) return decline();
+    if (f[13] != Py_None || f[15] != Py_None || f[16] != Py_None || f[9] != Py_False) return decline();
     int overflow = 0;
     if (!PyLong_CheckExact(f[14]) || PyLong_AsLongAndOverflow(f[14], &overflow) != 0 || overflow) return decline();
     int flags[5];

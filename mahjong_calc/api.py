@@ -39,6 +39,7 @@ def score_hand(
     wild: str | None = None,
     piao: int = 0,
     opponent_pungs: Sequence[int] | str | None = None,
+    robbed_fan: int | None = None,
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses."""
     ruleset = resolve_ruleset(variant, rules, overrides)
@@ -55,5 +56,6 @@ def score_hand(
         wild=wild,
         piao=piao,
         opponent_pungs=opponent_pungs,
+        robbed_fan=robbed_fan,
     )
     return score(parsed, ctx, ruleset)

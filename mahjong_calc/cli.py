@@ -90,6 +90,7 @@ def score(
     wild: Annotated[Optional[str], typer.Option("--wild", help="The wild-tile indicator (财神), e.g. 3m (Pujiang).")] = None,
     piao: Annotated[int, typer.Option("--piao", help="Number of 飘财神 (Pujiang).")] = 0,
     opponent_pungs: Annotated[Optional[str], typer.Option("--opponent-pungs", help="Exposed pungs of NEXT,OPPOSITE,PREVIOUS, e.g. 2,0,1 (Pujiang).")] = None,
+    robbed_fan: Annotated[Optional[int], typer.Option("--robbed-fan", help="抢杠: the 番 of the robbed player's own hand (Pujiang, options.qiang_gang_amount).")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", help="Language of the table.")] = Lang.zh,
 ) -> None:
@@ -117,6 +118,7 @@ def score(
             wild=wild,
             piao=piao,
             opponent_pungs=opponent_pungs,
+            robbed_fan=robbed_fan,
         )
     if json_out:
         typer.echo(to_json(result))

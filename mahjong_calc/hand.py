@@ -67,6 +67,7 @@ class WinContext:
     wild: int | None = None
     piao: int = 0
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
+    robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
 
 
 def parse_meld(text: str, concealed: bool = False) -> Meld:
@@ -138,6 +139,7 @@ def make_context(
     wild: str | None = None,
     piao: int = 0,
     opponent_pungs: Sequence[int] | str | None = None,
+    robbed_fan: int | None = None,
 ) -> WinContext:
     """Check that the flags describe one possible win; implied flags are filled in."""
     pairs = [
@@ -155,6 +157,10 @@ def make_context(
             raise InputError("conflicting_flags", f"{names} cannot both be given")
     if piao < 0:
         raise InputError("bad_piao", f"--piao must be 0 or more, not {piao}")
+    if robbed_fan is not None and robbed_fan < 0:
+        raise InputError("bad_robbed_fan", f"--robbed-fan must be 0 or more, not {robbed_fan}")
+    if robbed_fan is not None and not robbing_kong:
+        raise InputError("conflicting_flags", "--robbed-fan is the 番 of a robbed player: it needs --robbing-kong")
     return WinContext(
         self_draw=self_draw or after_kong or heavenly,
         dealer=dealer,
@@ -167,6 +173,7 @@ def make_context(
         wild=parse_tile(wild) if wild is not None else None,
         piao=piao,
         opponent_pungs=parse_opponent_pungs(opponent_pungs),
+        robbed_fan=robbed_fan,
     )
 
 

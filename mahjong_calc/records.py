@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import InputError
 
-# field -> kind. Kinds: str, bool, int, list (of strings), pungs (3 counts), id.
+# field -> kind. Kinds: str, bool, int, count (an integer, absent = None), list (of strings), pungs (3 counts), id.
 FIELDS: dict[str, str] = {
     "id": "id",
     "variant": "str",
@@ -35,9 +35,10 @@ FIELDS: dict[str, str] = {
     "wild": "str",
     "piao": "int",
     "opponent_pungs": "pungs",
+    "robbed_fan": "count",
 }
 KEY_FIELDS: tuple[str, ...] = tuple(name for name in FIELDS if name != "id")
-_DEFAULTS: dict[str, Any] = {"bool": False, "list": (), "int": 0, "str": None, "pungs": None}
+_DEFAULTS: dict[str, Any] = {"bool": False, "list": (), "int": 0, "count": None, "str": None, "pungs": None}
 _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
 _HAND = _INDEX["hand"]
 _EMPTY_KEY = [_DEFAULTS[FIELDS[name]] for name in KEY_FIELDS]  # every field absent
@@ -45,6 +46,7 @@ _KIND_TEXT = {
     "str": "a string",
     "bool": "true or false",
     "int": "an integer",
+    "count": "an integer",
     "list": "a list of strings",
     "pungs": "three counts NEXT,OPPOSITE,PREVIOUS (a list of 3 integers or a string such as '2,0,1')",
     "id": "a string or an integer",
@@ -69,7 +71,7 @@ def _check(name: str, kind: str, value: Any) -> Any:
     elif kind == "bool":
         if isinstance(value, bool):
             return value
-    elif kind == "int":
+    elif kind in ("int", "count"):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     elif kind == "list":
@@ -133,7 +135,7 @@ def _cell(name: str, kind: str, text: str) -> Any:
         if low in _FALSE:
             return False
         raise InputError("bad_field", f"column {name!r} must be true/false/1/0, not {text!r}")
-    if kind == "int":
+    if kind in ("int", "count"):
         try:
             return int(text.strip())
         except ValueError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Literal
 
 from .tiles import NUM_TILES, is_honour
@@ -175,22 +176,39 @@ def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tupl
 THIRTEEN_GROUPS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as offsets in a suit
 
 
-def thirteen(counts: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]] | None:
+def _wide(numbers: list[int]) -> bool:
+    """Each two of a suit's tiles at least three apart (间隔两张: two tiles between)."""
+    return all(b - a >= 3 for a, b in zip(numbers, numbers[1:]))
+
+
+def thirteen(counts: tuple[int, ...], jokers: int, wide_gaps: bool = False) -> tuple[int, tuple[int, ...]] | None:
     """真13-shaped tiles: (number of honours, faces the jokers take), or None.
 
-    Every tile differs; each suit's tiles lie in one of 147/258/369; jokers fill
-    missing suited tiles only (never honours), lowest gaps first.
+    Every tile differs; each suit's tiles lie in one of 147/258/369 (or, with
+    `wide_gaps`, are at least three apart); jokers fill missing suited tiles only
+    (never honours). Filling 147/258/369 is tried first, lowest gaps first, so a
+    hand that can be 真真13 is read so.
     """
     if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
         return None
     honours = sum(counts[27:])
-    free: list[int] = []
+    free: list[int] | None = []
     for suit in range(3):
         held = [o for o in range(9) if counts[suit * 9 + o]]
         group = next((g for g in THIRTEEN_GROUPS if set(held) <= set(g)), None)
         if group is None:
-            return None
+            free = None
+            break
         free += [suit * 9 + o for o in group if not counts[suit * 9 + o]]
-    if len(free) < jokers:
+    if free is not None and len(free) >= jokers:
+        return honours, tuple(sorted(free)[:jokers])
+    if not wide_gaps:
         return None
-    return honours, tuple(sorted(free)[:jokers])
+    suits = [[o for o in range(9) if counts[s * 9 + o]] for s in range(3)]
+    if not all(_wide(held) for held in suits):
+        return None
+    empty = [t for t in range(27) if not counts[t]]
+    for faces in combinations(empty, jokers):  # lowest first
+        if all(_wide(sorted(suits[s] + [t % 9 for t in faces if t // 9 == s])) for s in range(3)):
+            return honours, faces
+    return None

@@ -54,11 +54,11 @@ SCORED: list[tuple[str, str, dict[str, Any], int, int, int, tuple[str, ...]]] = 
     ("wild_in_pair_and_in_set", "111m222p456s99s3m3m7z", {"wild": "3m"}, 14, 7, 1, ("cai_shen_tou",)),
     ("two_wilds_the_pair", "111m222p333s444s3m3m", {"wild": "3m"}, 32, 8, 2, ("cai_shen_tou", "quan_peng_zi")),
     ("two_wilds_in_one_set", "111m222p8p3m3m3m7z", {"wild": "3m", "melds": ["4444s"]}, 40, 10, 2, ("cai_shen_tou", "san_cai_shen")),
-    ("two_wilds_in_two_sets", "111m222p46s79s77z3m3m", {"wild": "3m", "robbing_kong": True, "discarder": "next"}, 6, 6, 0, ()),
+    ("two_wilds_in_two_sets", "111m222p46s79s77z3m3m", {"wild": "3m", "robbing_kong": True, "discarder": "next"}, 12, 6, 1, ("qiang_gang",)),
     ("two_wilds_equal_readings", "111m222p77z8p3m3m", {"wild": "3m", "melds": ["3333s"], "after_kong": True, "win": "7z"}, 18, 9, 1, ("gang_kai",)),
-    # 抢杠 may have sequences and a fan-less wild
-    ("robbing_kong_sequences", "123m456p789s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite"}, 4, 4, 0, ()),
-    ("robbing_kong_wild_no_fan", "111m222p456s7z5z", {"wild": "5z", "melds": ["444p"], "robbing_kong": True, "discarder": "next", "win": "5z"}, 7, 7, 0, ()),
+    # 抢杠 is one 番 (options.qiang_gang_fan), may have sequences, and is the 番 a wild hand needs
+    ("robbing_kong_sequences", "123m456p789s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite"}, 8, 4, 1, ("qiang_gang",)),
+    ("robbing_kong_wild_no_fan", "111m222p456s7z5z", {"wild": "5z", "melds": ["444p"], "robbing_kong": True, "discarder": "next", "win": "5z"}, 14, 7, 1, ("qiang_gang",)),
 ]
 
 
@@ -138,8 +138,8 @@ PAYMENTS: list[tuple[str, str, dict[str, Any], list[str], tuple[int, int, int]]]
     ("subtract_after_fan", "111m222p456s77z", {"melds": ["3333s"], "after_kong": True, "opponent_pungs": "2,0,1"}, ["options.subtract_pungs=after_fan"], (14, 16, 15)),
     ("floor_at_zero", "111m222p333s456m77z", {"opponent_pungs": "9,0,0"}, [], (0, 7, 7)),
     ("no_floor", "111m222p333s456m77z", {"opponent_pungs": "9,0,0"}, ["options.floor_payment_at_zero=false"], (-2, 7, 7)),
-    ("robbed_pays_all_three", "111m222p456s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite", "opponent_pungs": "1,2,0"}, [], (0, 15, 0)),
-    ("robbed_pays_fan_hand", "111m222p333s444s3m7z", {"wild": "3m", "robbing_kong": True, "discarder": "previous"}, [], (0, 0, 96)),
+    ("robbed_pays_all_three", "111m222p456s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite", "opponent_pungs": "1,2,0"}, [], (0, 30, 0)),
+    ("robbed_pays_fan_hand", "111m222p333s444s3m7z", {"wild": "3m", "robbing_kong": True, "discarder": "previous"}, [], (0, 0, 192)),
 ]
 
 
@@ -165,7 +165,7 @@ def test_options_change_the_reading(hand: str, flags: dict[str, Any], overrides:
     [
         ("111p222p999s2m5z4m77z", {"wild": "3m"}, ["options.white_as_wild_face=false"], "not_a_winning_hand"),
         ("123m456p789s77z7s8s9s", {"robbing_kong": True, "discarder": "next"}, ["options.robbing_kong_needs_three_pungs=true"], "needs_three_pungs"),
-        ("111m222p456s7z5z", {"wild": "5z", "melds": ["444p"], "robbing_kong": True, "discarder": "next", "win": "5z"}, ["options.robbing_kong_wild_needs_fan=true"], "wild_needs_fan"),
+        ("111m222p456s7z5z", {"wild": "5z", "melds": ["444p"], "robbing_kong": True, "discarder": "next", "win": "5z"}, ["options.robbing_kong_wild_needs_fan=true", "options.qiang_gang_fan=0"], "wild_needs_fan"),
         ("11m11m33p44p55s66s7z7z", {}, ["options.qi_dui_four_as_two_pairs=false"], "not_a_winning_hand"),
     ],
 )

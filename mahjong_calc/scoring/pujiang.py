@@ -18,7 +18,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Choice, Opt, Ruleset, common_schema
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
-from ..wilds import ANY, Group, WildSplit, seven_pairs, thirteen, wild_splits
+from ..wilds import ANY, THIRTEEN_GROUPS, Group, WildSplit, seven_pairs, thirteen, wild_splits
 from .common import item, result
 
 SCHEMA = common_schema(
@@ -42,6 +42,9 @@ SCHEMA = common_schema(
         "san_cai_shen_stacks": bool,
         "robbing_kong_needs_three_pungs": bool,
         "robbing_kong_wild_needs_fan": bool,
+        "qiang_gang_fan": int,
+        "qiang_gang_amount": Choice("winner_value", "robbed_fan", "robbed_fan_doubling"),
+        "zhen_13_wide_gaps": bool,
     },
 )
 
@@ -91,6 +94,17 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: Ruleset) -> None:
         )
     if ctx.robbing_kong and ctx.discarder is None:
         raise InputError("robbed_player_required", "--robbing-kong needs --discarder next|opposite|previous: whose kong was robbed")
+    by_robbed_fan = rs.options["qiang_gang_amount"] != "winner_value"
+    if ctx.robbing_kong and by_robbed_fan and ctx.robbed_fan is None:
+        raise InputError(
+            "missing_robbed_fan",
+            f"options.qiang_gang_amount={rs.options['qiang_gang_amount']}: --robbing-kong needs --robbed-fan N, the 番 of the robbed player's hand",
+        )
+    if ctx.robbed_fan is not None and not by_robbed_fan:
+        raise InputError(
+            "robbed_fan_unused",
+            "--robbed-fan counts only with options.qiang_gang_amount=robbed_fan or robbed_fan_doubling; the robbed player pays the winner's own amounts",
+        )
     if ctx.wild is not None:
         held = hand_counts(hand)[ctx.wild]
         limit = rs.data["numbers"]["wild_copies"]
@@ -171,13 +185,16 @@ def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int
 
 def _thirteen(faces: tuple[int, ...], jokers: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: Ruleset) -> Shape | None:
     """真13 or 真真13, wilds standing only for suited tiles."""
-    found = thirteen(faces, jokers)
+    found = thirteen(faces, jokers, rs.options["zhen_13_wide_gaps"])
     if found is None:
         return None
     honours, wild_faces = found
     num = rs.data["numbers"]
     tiles = [t for t, n in enumerate(faces) for _ in range(n)] + list(wild_faces)
-    full = all(sum(1 for t in tiles if t // 9 == suit) == 3 for suit in range(3))
+    full = all(
+        any({suit * 9 + o for o in group} == {t for t in tiles if t // 9 == suit} for group in THIRTEEN_GROUPS)
+        for suit in range(3)
+    )  # 147, 258 or 369 exactly, in every suit
     if honours == num["zhen_zhen_13_honours"] and full:
         name = "zhen_zhen_13"
     elif honours >= num["zhen_13_min_honours"]:
@@ -257,6 +274,8 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[i
     cand = Candidate(hand, ctx, shape.arrangement, counts, opt, dict(facts))
     found = detect(rs.patterns, cand)
     fan = sum(_fan_of(rs, key, times, facts) for key, times in found.items())
+    qiang_gang: int = opt["qiang_gang_fan"] if robbing else 0  # 抢杠 is a hand with 番 (保飘: 抢杠 is one)
+    fan += qiang_gang
     if facts["wilds"] and fan == 0 and not (robbing and not opt["robbing_kong_wild_needs_fan"]):
         return NotAWin("wild_needs_fan", "a hand holding a 财神 must score at least one 番 (财神头, 全碰子, 杠开...) or be 抢杠")
     if ctx.piao and not facts.get("cai_diao"):
@@ -274,12 +293,14 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[i
         items.append(item(rs, key, num[key], f"子 {s.notation()}"))
     for key, times in found.items():
         items.append(item(rs, key, _fan_of(rs, key, times, facts), "番" + (f" × {times}" if times > 1 else "")))
+    if qiang_gang:
+        items.append(item(rs, "qiang_gang", qiang_gang, "番"))
     for face in shape.wild_faces:
         items.append(item(rs, "wild_as", 0, f"{tile_str(ctx.wild or 0)} → {tile_str(face) if face is not None else '—'}"))
     for face in shape.white_faces:
         items.append(item(rs, "white_as", 0, f"5z → {tile_str(face)}"))
     value = zi * num["fan_multiplier"] ** fan
-    return Reading(value, zi, fan, tuple(items), tuple(found), shape)
+    return Reading(value, zi, fan, tuple(items), tuple(found) + (("qiang_gang",) if qiang_gang else ()), shape)
 
 
 # --- payments -----------------------------------------------------------------
@@ -295,13 +316,28 @@ def owed(zi: int, fan: int, payer_pungs: int, rs: Ruleset) -> int:
     return max(amount, 0) if rs.options["floor_payment_at_zero"] else amount
 
 
+def owed_by_robbed_fan(zi: int, robbed_fan: int, payer_pungs: int, rs: Ruleset) -> int:
+    """抢杠, "被抢的人手里的牌翻数X抢杠胡手里的基数": the robbed player's 番 times the winner's 子
+    (robbed_fan), or the winner's 子 doubled once per 番 (robbed_fan_doubling); less the payer's pungs."""
+    if rs.options["qiang_gang_amount"] == "robbed_fan_doubling":
+        return owed(zi, robbed_fan, payer_pungs, rs)
+    if rs.options["subtract_pungs"] == "before_fan":
+        amount = (zi - payer_pungs) * robbed_fan
+    else:
+        amount = zi * robbed_fan - payer_pungs
+    return max(amount, 0) if rs.options["floor_payment_at_zero"] else amount
+
+
 def payments(zi: int, fan: int, ctx: WinContext, rs: Ruleset) -> dict[Seat, int]:
-    """Who pays what. Self-draw: each opponent their own amount. 抢杠: the robbed player pays all three.
+    """Who pays what. Self-draw: each opponent their own amount. 抢杠: the robbed player pays all three,
+    by the winner's value or (options.qiang_gang_amount) by the robbed player's own 番.
 
     The one place later rules (承包 liability, 飘 limits) extend.
     """
     pungs = ctx.opponent_pungs or (0, 0, 0)
     amounts: dict[Seat, int] = {seat: owed(zi, fan, n, rs) for seat, n in zip(SEATS, pungs)}
+    if ctx.robbing_kong and ctx.robbed_fan is not None and rs.options["qiang_gang_amount"] != "winner_value":
+        amounts = {seat: owed_by_robbed_fan(zi, ctx.robbed_fan, n, rs) for seat, n in zip(SEATS, pungs)}
     if ctx.robbing_kong and ctx.discarder is not None:
         total = sum(amounts.values())
         amounts = {seat: (total if seat == ctx.discarder else 0) for seat in SEATS}
