@@ -1,0 +1,20 @@
+"""Every option of every shipped ruleset is recorded in its variant's docs/rules page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mahjong_calc.ruleset import load_ruleset, shipped_names
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+PAGE = {"wuhu": "wuhu.md", "chizhou": "chizhou.md", "pujiang": "pujiang.md"}
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_option_is_documented(name: str) -> None:
+    rs = load_ruleset(name)
+    text = (DOCS / PAGE[rs.scorer]).read_text(encoding="utf-8")
+    missing = [key for key in rs.options if key not in text]
+    assert not missing, f"{name}: options not in docs/rules/{PAGE[rs.scorer]}: {missing}"
