@@ -192,15 +192,16 @@ def thirteen(counts: tuple[int, ...], jokers: int, wide_gaps: bool = False) -> t
     if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
         return None
     honours = sum(counts[27:])
-    free: list[int] | None = []
+    free: list[int] = []
+    standard = True
     for suit in range(3):
         held = [o for o in range(9) if counts[suit * 9 + o]]
         group = next((g for g in THIRTEEN_GROUPS if set(held) <= set(g)), None)
         if group is None:
-            free = None
+            standard = False
             break
         free += [suit * 9 + o for o in group if not counts[suit * 9 + o]]
-    if free is not None and len(free) >= jokers:
+    if standard and len(free) >= jokers:
         return honours, tuple(sorted(free)[:jokers])
     if not wide_gaps:
         return None
