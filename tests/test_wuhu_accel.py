@@ -136,6 +136,7 @@ def test_every_combination_of_options(mask: int) -> None:
         {"hand": "123m456m789m11p999p", "wild": "5m"},
         {"hand": "123m456m789m11p999p", "piao": 1},
         {"hand": "123m456m789m11p999p", "opponent_pungs": "1,0,0"},
+        {"hand": "123m456m789m11p999p", "robbed_fan": 1},  # Pujiang's 抢杠 input
         {"hand": "456m789m11p999p", "melds": ["123m"]},  # a chow meld: Wuhu refuses it, in Python
     ],
 )
