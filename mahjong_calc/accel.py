@@ -63,23 +63,23 @@ def compile_plan(rs: Ruleset) -> Any | None:
     """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
     if not available() or rs.scorer != "wuhu":
         return None
-    allowed = bytes(tile_in_variant(t, rs.data["tiles"]) for t in range(NUM_TILES))
-    num, opt = rs.data["numbers"], rs.options
-    factors = [Decimal(str(num["zhi_factor"][draw])) for draw in ("discard", "self_draw")]
+    allowed = bytes(tile_in_variant(t, rs.tiles) for t in range(NUM_TILES))
+    num, opt = rs.numbers, rs.options
+    factors = [Decimal(str(num.zhi_factor.discard)), Decimal(str(num.zhi_factor.self_draw))]
     numbers = (
-        num["min_zhi"],
-        *(num["di_fan"][k] for k in DI_FAN),
+        num.min_zhi,
+        *(getattr(num.di_fan, k) for k in DI_FAN),
         *factors[0].as_integer_ratio(),
         *factors[1].as_integer_ratio(),
-        *(num[k] for k in AMOUNTS),
-        *(int(bool(opt[k])) for k in OPTIONS),
+        *(getattr(num, k) for k in AMOUNTS),
+        *(int(bool(getattr(opt, k))) for k in OPTIONS),
     )
     prefix = (
         f'"variant": {_text(rs.name)}, "ruleset_version": {_text(rs.version)}, '
         '"valid": true, "hand": {"concealed": "'
     )
     patterns = tuple(
-        (key, spec["role"] == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
+        (key, spec.role == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
         for key, spec in rs.patterns.items()
     )
     try:

@@ -30,8 +30,8 @@ def test_extends_inherits_and_overrides(tmp_path: Path) -> None:
     path = write(tmp_path, "extends: wuhu315\nname: house\noptions:\n  ya_dang_edge_wait: true\n")
     rs = load_ruleset(rules_file=path)
     assert rs.name == "house"
-    assert rs.options["ya_dang_edge_wait"] is True
-    assert rs.data["numbers"]["jiao"] == 30
+    assert rs.options.ya_dang_edge_wait is True
+    assert rs.numbers.jiao == 30
     assert score_hand("12m456m678m11p555p3m", rules=path).to_dict()["ya_dang"] == 3
 
 
@@ -60,8 +60,8 @@ def test_bad_rulesets_name_file_and_key(tmp_path: Path, text: str, where: str) -
 
 def test_set_overrides_one_key_and_is_validated() -> None:
     rs = load_ruleset("wuhu315", overrides=["numbers.jiao=35"])
-    assert rs.data["numbers"]["jiao"] == 35
-    assert load_ruleset("wuhu315").data["numbers"]["jiao"] == 30  # the shipped one is untouched
+    assert rs.numbers.jiao == 35
+    assert load_ruleset("wuhu315").numbers.jiao == 30  # the shipped one is untouched
     with pytest.raises(RulesetError, match="--set: numbers.jiao: must be an integer"):
         load_ruleset("wuhu315", overrides=["numbers.jiao=lots"])
     with pytest.raises(RulesetError, match="KEY=VALUE"):

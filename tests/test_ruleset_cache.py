@@ -41,20 +41,23 @@ def _entry_data(folder: Path, name: str) -> object:
 def test_a_shipped_ruleset_is_cached_and_read_back(shipped: Path, tmp_path: Path) -> None:
     first = load_ruleset("wuhu525")
     assert len(list((tmp_path / "cache").glob("ruleset-*.json"))) == 1
-    assert _entry_data(shipped, "wuhu525") == dict(first.data)
+    entry = _entry_data(shipped, "wuhu525")
+    assert isinstance(entry, dict) and entry["name"] == "wuhu525" and entry["numbers"]["jiao"] == first.numbers.jiao == 50
     _clear()
-    assert load_ruleset("wuhu525").data == first.data
+    again = load_ruleset("wuhu525")
+    assert again is not first
+    assert (again.numbers, again.options, again.patterns) == (first.numbers, first.options, first.patterns)
 
 
 def test_a_changed_base_file_makes_the_entry_stale(shipped: Path) -> None:
-    assert load_ruleset("wuhu525").data["options"]["ya_dang_edge_wait"] is False
+    assert load_ruleset("wuhu525").options.ya_dang_edge_wait is False
     _clear()
     base = shipped / "wuhu315.yaml"  # wuhu525 extends it
     base.write_text(base.read_text(encoding="utf-8").replace("ya_dang_edge_wait: false", "ya_dang_edge_wait: true"),
                     encoding="utf-8")
     os.utime(base, ns=(1, 1))
     assert _entry_data(shipped, "wuhu525") is None
-    assert load_ruleset("wuhu525").data["options"]["ya_dang_edge_wait"] is True
+    assert load_ruleset("wuhu525").options.ya_dang_edge_wait is True
 
 
 def test_a_broken_entry_is_ignored(shipped: Path, tmp_path: Path) -> None:
@@ -63,7 +66,7 @@ def test_a_broken_entry_is_ignored(shipped: Path, tmp_path: Path) -> None:
     (entry,) = (tmp_path / "cache").glob("ruleset-*.json")
     entry.write_text("{not json", encoding="utf-8")
     assert _entry_data(shipped, "wuhu315") is None
-    assert load_ruleset("wuhu315").data["numbers"]["jiao"] == 30
+    assert load_ruleset("wuhu315").numbers.jiao == 30
 
 
 def test_no_cache_switch(shipped: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,14 +78,14 @@ def test_no_cache_switch(shipped: Path, tmp_path: Path, monkeypatch: pytest.Monk
 def test_user_files_are_not_cached(shipped: Path, tmp_path: Path) -> None:
     path = tmp_path / "house.yaml"
     path.write_text("extends: wuhu315\nname: house\nversion: '1'\nnumbers:\n  jiao: 40\n", encoding="utf-8")
-    assert load_ruleset(rules_file=path).data["numbers"]["jiao"] == 40
+    assert load_ruleset(rules_file=path).numbers.jiao == 40
     assert not (tmp_path / "cache").exists()
 
 
 def test_overrides_are_applied_after_the_cache(shipped: Path) -> None:
     load_ruleset("wuhu315")
     _clear()
-    assert load_ruleset("wuhu315", overrides=["numbers.jiao=99"]).data["numbers"]["jiao"] == 99
+    assert load_ruleset("wuhu315", overrides=["numbers.jiao=99"]).numbers.jiao == 99
     assert _entry_data(shipped, "wuhu315")["numbers"]["jiao"] == 30  # type: ignore[index]
 
 

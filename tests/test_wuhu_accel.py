@@ -25,7 +25,7 @@ from wuhu_hands import build
 
 from mahjong_calc import accel
 from mahjong_calc.api import score_hand
-from mahjong_calc.errors import InputError, NotAWin
+from mahjong_calc.errors import InputError, NotAWin, RulesetError
 from mahjong_calc.records import KEY_FIELDS, normalize
 from mahjong_calc.ruleset import load_ruleset
 from mahjong_calc.scoring import wuhu
@@ -143,10 +143,11 @@ def test_plans_only_for_what_it_can_mirror(tmp_path: Path) -> None:
         "extends: wuhu315\nname: house\npatterns:\n  qi_dui: {zh: 七对, en: seven pairs, role: jiao}\n",
         encoding="utf-8",
     )
-    with_unknown_pattern = load_ruleset(rules_file=house)
-    assert "qi_dui" in with_unknown_pattern.patterns
-    assert accel.compile_plan(with_unknown_pattern) is None
-    assert accel.compile_plan(load_ruleset("wuhu315", overrides=("numbers.jiao=-5",))) is None
+    # a pattern Wuhu has no detector for, or a negative amount, is refused at load: no plan is ever asked for
+    with pytest.raises(RulesetError, match="patterns.qi_dui"):
+        load_ruleset(rules_file=house)
+    with pytest.raises(RulesetError, match="numbers.jiao"):
+        load_ruleset("wuhu315", overrides=("numbers.jiao=-5",))
     assert accel.compile_plan(load_ruleset("chizhou")) is None
 
 
