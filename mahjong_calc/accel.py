@@ -53,13 +53,13 @@ def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _item_head(rs: Ruleset, key: str) -> str:
+def _item_head(rs: Ruleset[Any, Any, Any], key: str) -> str:
     """An item's JSON up to its value, as `Item.to_dict()` and json.dumps write it."""
     zh, en = rs.label(key)
     return f'{{"key": {_text(key)}, "zh": {_text(zh)}, "en": {_text(en)}, "value": '
 
 
-def compile_plan(rs: Ruleset) -> Any | None:
+def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
     """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
     if not available() or rs.scorer != "wuhu":
         return None
@@ -96,7 +96,7 @@ def compile_plan(rs: Ruleset) -> Any | None:
 
 
 @lru_cache(maxsize=64)
-def plan_for(variant: str) -> tuple[Ruleset, Any] | None:
+def plan_for(variant: str) -> tuple[Ruleset[Any, Any, Any], Any] | None:
     """(ruleset, plan) for a shipped variant name, or None."""
     try:
         rs = load_ruleset(variant)

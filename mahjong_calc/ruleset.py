@@ -163,7 +163,7 @@ def _strict_loader() -> type:
 
     base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is several times faster
 
-    class _StrictLoader(base):  # type: ignore[misc,valid-type]
+    class _StrictLoader(base):  # type: ignore[misc]
         """SafeLoader that refuses duplicate mapping keys and anchors/aliases."""
 
         def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:

@@ -96,7 +96,7 @@ def _current(stamp: list[Any]) -> bool:
     st = os.stat(stamp[0])
     if [st.st_size, st.st_mtime_ns] != stamp[1:3]:  # the cheap check first
         return False
-    return hashlib.sha256(read_limited(stamp[0], MAX_ENTRY)).hexdigest() == stamp[3]
+    return bool(hashlib.sha256(read_limited(stamp[0], MAX_ENTRY)).hexdigest() == stamp[3])
 
 
 def _version() -> str:

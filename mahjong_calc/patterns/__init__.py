@@ -37,7 +37,7 @@ class Candidate(Generic[O_co]):
     ctx: WinContext
     arrangement: Arrangement | None
     counts: tuple[int, ...]  # every held tile, melds included (a kong counts 4)
-    options: O_co  # type: ignore[misc]  # read-only in practice: detectors never assign it
+    options: O_co  # read-only in practice: detectors never assign it
     facts: dict[str, Any] = field(default_factory=dict)
 
     @property

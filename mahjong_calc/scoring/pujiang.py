@@ -314,7 +314,7 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: PujiangRuleset, counts: 
 
 def owed(zi: int, fan: int, payer_pungs: int, rs: PujiangRuleset) -> int:
     """What one payer owes: their own exposed pungs come off the 子 (or off the total)."""
-    mult = rs.numbers.fan_multiplier ** fan
+    mult: int = rs.numbers.fan_multiplier ** fan
     if rs.options.subtract_pungs == "before_fan":
         amount = (zi - payer_pungs) * mult
     else:
