@@ -172,7 +172,7 @@ def _strict_loader() -> type:
             if node in self.constructed_objects or node in self.recursive_objects:
                 raise RulesetError(
                     "ruleset_invalid",
-                    f"anchors and aliases (&name, *name) are not allowed in a ruleset (line {node.start_mark.line + 1})",
+                    f"anchors and aliases (&name, *name) are not allowed in a ruleset (the value at line {node.start_mark.line + 1} is used again)",
                 )
             return super().construct_object(node, deep)
 
@@ -355,8 +355,13 @@ def _load_cached(path: str, source: str, overrides: tuple[str, ...]) -> Ruleset[
 def load_ruleset(variant: str | None = None, rules_file: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
     """A shipped ruleset by name, or a user's file (which may `extends:` a shipped one)."""
     if rules_file is not None:
-        # realpath, not Path.resolve(): a symlink loop must reach open() and its ELOOP
-        return _load_cached(os.path.realpath(rules_file), _printable(str(rules_file)), tuple(overrides))
+        source = _printable(str(rules_file))
+        try:
+            # realpath, not Path.resolve(): a symlink loop must reach open() and its ELOOP
+            path = os.path.realpath(rules_file)
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            raise RulesetError("ruleset_not_found", f"{source}: cannot read ruleset ({exc})") from None
+        return _load_cached(path, source, tuple(overrides))
     return _load_shipped(variant or "wuhu315", tuple(overrides))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .hand import Hand, WinContext
@@ -41,6 +42,9 @@ class Variant(Generic[N, O, P]):
     pattern: type[P]
     detectors: Detectors
     score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
 
 
 VARIANTS: dict[str, Variant[Any, Any, Any]] = {

@@ -205,6 +205,12 @@ def test_a_symlink_loop_is_not_found(tmp_path: Path) -> None:
     assert info.value.code == "ruleset_not_found" and "a.yaml" in info.value.message
 
 
+def test_a_name_with_a_nul_is_not_found() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(rules_file="house\x00.yaml")
+    assert info.value.code == "ruleset_not_found" and "\\x00" in info.value.message
+
+
 def test_a_directory_is_not_a_ruleset(tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as info:
         load_ruleset(rules_file=tmp_path)

@@ -41,7 +41,7 @@ def test_each_shipped_ruleset_carries_its_variant_and_its_detectors(name: str) -
 
 
 def test_one_after_kong_detector_under_each_variants_own_key() -> None:
-    assert wuhu_patterns.DETECTORS["gang_hou_kai_hua"] is common.after_kong
+    assert wuhu_patterns.DETECTORS["gang_hou_kai_hua"] is common.after_kong is VARIANTS["wuhu"].detectors["gang_hou_kai_hua"]
     assert chizhou_patterns.DETECTORS["gang_kai"] is common.after_kong
     assert pujiang_patterns.DETECTORS["gang_kai"] is common.after_kong
     assert "gang_kai" not in wuhu_patterns.DETECTORS and "gang_hou_kai_hua" not in chizhou_patterns.DETECTORS
@@ -159,3 +159,8 @@ def test_without_registration_the_scorer_is_unknown() -> None:
 def test_a_name_cannot_be_registered_twice() -> None:
     with pytest.raises(ValueError, match="already"), register_variant(VARIANTS["wuhu"]):
         pass
+
+
+def test_a_variants_detector_table_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        VARIANTS["wuhu"].detectors["si_he"] = common.after_kong  # type: ignore[index]
