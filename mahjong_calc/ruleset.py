@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import ruleset_cache
-from .ruleset_cache import read_limited
 from .errors import InputError, RulesetError, shown
 from .patterns import Detector
+from .ruleset_cache import read_limited
 from .schema import Label, Tiles, convert, frozen, hints, optional_fields
 from .variants import VARIANTS, Variant
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     import yaml
 
 N = TypeVar("N")
-O = TypeVar("O")  # noqa: E741
+O = TypeVar("O")
 P = TypeVar("P")
 
 MAX_FILE = 1 << 20  # bytes in one ruleset file: far above any real one, far below trouble
@@ -200,7 +200,7 @@ def parse_yaml(text: str, source: str) -> Any:
     import yaml
 
     try:
-        return yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_strict_loader())
     except RulesetError as exc:
         raise RulesetError(exc.code, f"{source}: {exc.message}") from None
     except yaml.YAMLError as exc:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 N = TypeVar("N")  # the numbers class
-O = TypeVar("O")  # the options class  # noqa: E741
+O = TypeVar("O")  # the options class
 P = TypeVar("P")  # one entry of `patterns:`
 
 

@@ -76,7 +76,7 @@ def test_set_overrides_one_key_and_is_validated() -> None:
 
 def test_rulesets_are_found_from_any_folder(tmp_path: Path) -> None:
     code = "from mahjong_calc import score_hand; print(score_hand('123m456m678m11p555p', variant='wuhu525').value)"
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "7"  # 2 + round(9 × 0.5)
 
@@ -240,7 +240,7 @@ def test_devices_and_fifos_are_refused_without_waiting(tmp_path: Path, kind: str
         if not target.exists():
             pytest.skip("no /dev/zero on this platform")
     cmd = [sys.executable, "-m", "mahjong_calc", "score", WIN, "--rules", str(target), "--json"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent, check=False)
     assert proc.returncode == 2, proc.stderr
     assert json.loads(proc.stdout)["error"]["code"] == "ruleset_invalid"
     assert "not a regular file" in proc.stderr

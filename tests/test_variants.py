@@ -8,11 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-import mahjong_calc
 from toy_variant import TOY, YAML
 from typer.testing import CliRunner
 
+import mahjong_calc
 from mahjong_calc import RulesetError, load_ruleset, score_hand, shipped_names
 from mahjong_calc import patterns as patterns_package
 from mahjong_calc.cli import app
