@@ -163,3 +163,10 @@ def test_a_name_cannot_be_registered_twice() -> None:
 def test_a_variants_detector_table_is_read_only() -> None:
     with pytest.raises(TypeError):
         VARIANTS["wuhu"].detectors["si_he"] = common.after_kong  # type: ignore[index]
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "patterns").glob("*.py")) + sorted((PACKAGE / "scoring").glob("*.py")), ids=str)
+def test_no_default_values_in_code(path: Path) -> None:
+    """Options and numbers are attributes of typed objects; the YAML is the only place a default lives."""
+    text = path.read_text(encoding="utf-8")
+    assert "options.get(" not in text and "numbers.get(" not in text and 'options["' not in text
