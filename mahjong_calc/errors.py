@@ -38,3 +38,22 @@ class NotAWin(MjcalcError):
     """A well-formed hand that is not a win under the variant's rules (exit 1)."""
 
     exit_code = 1
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """`repr(value)` for a message: control characters escaped, at most about `limit` characters.
+
+    Safe for anything a user can send: an int too long to print, a lone surrogate, a
+    terminal escape sequence, a megabyte of text.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"<an integer of {value.bit_length()} bits>"
+    if isinstance(value, str) and len(value) > limit:
+        text = repr(value[:limit])
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # noqa: BLE001 - an unprintable object must still give a message
+            text = f"<{type(value).__name__}>"
+    text = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
