@@ -30,10 +30,15 @@ def to_json(result: ScoreResult) -> str:
     return json.dumps(result.to_dict(), ensure_ascii=False)
 
 
-def clean(text: str) -> str:
-    """`text` safe for one terminal line and for UTF-8: control, format and surrogate
-    characters (newlines, ESC, BEL, bidi overrides, undecodable argv bytes) are written
-    as Python escapes, e.g. `\\x1b`."""
+MAX_MESSAGE = 400  # characters of a message shown; messages bound what they echo, this is the backstop
+
+
+def clean(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` safe for one terminal line and for UTF-8, at most about `limit` characters:
+    control, format and surrogate characters (newlines, ESC, BEL, bidi overrides,
+    undecodable argv bytes) are written as Python escapes, e.g. `\\x1b`."""
+    if len(text) > limit:
+        text = text[:limit] + "…"
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
