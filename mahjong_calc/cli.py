@@ -105,15 +105,15 @@ def _flag_option(field: Field) -> inspect.Parameter:
     elif field.kind == "melds":
         kind, default = list[str], []
     elif field.kind == "seat":
-        kind = Optional[SeatChoice]
+        kind = SeatChoice | None
     else:  # text, tiles, counts: the library parses them, so a bad one gets its own code (bad_piao)
-        kind = Optional[str]
+        kind = str | None
     return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
 
 
 _FIXED_BEFORE = [
     inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-        Optional[Path], typer.Option("--rules", "-r", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+        Path | None, typer.Option("--rules", "-r", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
     inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
         list[str], typer.Option("--set", help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true. Repeatable.")]),
 ]

@@ -96,7 +96,7 @@ def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
         return None
     if value not in SEATS:
         raise InputError("bad_seat", f"{flag} must be one of {', '.join(SEATS)}, not {shown(value)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def build_hand(

@@ -80,7 +80,7 @@ def record_id(raw: Any) -> RecordId:
     if isinstance(raw, Mapping):
         value = raw.get("id")
         if _usable_id(value):
-            return value  # type: ignore[no-any-return]
+            return value
     return None
 
 

@@ -13,7 +13,16 @@ from mahjong_calc import accel
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli import app
 from mahjong_calc.errors import InputError, MjcalcError, shown
-from mahjong_calc.flags import BY_NAME, FIELDS, FLAGS, KEY_FIELDS, MAX_PIAO, MAX_PUNGS, SCORERS, readme_table
+from mahjong_calc.flags import (
+    BY_NAME,
+    FIELDS,
+    FLAGS,
+    KEY_FIELDS,
+    MAX_PIAO,
+    MAX_PUNGS,
+    SCORERS,
+    readme_table,
+)
 from mahjong_calc.generate import README, SCHEMA, targets
 from mahjong_calc.hand import WinContext, make_context
 from mahjong_calc.records import FIELDS as RECORD_FIELDS
@@ -248,7 +257,7 @@ def test_the_compiled_scorer_declines_every_flag_it_does_not_implement() -> None
         if name in reads or BY_NAME[name].role == "ruleset":
             continue
         changed = dict(zip(KEY_FIELDS, key))
-        changed[name] = SET_VALUE[name] if name in SET_VALUE else ("x",)
+        changed[name] = SET_VALUE.get(name, ("x",))
         assert plan.score(tuple(changed[n] for n in KEY_FIELDS)) is None, name
 
 
