@@ -11,7 +11,11 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 - README's flag table (`readme_table()`),
 - the check that a flag the chosen variant does not use is an error (`check_variant`).
 
-Regenerate the shipped files after editing the table: `python -m mahjong_calc.generate`.
+To add a flag: add a `Field` here (with the variants that read it), add the fact to
+`hand.WinContext` (tests/test_flags.py keeps the two equal), read it in the scorers of
+those variants, then run `python -m mahjong_calc.generate` to rewrite
+record.schema.json and README's table. The compiled Wuhu scorer declines records that
+set it until it is taught the flag; it never turns itself off.
 """
 
 from __future__ import annotations
