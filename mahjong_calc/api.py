@@ -41,8 +41,8 @@ def score_hand(
     piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
     `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
     """
-    unknown = sorted(set(flags) - _FLAG_NAMES)
-    if unknown:
+    if not flags.keys() <= _FLAG_NAMES:
+        unknown = sorted(flags.keys() - _FLAG_NAMES)
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)

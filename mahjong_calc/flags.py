@@ -64,7 +64,7 @@ class Field:
     @property
     def default(self) -> Any:
         """The value meaning "not given"."""
-        return {"bool": False, "melds": (), "count": 0}.get(self.kind)
+        return _DEFAULTS.get(self.kind)
 
     @property
     def argument(self) -> bool:
@@ -81,13 +81,14 @@ class Field:
     @property
     def record_kind(self) -> str:
         """The JSON/YAML type a record must give (records.py's type check)."""
-        return {"text": "str", "tile": "str", "seat": "str", "count": "int", "melds": "list"}.get(self.kind, self.kind)
+        return _RECORD_KINDS.get(self.kind, self.kind)
 
     def is_set(self, value: Any) -> bool:
         return value is not None and value != self.default
 
 
-_ONE_TILE = "one tile in tile notation"
+_DEFAULTS: dict[str, Any] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
+_RECORD_KINDS = {"text": "str", "tile": "str", "seat": "str", "count": "int", "melds": "list"}
 
 FIELDS: tuple[Field, ...] = (
     Field("id", "id", "Echoed back as the result's id (a string, or an integer of at most 64 bits).",
@@ -137,15 +138,16 @@ FLAGS: tuple[Field, ...] = tuple(f for f in FIELDS if f.role == "flag")  # the W
 
 def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> int:
     """A bounded whole number (`--piao`), from an int or from the CLI's text."""
-    code, name = f"bad_{field.name}", field.named(spelling)
     lo, hi = field.minimum or 0, field.maximum
+    if type(value) is int and lo <= value and (hi is None or value <= hi):  # the usual case, first
+        return value
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
         number = int(value)
     if number is None or number < lo or (hi is not None and number > hi):
-        raise InputError(code, f"{name} must be a whole number from {lo} to {hi}, not {shown(value)}")
+        raise InputError(f"bad_{field.name}", f"{field.named(spelling)} must be a whole number from {lo} to {hi}, not {shown(value)}")
     return number
 
 
@@ -174,8 +176,9 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
 
 def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:
     """A flag that the chosen variant does not use is an error (`flag_not_in_variant`), never ignored."""
-    for field in FLAGS:
-        if scorer not in field.variants and field.is_set(values.get(field.name)):
+    for name, value in values.items():
+        field = BY_NAME[name]
+        if scorer not in field.variants and field.is_set(value):
             raise InputError(
                 "flag_not_in_variant",
                 f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "

@@ -70,7 +70,8 @@ class WinContext:
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
 
 
-_FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in FLAGS)  # WinContext's fields (a test keeps them equal)
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)
+_BOOLS = tuple(f.name for f in FLAGS if f.kind == "bool")
 
 
 def parse_meld(text: str, concealed: bool = False) -> Meld:
@@ -135,30 +136,28 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     Implied flags are filled in (--after-kong and --heavenly imply --self-draw);
     `spelling` says how messages name a flag: `--piao` (cli) or `piao` (field).
     """
-    unknown = sorted(set(flags) - set(_FLAG_NAMES))
-    if unknown:
+    if not flags.keys() <= _DEFAULTS.keys():
+        unknown = sorted(flags.keys() - _DEFAULTS.keys())
         raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
-    v = {name: BY_NAME[name].default if flags.get(name) is None else flags[name] for name in _FLAG_NAMES}
-    for name in ("self_draw", "dealer", "after_kong", "robbing_kong", "heavenly", "earthly"):
+    v = dict(_DEFAULTS)
+    v.update((name, value) for name, value in flags.items() if value is not None)
+    for name in _BOOLS:
         v[name] = bool(v[name])
     discarder = v["discarder"] is not None
-
-    def named(*names: str) -> str:
-        return " and ".join(BY_NAME[n].named(spelling) for n in names)
-
-    pairs = [
-        (v["heavenly"] and v["earthly"], named("heavenly", "earthly")),
-        (v["self_draw"] and discarder, named("self_draw", "discarder")),
-        (v["robbing_kong"] and v["self_draw"], named("robbing_kong", "self_draw")),
-        (v["robbing_kong"] and v["after_kong"], named("robbing_kong", "after_kong")),
-        (v["robbing_kong"] and (v["heavenly"] or v["earthly"]), named("robbing_kong", "heavenly") + "/" + BY_NAME["earthly"].named(spelling)),
-        (v["after_kong"] and discarder, named("after_kong", "discarder")),
-        (v["heavenly"] and discarder, named("heavenly", "discarder")),
-        (v["dealer"] and v["dealer_seat"] is not None, named("dealer", "dealer_seat")),
-    ]
-    for clash, names in pairs:
+    clashes = (
+        (v["heavenly"] and v["earthly"], ("heavenly", "earthly")),
+        (v["self_draw"] and discarder, ("self_draw", "discarder")),
+        (v["robbing_kong"] and v["self_draw"], ("robbing_kong", "self_draw")),
+        (v["robbing_kong"] and v["after_kong"], ("robbing_kong", "after_kong")),
+        (v["robbing_kong"] and (v["heavenly"] or v["earthly"]), ("robbing_kong", "heavenly", "earthly")),
+        (v["after_kong"] and discarder, ("after_kong", "discarder")),
+        (v["heavenly"] and discarder, ("heavenly", "discarder")),
+        (v["dealer"] and v["dealer_seat"] is not None, ("dealer", "dealer_seat")),
+    )
+    for clash, names in clashes:
         if clash:
-            raise InputError("conflicting_flags", f"{names} cannot both be given")
+            first, *rest = (BY_NAME[n].named(spelling) for n in names)
+            raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
     wild = v["wild"]
     pungs = v["opponent_pungs"]
     return WinContext(
