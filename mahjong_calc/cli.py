@@ -7,6 +7,7 @@ mapped to an exit code in one place (`_errors_to_exit`): 2 for bad input,
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import os
@@ -54,8 +55,14 @@ class _OutputError(Exception):
         self.cause = cause
 
 
+def _stdout_open() -> None:
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        raise _OutputError(OSError(errno.EBADF, "stdout is closed"))
+
+
 def _emit(text: str | None) -> None:
     """Write one line to stdout (None: only flush), so that a write error is told apart from a bug."""
+    _stdout_open()
     try:
         if text is not None:
             typer.echo(text)
@@ -72,7 +79,10 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_mode:
-            _emit(error_json(err))
+            try:
+                _emit(error_json(err))
+            except _OutputError:
+                pass  # the error is on stderr already, and it is the one to report
         raise typer.Exit(err.exit_code) from None
 
 
@@ -147,6 +157,7 @@ def score(**params: Any) -> None:
     if json_out:
         _emit(to_json(result))
     else:
+        _stdout_open()
         try:
             print_table(result, lang.value)
         except OSError as exc:
@@ -271,8 +282,8 @@ def _fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
 def _output_failed(exc: OSError) -> None:
     """Stdout cannot be written (a full disk, a closed descriptor): say so once, exit 3."""
     try:  # nothing more may reach stdout, not even the interpreter's flush at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        if sys.stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):
         pass
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
@@ -286,7 +297,8 @@ def main(argv: list[str] | None = None) -> None:
     command = typer.main.get_command(app)
     try:
         code = command.main(args=args, prog_name="mjcalc", standalone_mode=False)
-        _emit(None)
+        if sys.stdout is not None:
+            _emit(None)
     except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
         _fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
     except typer.Abort:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -285,3 +286,23 @@ def test_usage_errors_honour_combined_short_flags(args: list[str], wants_json: b
         assert json.loads(proc.stdout)["error"]["code"] == "usage_error"
     else:
         assert proc.stdout == b""
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "exit_code"),
+    [
+        ([WUHU_WIN, "-s", "--json"], "output_error", 3),
+        ([WUHU_WIN, "-s"], "output_error", 3),
+        ([WUHU_WIN, "-s", "--piao", "2", "--json"], "flag_not_in_variant", 2),  # the error that matters is kept
+    ],
+)
+def test_a_closed_stdout_is_one_line(args: list[str], code: str, exit_code: int) -> None:
+    from installed import MJCALC, child_env
+
+    proc = subprocess.run(
+        [*MJCALC, "score", *args], stderr=subprocess.PIPE, env=child_env(), check=False, cwd="/",
+        preexec_fn=lambda: os.close(1),  # the child starts with stdout closed (>&-)
+    )
+    assert proc.returncode == exit_code
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and f"[{code}]" in lines[0]
