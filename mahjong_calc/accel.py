@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import MjcalcError
+from .flags import BY_NAME
 from .records import KEY_FIELDS
 from .ruleset import Ruleset, load_ruleset
 from .scoring import tile_in_variant
@@ -42,11 +43,31 @@ OPTIONS = (
 
 
 def available() -> bool:
-    """Whether the extension was built, speaks this version's record key, and is not
-    turned off with MJCALC_NO_ACCEL=1 (to compare, or to rule it out)."""
+    """Whether the extension was built (by this version: it names the FIELDS it reads) and
+    is not turned off with MJCALC_NO_ACCEL=1 (to compare, or to rule it out)."""
     if _wuhu_accel is None or os.environ.get("MJCALC_NO_ACCEL"):
         return False
-    return tuple(_wuhu_accel.KEY_FIELDS) == KEY_FIELDS
+    return hasattr(_wuhu_accel, "FIELDS")
+
+
+def key_layout(reads: tuple[str, ...], key_fields: tuple[str, ...] = KEY_FIELDS) -> tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]:
+    """What a Plan is told of the record key: its length, where each field it reads sits,
+    and (index, default) of every other hand input or flag, which it declines unless absent.
+
+    So a flag added to flags.FIELDS is declined by the compiled scorer until it learns it,
+    instead of turning the compiled scorer off. A field it reads that the table no longer
+    declares is a bug, and fails loudly here.
+    """
+    missing = [name for name in reads if name not in key_fields]
+    if missing:
+        raise RuntimeError(f"the compiled Wuhu scorer reads {missing}, which mahjong_calc/flags.py does not declare")
+    field_at = tuple(key_fields.index(name) for name in reads)
+    absent = tuple(
+        (i, BY_NAME[name].default)
+        for i, name in enumerate(key_fields)
+        if name not in reads and BY_NAME[name].role in ("hand", "flag")
+    )
+    return len(key_fields), field_at, absent
 
 
 def _text(value: str) -> str:
@@ -82,6 +103,7 @@ def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
         (key, spec.role == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
         for key, spec in rs.patterns.items()
     )
+    layout = key_layout(tuple(_wuhu_accel.FIELDS))
     try:
         return _wuhu_accel.Plan(
             allowed,
@@ -90,6 +112,7 @@ def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
             prefix,
             tuple(_item_head(rs, key) for key in FIXED_LABELS),
             patterns,
+            *layout,
         )
     except (ValueError, TypeError, OverflowError):  # e.g. a negative amount, or a pattern it lacks
         return None

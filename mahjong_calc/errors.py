@@ -48,7 +48,11 @@ def shown(value: object, limit: int = 80) -> str:
     Bounded however large or deeply shared the value is (an alias bomb, a 5,000-digit
     integer), and control characters come out escaped, as `repr` writes them.
     """
-    text = _SHORT.repr(value)
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - an unprintable object must still give a message
+        text = f"<{type(value).__name__}>"
+    text = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
