@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import accel
@@ -151,6 +151,10 @@ def _both(record: dict[str, Any], overrides: tuple[str, ...]) -> tuple[tuple[Any
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(legal_wins())
+@example(  # found by this test: a zero multiplier once read as "not doubled" in the C detail text
+    ({"variant": "wuhu315", "hand": "11123m11112233p1m", "self_draw": True, "dealer": True},
+     ("numbers.di_fan.discard=0", "numbers.zui_zi_self_draw_multiplier=0")),
+)
 def test_compiled_equals_python_on_legal_wins(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
     record, overrides = case
     python, compiled = _both(record, overrides)  # score_hand raising here would be a bad generator: it must be a win
