@@ -149,7 +149,7 @@ def _both(record: dict[str, Any], overrides: tuple[str, ...]) -> tuple[tuple[Any
     return python, compiled
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(legal_wins())
 @example(  # found by this test: a zero multiplier once read as "not doubled" in the C detail text
     ({"variant": "wuhu315", "hand": "11123m11112233p1m", "self_draw": True, "dealer": True},
