@@ -36,8 +36,12 @@ DI_FAN = [f"numbers.di_fan.{k}" for k in accel.DI_FAN]
 AMOUNTS = [f"numbers.{k}" for k in accel.AMOUNTS]
 FACTORS = ["numbers.zhi_factor.discard", "numbers.zhi_factor.self_draw"]
 # round_half_up meets exact halves with these: 0.25 × 14 = 3.5, 0.3 × 15 = 4.5, 1.5 × 9 = 13.5
-SPECIAL_FACTORS = ["0", "0.1", "0.2", "0.25", "0.3", "0.4", "0.5", "0.75", "1", "1.5", "2", "0.35", "0.45"]
-FACTOR = st.one_of(st.sampled_from(SPECIAL_FACTORS), st.integers(0, 300).map(lambda n: str(n / 100)))
+SPECIAL_FACTORS = ["0", "0.1", "0.2", "0.25", "0.3", "0.4", "0.5", "0.75", "1", "1.5", "2", "0.35", "0.45", "0.125", "2.5"]
+FACTOR = st.one_of(
+    st.sampled_from(SPECIAL_FACTORS),
+    st.integers(0, 300).map(lambda n: str(n / 100)),
+    st.integers(0, 20000).map(lambda n: str(n / 1000)),
+)
 
 
 @st.composite
@@ -126,7 +130,7 @@ def _overrides(draw: st.DrawFn, zhi: int | None) -> tuple[str, ...]:
     if zhi is not None:
         out.append(f"numbers.min_zhi={draw(st.integers(0, zhi))}")
     for key in draw(st.lists(st.sampled_from(DI_FAN + AMOUNTS + FACTORS), unique=True, max_size=6)):
-        value = draw(FACTOR) if key in FACTORS else str(draw(st.integers(0, 60)))
+        value = draw(FACTOR) if key in FACTORS else str(draw(st.one_of(st.integers(0, 60), st.integers(0, 10**6))))
         out.append(f"{key}={value}")
     return tuple(out)
 
