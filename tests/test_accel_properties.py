@@ -49,14 +49,16 @@ def legal_wins(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
     """(record, overrides): a winning Wuhu hand with flags, options and numbers at random."""
     held = Counter[int]()
     main = draw(st.integers(0, 2))
+    others = [s for s in range(3) if s != main]
 
-    def pick(size: int, chow: bool = False) -> int:
-        """A first tile for `size` copies (or a chow), mostly in the main suit, with copies to spare."""
-        in_main = draw(st.integers(0, 3)) > 0
-        suits = [main] if in_main else [s for s in range(3) if s != main]
+    def pick(size: int, chow: bool = False, where: str = "") -> int:
+        """A first tile for `size` copies (or a chow) with copies to spare: mostly in the main
+        suit, else another suit or 红中; `where` = "main" or "other" forces the choice."""
+        in_main = where == "main" or (where != "other" and draw(st.integers(0, 3)) > 0)
+        suits = [main] if in_main else others
         starts = [s * 9 + n for s in suits for n in range(7 if chow else 9)]
-        if not chow and not in_main:
-            starts.append(RED)
+        if not chow and not where and not in_main and draw(st.integers(0, 2)) == 0:
+            starts = [RED]  # 红中 often enough for 混一色
         fits = [t for t in starts if all(held[u] + (1 if chow else size) <= 4 for u in (range(t, t + 3) if chow else [t]))]
         if not fits:
             fits = [t for t in range(27) if held[t] + size <= 4]
@@ -65,22 +67,33 @@ def legal_wins(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
             held[u] += 1
         return first
 
-    concealed: list[int] = [pick(2)] * 2  # the pair
+    # Most hands are free; some are shaped for the patterns that free hands rarely make.
+    shape = draw(st.sampled_from(["free"] * 6 + ["tong_tian", "shuang_ba_zhi"]))
+    if shape == "tong_tian":  # 通天: 123, 456, 789 of the main suit as sequences
+        for first in (main * 9, main * 9 + 3, main * 9 + 6):
+            held.update(range(first, first + 3))
+        planned = [("chow", main * 9), ("chow", main * 9 + 3), ("chow", main * 9 + 6), ("", "")]
+    elif shape == "shuang_ba_zhi":  # 双八支: 8 支 in the main suit, two kongs in the others
+        planned = [("", "main"), ("", "main"), ("kong", "other"), ("kong", "other")]
+    else:
+        planned = [("", "")] * 4
+    concealed: list[int] = [pick(2, where="main" if shape == "shuang_ba_zhi" else "")] * 2  # the pair
     melds: list[str] = []
     kongs: list[str] = []
-    for _ in range(4):
-        kind = draw(st.sampled_from(["chow", "chow", "pung", "pung", "kong"]))
+    for kind_or_none, fixed in draw(st.permutations(planned)):
+        kind = kind_or_none or draw(st.sampled_from(["chow", "chow", "pung", "pung", "kong"]))
+        where = fixed if isinstance(fixed, str) else ""
         if kind == "chow":
-            first = pick(3, chow=True)
+            first = fixed if isinstance(fixed, int) else pick(3, chow=True, where=where)
             concealed += [first, first + 1, first + 2]
         elif kind == "pung":
-            tiles = [pick(3)] * 3
+            tiles = [pick(3, where=where)] * 3
             if draw(st.booleans()):
                 melds.append(format_tiles(tiles))  # exposed pung (碰)
             else:
                 concealed += tiles
         else:
-            tiles = [pick(4)] * 4
+            tiles = [pick(4, where=where)] * 4
             (kongs if draw(st.booleans()) else melds).append(format_tiles(tiles))
     zhi = max(sum(held[t] for t in range(s * 9, s * 9 + 9)) for s in range(3))
     min_zhi = draw(st.sampled_from([8, 8, 8, None]))  # None: overridden below, at most the hand's 支
@@ -171,7 +184,7 @@ def test_the_generator_reaches_what_matters() -> None:
     """The property above proves little unless its hands cover the scoring's branches."""
     seen: Counter[str] = Counter()
 
-    @settings(max_examples=300, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=500, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(legal_wins())
     def collect(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
         record, overrides = case
@@ -186,5 +199,6 @@ def test_the_generator_reaches_what_matters() -> None:
     collect()
     wanted = {"di_fan", "zhi_fan", "ming_gang", "an_gang", "dealer", "jiao", "jiao_self_draw", "ya_dang",
               "dui_dui_hu", "hun_yi_se", "qing_yi_se", "gang_hou_kai_hua", "tian_hu", "di_hu",
+              "tong_tian", "si_he", "shuang_si_he", "shuang_ba_zhi",
               "zhi_factor_changed", "dealer_paid_extra"}
     assert wanted <= set(seen), f"never reached: {sorted(wanted - set(seen))}"
