@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_records
 from mahjong_calc.cli import app
-from mahjong_calc.readers import read_items
+from mahjong_calc.batch.readers import read_items
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -266,20 +266,16 @@ def test_score_records_matches_the_command(runner: CliRunner, tmp_path: Path) ->
 
 
 def test_run_batch_streams_chunk_by_chunk() -> None:
-    """Each chunk is written before the next is read."""
-    lines = [json.dumps(WIN_315).encode() + b"\n"] * 7
-    read: list[int] = []
-
-    def source() -> Any:
-        for i, line in enumerate(lines):
-            read.append(i)
-            yield line
-
+    """Each chunk is written before much more of the input is read."""
+    data = (json.dumps(WIN_315) + "\n").encode() * 7
+    stream = io.BytesIO(data)
     out = io.StringIO()
     seen: list[tuple[int, int]] = []
-    run_batch(read_items(source(), "jsonl", block=3), out,  # type: ignore[arg-type]
-              on_chunk=lambda n: seen.append((len(read), out.getvalue().count("\n"))))
-    assert seen == [(3, 3), (6, 6), (7, 7)]
+    line_bytes = len(data) // 7
+    run_batch(read_items(stream, "jsonl", block=3, read_size=line_bytes), out,
+              on_chunk=lambda n: seen.append((stream.tell() // line_bytes, out.getvalue().count("\n"))))
+    assert [written for _, written in seen] == [3, 6, 7]
+    assert all(read <= written + 1 for read, written in seen[:-1])  # at most a line ahead
 
 
 def _many(n: int) -> list[dict[str, Any]]:
