@@ -28,11 +28,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import MjcalcError
-from ..records import normalize, record_id
+from ..records import normalize
 from .command import max_jobs, run_file
 from .engine import CHUNK, BatchStopped, ChunkResult, process_chunk, run_batch
-from .evaluate import ERROR, NOT_A_WIN, WIN, Outcome, error_outcome, internal_error, outcome
-from .output import CSV_COLUMNS, csv_row, csv_text, head_json, jsonl_line
+from .evaluate import ERROR, NOT_A_WIN, WIN, Outcome, check_id, echo_id, error_outcome, internal_error, outcome
+from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
 from .readers import RECORD_LIMIT
 from .tally import Tally
 
@@ -43,35 +43,25 @@ __all__ = [
 ]
 
 
-def _record_outcome(record: Mapping[str, Any]) -> tuple[Any, Outcome]:
-    try:
-        key, rid = normalize(record)
-    except MjcalcError as err:
-        return _id(record), error_outcome(err)
-    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's result
-        return _id(record), error_outcome(internal_error(exc))
-    return rid, outcome(key)
-
-
-def _id(record: Any) -> Any:
-    try:
-        return record_id(record)
-    except Exception:  # noqa: BLE001
-        return None
+def _failure(record: Any, err: MjcalcError) -> dict[str, Any]:
+    return {"id": echo_id(record), **json.loads(b"{" + error_outcome(err).body)}
 
 
 def score_record(record: Mapping[str, Any], line: int | None = None) -> dict[str, Any]:
     """Score one record: the `score --json` object plus `id` (and `line`, when given).
 
-    Never raises: a bad record gives `{"valid": false, "error": …}`. Exactly what
-    `mjcalc batch` prints for it, through the same compiled scorer and cache.
+    Never raises: a bad record gives `{"valid": false, "error": …}`. The same result
+    `mjcalc batch` prints for it, through the same compiled scorer and result cache.
     """
-    rid, out = _record_outcome(record)
     try:
-        result: dict[str, Any] = json.loads(head_json(line, rid) + out.body)
-    except Exception as exc:  # noqa: BLE001 - e.g. an id that cannot be written out
-        result = json.loads(head_json(line, None) + error_outcome(internal_error(exc)).body)
-    return result
+        key, rid = normalize(record)
+        check_id(rid)
+        result = {"id": rid, **json.loads(b"{" + outcome(key).body)}
+    except MjcalcError as err:
+        result = _failure(record, err)
+    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's result
+        result = _failure(record, internal_error(exc))
+    return result if line is None else {"line": line, **result}
 
 
 def score_records(records: Iterable[Mapping[str, Any]], start: int | None = 1) -> Iterator[dict[str, Any]]:

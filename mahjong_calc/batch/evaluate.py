@@ -161,18 +161,41 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
         else:
             raise payload
     except MjcalcError as err:
-        return line, _safe_id(raw), error_outcome(err, _safe_variant(raw))
+        return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
     except Exception as exc:  # noqa: BLE001 - one record's failure is that record's row
-        return line, _safe_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
+        return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
+    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+        return line, None, error_outcome(BAD_ID)
     return line, rid, outcome(key)
 
 
-def _safe_id(raw: Any) -> RecordId:
+def _is_text(value: str) -> bool:
+    """Whether `value` is Unicode text (no lone surrogate, which UTF-8 cannot hold)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+BAD_ID = InputError("bad_field", "field 'id' is not valid Unicode text (it holds a lone surrogate such as \\udcff)")
+
+
+def check_id(rid: RecordId) -> None:
+    """Raise the error of an `id` that cannot be echoed back as text."""
+    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+        raise BAD_ID
+
+
+def echo_id(raw: Any) -> RecordId:
+    """The id to echo on a bad record's row: None where it cannot be written back."""
     try:
         rid = record_id(raw)
     except Exception:  # noqa: BLE001 - e.g. a mapping whose .get fails: no id to echo
         return None
     if isinstance(rid, int) and rid.bit_length() > 4000:  # could not be printed in decimal
+        return None
+    if isinstance(rid, str) and (len(rid) > MESSAGE_LIMIT * 4 or not _is_text(rid)):
         return None
     return rid
 

@@ -245,6 +245,8 @@ class _Text:
             number, text, problem = entry
             if problem is None and _NON_PRINTABLE.search(text):
                 problem, text = "character", _NON_PRINTABLE.sub("\ufffd", text)
+            if problem is None and text.count("[") + text.count("{") > YAML_DEPTH:
+                problem, text = _flatten(text)
             if problem is not None:
                 self.bad[number - 1] = problem
                 if problem == "size":
@@ -252,6 +254,28 @@ class _Text:
             self.buffer += text
         out, self.buffer = (self.buffer[:size], self.buffer[size:]) if size >= 0 else (self.buffer, "")
         return out
+
+
+def _flatten(text: str) -> tuple[str | None, str]:
+    """A line whose flow collections nest more than YAML_DEPTH deep, cut at its first
+    bracket (PyYAML's scanner takes time quadratic in that depth); else the line as it is."""
+    depth = deepest = 0
+    quote = ""
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    if deepest <= YAML_DEPTH:
+        return None, text
+    cut = min(i for i in (text.find("["), text.find("{")) if i >= 0)
+    return "nesting", text[:cut] + "~\n"
 
 
 class _TooDeep(Exception):
@@ -317,6 +341,8 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         claimed = max(claimed, upto)
         if "size" in found:
             return ("record_too_large", too_large().message)
+        if "nesting" in found:
+            return ("bad_record", f"the record is nested more than {YAML_DEPTH} deep")
         return _BAD_TEXT[found[0]] if found else None
 
     def skip_rest(open_collections: int) -> None:
