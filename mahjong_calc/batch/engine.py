@@ -1,8 +1,9 @@
 """The batch engine: chunks of items in, scored and rendered, written in input order.
 
 With `jobs` > 1 the chunks are scored and rendered by a `ProcessPoolExecutor`
-(fork where the platform has it); each chunk comes back as its rendered bytes and
-its tally, and only this process writes. A bounded window of chunks is in flight,
+(fork where the platform has it); each chunk's rendered bytes come back through an
+unnamed temporary file (its slot) and its tally as a small message, and only this
+process writes. A bounded window of chunks is in flight,
 so memory stays flat. The pool reports a worker that dies (BrokenProcessPool):
 the run then stops with `BatchStopped` (exit 3), saying how many records were
 written and from which line to resume. Workers end when this process ends
@@ -133,12 +134,26 @@ def worker_init(parent: int) -> None:
     _end_with_parent(parent)
 
 
-def _executor(jobs: int) -> ProcessPoolExecutor:
+def _fork_context() -> Any:
     import multiprocessing
 
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def _executor(jobs: int, context: Any) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(),))
+
+
+def process_chunk_into(fd: int, items: list[Item], out_format: str, fail_fast: bool) -> tuple[int, ChunkResult]:
+    """In a worker: process a chunk, put its output in the file `fd` (from offset 0), and
+    return its length with the result (without the output). The answer stays a few hundred
+    bytes, which a pipe carries in one write: a worker killed while answering cannot leave
+    half an answer in the pipe for the pool to wait on forever."""
+    result = process_chunk(items, out_format, fail_fast)
+    view, offset = memoryview(result.data), 0
+    while offset < len(view):
+        offset += os.pwrite(fd, view[offset:], offset)
+    return len(view), result._replace(data=b"")
 
 
 class _Failed(NamedTuple):
@@ -149,26 +164,40 @@ class _Failed(NamedTuple):
 
 
 def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_fast: bool) -> Iterator[ChunkResult | _Failed]:
-    """Chunks processed by `jobs` worker processes; results in input order."""
+    """Chunks processed by `jobs` worker processes; results in input order.
+
+    With fork, each chunk in flight has a slot: an unnamed temporary file, inherited by
+    the workers, that carries the chunk's output back (see `process_chunk_into`).
+    """
+    import tempfile
+
     window = WINDOW_PER_JOB * jobs + 2
-    pool = _executor(jobs)
-    pending: deque[tuple[int, Future[ChunkResult]]] = deque()
+    context = _fork_context()
+    slots = [tempfile.TemporaryFile() for _ in range(window)] if context is not None else []  # noqa: SIM115
+    pool = _executor(jobs, context)
+    pending: deque[tuple[int, int, Future[Any]]] = deque()
     try:
-        for chunk in chunk_iter:
+        for index, chunk in enumerate(chunk_iter):
+            slot = index % window
             try:
-                future = pool.submit(process_chunk, chunk, out_format, fail_fast)
+                if slots:
+                    future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
+                else:
+                    future = pool.submit(process_chunk, chunk, out_format, fail_fast)
             except Exception as exc:  # noqa: BLE001 - a broken pool: reported in order, below
                 future = Future()
                 future.set_exception(exc)
-            pending.append((chunk[0][0], future))
+            pending.append((chunk[0][0], slot, future))
             if len(pending) >= window:
-                yield _result(*pending.popleft())
+                yield _result(slots, *pending.popleft())
         while pending:
-            yield _result(*pending.popleft())
+            yield _result(slots, *pending.popleft())
     finally:
-        for _, future in pending:
+        for _, _, future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+        for file in slots:
+            file.close()
 
 
 def _failure(error: BaseException) -> str:
@@ -177,10 +206,21 @@ def _failure(error: BaseException) -> str:
     return f"a chunk could not be scored ({type(error).__name__}: {str(error)[:200]})"
 
 
-def _result(first_line: int, future: Future[ChunkResult]) -> ChunkResult | _Failed:
+def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -> ChunkResult | _Failed:
     try:
-        return future.result()
-    except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or a chunk that could not be sent
+        answer = future.result()
+        if not slots:
+            return answer  # type: ignore[no-any-return]
+        size, result = answer
+        fd = slots[slot].fileno()
+        data = bytearray()
+        while len(data) < size:
+            part = os.pread(fd, size - len(data), len(data))
+            if not part:
+                raise OSError(f"the output of a chunk is {len(data)} bytes, not {size}")
+            data += part
+        return result._replace(data=bytes(data))  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or a chunk that could not be done
         return _Failed(first_line, exc)
 
 

@@ -159,7 +159,7 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
             raw = payload
             key, rid = normalize(payload)
         else:
-            raise payload
+            raise InputError(*payload)
     except MjcalcError as err:
         return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
     except Exception as exc:  # noqa: BLE001 - one record's failure is that record's row

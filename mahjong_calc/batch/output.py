@@ -63,8 +63,14 @@ def csv_row(line: int, rid: RecordId, outcome: Outcome) -> list[Any]:
 
 def csv_text(rows: Iterable[Sequence[Any]]) -> bytes:
     """CSV rows as UTF-8 text, one per line (backslash escapes for what UTF-8 cannot hold)."""
+    rows = list(rows)
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows(rows)
+    if "\r" in text.getvalue():  # csv quotes only the line terminator's "\n": quote a cell's "\r" too
+        text = io.StringIO()
+        plain, quoted = csv.writer(text, lineterminator="\n"), csv.writer(text, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        for row in rows:
+            (quoted if any(isinstance(cell, str) and "\r" in cell for cell in row) else plain).writerow(row)
     return text.getvalue().encode("utf-8", "backslashreplace")
 
 

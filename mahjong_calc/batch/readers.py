@@ -4,7 +4,8 @@ An item is `(line, kind, payload)`: `line` is the 1-based line where the record
 starts; `kind` says what `payload` is: `LINES` (a block of raw JSON Lines lines,
 the first at `line`, parsed later, possibly in a worker process), `JSON` (one such
 line), `CSV` (a mapping of column to cell text), `OBJ` (an already parsed YAML
-value) or `ERR` (an `InputError` for a record that could not even be read). Blank
+value) or `ERR` (the `(code, message)` of an InputError, for a record that could not
+even be read; a tuple, since exceptions do not pickle well to worker processes). Blank
 lines are not records: readers skip them, and so does whoever expands a block.
 
 Every reader goes on after a bad record: one record is at most `RECORD_LIMIT`
@@ -35,8 +36,8 @@ _EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "
 Item = tuple[int, str, Any]
 
 
-def too_large() -> InputError:
-    return InputError("record_too_large", f"the record is longer than {RECORD_LIMIT:,} bytes (the limit for one record)")
+def too_large() -> tuple[str, str]:
+    return ("record_too_large", f"the record is longer than {RECORD_LIMIT:,} bytes (the limit for one record)")
 
 
 class Position:
@@ -154,11 +155,11 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
     source = _physical_lines(stream, pos)
     again: deque[tuple[int, str, str | None]] = deque()  # lines to read again after a bad row
     header: list[str] | None = None
-    header_error: InputError | None = None
+    header_error: tuple[str, str] | None = None
     rows: list[tuple[int, str, str | None]] = []
     quotes = size = 0
 
-    def restart(error: InputError) -> Item:
+    def restart(error: tuple[str, str]) -> Item:
         nonlocal quotes, size
         start = rows[0][0]
         again.extendleft(reversed(rows[1:]))
@@ -174,10 +175,10 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         if entry is None:
             if not rows:
                 return
-            yield restart(InputError("bad_csv", "CSV cannot be read: a quote is never closed"))
+            yield restart(("bad_csv", "CSV cannot be read: a quote is never closed"))
             continue
         number, text, problem = entry
-        if not rows and not text.strip():
+        if not rows and not text.strip() and problem is None:
             continue  # a blank line is not a record
         rows.append(entry)
         if problem == "size":
@@ -193,17 +194,17 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         try:
             parsed = list(csv.reader(["".join(t for _, t, _ in rows)], strict=True))
         except csv.Error as exc:
-            yield restart(InputError("bad_csv", f"CSV cannot be read: {exc}"))
+            yield restart(("bad_csv", f"CSV cannot be read: {exc}"))
             continue
         if len(parsed) != 1:  # not one row: a stray line break inside (csv reads "\r" as one)
-            yield restart(InputError("bad_csv", "CSV cannot be read: the row does not end where its quotes close"))
+            yield restart(("bad_csv", "CSV cannot be read: the row does not end where its quotes close"))
             continue
         row = parsed[0]
         if header is None:
             header = row
             repeated = sorted({c for c in header if header.count(c) > 1})
             if repeated:
-                header_error = InputError("bad_csv", f"the header repeats column(s) {', '.join(repeated)}")
+                header_error = ("bad_csv", f"the header repeats column(s) {', '.join(repeated)}")
                 yield restart(header_error)
             else:
                 rows.clear()
@@ -212,9 +213,9 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         if header_error is not None:
             yield restart(header_error)
         elif any(p == "encoding" for _, _, p in rows):
-            yield restart(InputError("bad_encoding", "the record is not valid UTF-8"))
+            yield restart(("bad_encoding", "the record is not valid UTF-8"))
         elif len(row) != len(header):
-            yield restart(InputError("bad_csv_row", f"the row has {len(row)} cells; the header has {len(header)} columns"))
+            yield restart(("bad_csv_row", f"the row has {len(row)} cells; the header has {len(header)} columns"))
         else:
             rows.clear()
             quotes = size = 0
@@ -340,7 +341,7 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         found = [text.bad[n] for n in text.bad if claimed < n <= upto]
         claimed = max(claimed, upto)
         if "size" in found:
-            return ("record_too_large", too_large().message)
+            return too_large()
         if "nesting" in found:
             return ("bad_record", f"the record is nested more than {YAML_DEPTH} deep")
         return _BAD_TEXT[found[0]] if found else None
@@ -362,7 +363,7 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
             event = loader.peek_event()
             if isinstance(event, yaml.ScalarEvent) and event.value in ("", "~", "null"):
                 return  # an empty document: no records
-            yield (event.start_mark.line + 1, ERR, InputError("bad_yaml", "a YAML batch must be a list of records"))
+            yield (event.start_mark.line + 1, ERR, ("bad_yaml", "a YAML batch must be a list of records"))
             return
         loader.get_event()
         index = 0
@@ -373,37 +374,37 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
             except _TooDeep:
                 skip_rest(YAML_DEPTH)
                 bad_text(loader.peek_event().start_mark.line)
-                yield (line, ERR, InputError("bad_record", f"the record is nested more than {YAML_DEPTH} deep"))
+                yield (line, ERR, ("bad_record", f"the record is nested more than {YAML_DEPTH} deep"))
                 continue
             index += 1
             problem = bad_text(node.end_mark.line)
             if problem is not None:
-                yield (line, ERR, InputError(*problem))
+                yield (line, ERR, problem)
                 continue
             if node.end_mark.index - node.start_mark.index > RECORD_LIMIT or _weight(node, {}, RECORD_LIMIT) > RECORD_LIMIT:
-                yield (line, ERR, InputError("record_too_large", f"the record is larger than {RECORD_LIMIT:,} "
+                yield (line, ERR, ("record_too_large", f"the record is larger than {RECORD_LIMIT:,} "
                                              "characters with its aliases expanded (the limit for one record)"))
                 continue
             try:
                 value = loader.construct_document(node)
             except MjcalcError as exc:  # duplicate key
-                yield (line, ERR, InputError("bad_record", exc.message))
+                yield (line, ERR, ("bad_record", exc.message))
             except yaml.YAMLError as exc:
-                yield (line, ERR, InputError("bad_yaml", f"YAML value cannot be read: {exc}"))
+                yield (line, ERR, ("bad_yaml", f"YAML value cannot be read: {exc}"))
             except (ValueError, RecursionError, MemoryError) as exc:  # e.g. an integer of 5,000 digits
-                yield (line, ERR, InputError("bad_yaml", f"YAML value cannot be read: {type(exc).__name__}"))
+                yield (line, ERR, ("bad_yaml", f"YAML value cannot be read: {type(exc).__name__}"))
             else:
                 yield (line, OBJ, value)
         loader.get_event()  # sequence end
         loader.get_event()  # document end
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.peek_event()
-            yield (event.start_mark.line + 1, ERR, InputError("bad_yaml", "a YAML batch is one document; found another"))
+            yield (event.start_mark.line + 1, ERR, ("bad_yaml", "a YAML batch is one document; found another"))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
-        yield (line, ERR, InputError("bad_yaml", f"not valid YAML: {exc.problem or exc.context}"))
+        yield (line, ERR, ("bad_yaml", f"not valid YAML: {exc.problem or exc.context}"))
     except yaml.YAMLError as exc:
-        yield (0, ERR, InputError("bad_yaml", f"not valid YAML: {exc}"))
+        yield (0, ERR, ("bad_yaml", f"not valid YAML: {exc}"))
     finally:
         loader.dispose()
