@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from installed import needs_compiled, popen_installed, run_installed, which_ran
 from typer.testing import CliRunner
 
 from mahjong_calc import accel
@@ -26,8 +27,6 @@ from mahjong_calc.batch.evaluate import outcome
 from mahjong_calc.batch.readers import read_items
 from mahjong_calc.cli import app
 from mahjong_calc.records import normalize
-
-from installed import needs_compiled, popen_installed, run_installed, which_ran
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from installed import needs_compiled, popen_installed, run_installed
 
 GOOD = {"hand": "13m456m678m11p555p2m"}  # a Wuhu win the compiled scorer answers

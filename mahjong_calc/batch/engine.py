@@ -179,6 +179,7 @@ def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_
     try:
         for index, chunk in enumerate(chunk_iter):
             slot = index % window
+            future: Future[Any]
             try:
                 if slots:
                     future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)

@@ -177,7 +177,7 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
                 return
             yield restart(("bad_csv", "CSV cannot be read: a quote is never closed"))
             continue
-        number, text, problem = entry
+        _, text, problem = entry
         if not rows and not text.strip() and problem is None:
             continue  # a blank line is not a record
         rows.append(entry)
@@ -333,7 +333,7 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
     text = _Text(stream, pos)
-    loader = Loader(text)  # type: ignore[arg-type]
+    loader: Any = Loader(text)  # PyYAML's event API is untyped
     claimed = -1  # bad lines up to here belong to records already given
 
     def bad_text(upto: int) -> tuple[str, str] | None:
@@ -370,7 +370,7 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         while not loader.check_event(yaml.SequenceEndEvent):
             line = loader.peek_event().start_mark.line + 1
             try:
-                node = loader.compose_node(None, index)  # type: ignore[arg-type]
+                node = loader.compose_node(None, index)
             except _TooDeep:
                 skip_rest(YAML_DEPTH)
                 bad_text(loader.peek_event().start_mark.line)
@@ -382,8 +382,9 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
                 yield (line, ERR, problem)
                 continue
             if node.end_mark.index - node.start_mark.index > RECORD_LIMIT or _weight(node, {}, RECORD_LIMIT) > RECORD_LIMIT:
-                yield (line, ERR, ("record_too_large", f"the record is larger than {RECORD_LIMIT:,} "
-                                             "characters with its aliases expanded (the limit for one record)"))
+                message = (f"the record is larger than {RECORD_LIMIT:,} characters with its aliases expanded "
+                           "(the limit for one record)")
+                yield (line, ERR, ("record_too_large", message))
                 continue
             try:
                 value = loader.construct_document(node)
