@@ -290,3 +290,22 @@ def test_an_endless_line_is_read_in_bounded_memory() -> None:
         proc.wait()
         assert proc.stdout is not None
         proc.stdout.close()
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        # a flow-style list on one line longer than the record limit: one error row, never silence
+        (b"[" + b", ".join(b"{id: %d, hand: 13m456m678m11p555p2m}" % i for i in range(40000)) + b"]\n",
+         [(1, "record_too_large")]),
+        # bad bytes in a comment after the last record still make a row
+        (b"- {id: 1, hand: 13m456m678m11p555p2m}\n# \xff\n", [(1, None), (2, "bad_encoding")]),
+    ],
+)
+def test_yaml_problems_outside_any_record_are_rows(tmp_path: Path, data: bytes, expected: list[tuple[int, Any]]) -> None:
+    path = tmp_path / "in.yaml"
+    path.write_bytes(data)
+    done = run_installed(["batch", str(path)], timeout=TIMEOUT)
+    assert done.returncode == 1
+    rows = _rows(done.stdout.encode(), "jsonl")
+    assert [(r["line"], r.get("error", {}).get("code")) for r in rows] == expected

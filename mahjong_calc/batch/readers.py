@@ -284,6 +284,7 @@ class _TooDeep(Exception):
 
 
 _BAD_TEXT = {
+    "nesting": ("bad_record", f"the record is nested more than {YAML_DEPTH} deep"),
     "encoding": ("bad_encoding", "the record is not valid UTF-8"),
     "character": ("bad_encoding", "the record holds a control character that YAML does not allow"),
 }
@@ -342,9 +343,13 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
         claimed = max(claimed, upto)
         if "size" in found:
             return too_large()
-        if "nesting" in found:
-            return ("bad_record", f"the record is nested more than {YAML_DEPTH} deep")
         return _BAD_TEXT[found[0]] if found else None
+
+    def leftover() -> Iterator[Item]:
+        """Bad lines that no record held (an over-long line that was the whole list, say)."""
+        for number in sorted(n for n in text.bad if n > claimed):
+            problem = text.bad[number]
+            yield (number + 1, ERR, too_large() if problem == "size" else _BAD_TEXT.get(problem, ("bad_yaml", problem)))
 
     def skip_rest(open_collections: int) -> None:
         while open_collections:
@@ -357,11 +362,13 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
     try:
         loader.get_event()  # stream start
         if loader.check_event(yaml.StreamEndEvent):
+            yield from leftover()
             return
         loader.get_event()  # document start
         if not loader.check_event(yaml.SequenceStartEvent):
             event = loader.peek_event()
             if isinstance(event, yaml.ScalarEvent) and event.value in ("", "~", "null"):
+                yield from leftover()
                 return  # an empty document: no records
             yield (event.start_mark.line + 1, ERR, ("bad_yaml", "a YAML batch must be a list of records"))
             return
@@ -398,6 +405,7 @@ def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
                 yield (line, OBJ, value)
         loader.get_event()  # sequence end
         loader.get_event()  # document end
+        yield from leftover()
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.peek_event()
             yield (event.start_mark.line + 1, ERR, ("bad_yaml", "a YAML batch is one document; found another"))
