@@ -20,13 +20,15 @@ import typer
 from . import __version__
 from .api import score_hand
 from .errors import MjcalcError
+from .commands_table import register as register_table_commands
 from .render import error_json, error_line, print_table, to_json
 
 app = typer.Typer(
     name="mjcalc",
     help="Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang.",
-    no_args_is_help=True,
-    add_completion=False,
+    no_args_is_help=False,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -63,11 +65,14 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
     """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
+    if ctx.invoked_subcommand is None:  # bare `mjcalc`: the command list, not an error
+        typer.echo(ctx.get_help())
 
 
 @app.command()
@@ -179,6 +184,9 @@ def batch(
     with _errors_to_exit(False):
         code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast)
     raise typer.Exit(code)
+
+
+register_table_commands(app)
 
 
 def main(argv: list[str] | None = None) -> None:

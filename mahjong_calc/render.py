@@ -49,26 +49,117 @@ def error_line(err: MjcalcError) -> str:
     return f"mjcalc: {kind} [{err.code}]: {err.message}{where}"
 
 
+NARROW = 60  # below this many columns the table shows one language only
+
+DEALER = {"zh": "庄", "en": "dealer"}
+LABELS = {
+    "zh": {"winner": "赢家共收", "waits": "听牌", "rules": "规则文件", "tile": "张", "left": "剩",
+           "discard": "点炮", "self_draw": "自摸", "patterns": "番种", "no": "不胡", "blocked": "不能胡",
+           },
+    "en": {"winner": "Winner receives", "waits": "Waits", "rules": "rules file", "tile": "Tile", "left": "Left",
+           "discard": "Discard", "self_draw": "Self-draw", "patterns": "Patterns", "no": "no win",
+           "blocked": "cannot win"},
+}
+GLOSS = {"discard": "discard", "self_draw": "self-draw", "left": "left", "tile": "tile", "patterns": "patterns",
+         "winner": "winner receives", "waits": "waits"}
+
+
 def _names(notation: str, lang: str) -> str:
     return " ".join(tile_name(t, lang) for t in parse_tiles(notation))
 
 
-def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = None) -> None:
-    """The breakdown a player reads at the table."""
-    from rich import box
+def _console(file: IO[str] | None, width: int | None) -> Any:
     from rich.console import Console
+
+    return Console(file=file, width=width)
+
+
+def _label(key: str, lang: str, wide: bool) -> str:
+    """`自摸 self-draw` in Chinese on a wide screen, one language when narrow or in English."""
+    text = LABELS[lang][key]
+    if lang == "zh" and wide and key in GLOSS:
+        return f"{text} {GLOSS[key]}"
+    return text
+
+
+def _table(console: Any, **kwargs: Any) -> Any:
+    from rich import box
     from rich.table import Table
 
-    console = Console(file=file)
+    narrow = console.width < NARROW  # no outer frame: four more columns for words
+    return Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, padding=(0, 1), show_edge=not narrow, **kwargs)
+
+
+def _fold(table: Any, header: str, justify: str = "left", ratio: int | None = None) -> None:
+    """A column that wraps and, for a word longer than the column, folds it: never `…`."""
+    table.add_column(header, justify=justify, overflow="fold", ratio=ratio)
+
+
+def _whole_words(table: Any, width: int) -> Any:
+    """Fix the column widths so the table fits `width` and wrapping splits no word.
+
+    Each column gets its longest word; what room is left goes to the columns whose
+    cells are longer than that, in proportion. Only when the longest words cannot
+    all stand side by side does the widest column give way (and fold a word).
+    """
+    from rich.cells import cell_len
+
+    mins: list[int] = []
+    natural: list[int] = []
+    for column in table.columns:
+        texts = [str(column.header)] + [str(cell) for cell in column.cells]
+        mins.append(max((cell_len(word) for text in texts for word in text.split()), default=1))
+        natural.append(max((cell_len(text) for text in texts), default=1))
+    # each column is padded by one on both sides, with a rule between columns (and at the edges if shown)
+    room = width - 2 * len(mins) - (len(mins) - 1) - (2 if table.show_edge else 0)
+    if sum(natural) <= room:
+        return table  # everything fits on one line per cell
+    while sum(mins) > room and max(mins) > 1:
+        mins[mins.index(max(mins))] -= 1
+    widths = list(mins)
+    spare = room - sum(widths)
+    wants = [max(n - m, 0) for n, m in zip(natural, mins)]
+    while spare > 0 and any(w > 0 for w in wants):
+        i = wants.index(max(wants))
+        widths[i] += 1
+        wants[i] -= 1
+        spare -= 1
+    for column, fixed in zip(table.columns, widths):
+        column.width = fixed
+    return table
+
+
+def print_table(
+    result: ScoreResult,
+    lang: str = "zh",
+    file: IO[str] | None = None,
+    *,
+    width: int | None = None,
+    dealer_seat: str | None = None,
+    rules_name: bool = False,
+) -> None:
+    """The breakdown a player reads at the table.
+
+    Narrower than 60 columns it shows one language (`lang`) and wraps details;
+    `dealer_seat` marks the dealer among the payers; `rules_name` titles the table
+    with the ruleset's own name (for `--rules` files).
+    """
+    from rich.table import Table
+
+    console = _console(file, width)
+    wide = console.width >= NARROW
     head = HEAD[lang]
     data = result.to_dict()
     hand = data["hand"]
     title = result.title[0] if lang == "zh" else result.title[1]
+    if rules_name:
+        title = f"{result.variant} ({LABELS[lang]['rules']})"
 
-    facts = Table(box=None, show_header=False, title=title, title_justify="left")
-    facts.add_column(style="bold")
-    facts.add_column()
-    facts.add_row(head["hand"], f"{hand['concealed']}  ({_names(hand['concealed'], lang)})")
+    facts = Table(box=None, show_header=False, title=title, title_justify="left", padding=(0, 1))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column(overflow="fold")
+    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""  # narrow: the notation says it
+    facts.add_row(head["hand"], hand["concealed"] + names)
     for meld in hand["melds"]:
         label = meld["tiles"] + (" concealed" if meld["concealed"] else "")
         facts.add_row(head["melds"], f"{label}  ({_names(meld['tiles'], lang)})")
@@ -78,26 +169,110 @@ def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = No
         facts.add_row(head["sets"], " ".join([decomposition["pair"], *decomposition["sets"]]))
     elif "text" in decomposition:
         facts.add_row(head["sets"], decomposition["text"])
+    if data.get("waits"):
+        facts.add_row(_label("waits", lang, False), " ".join(data["waits"]))
     console.print(facts)
 
-    items = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
-    items.add_column(head["item"])
-    items.add_column(head["gloss"])
-    items.add_column(head["value"], justify="right")
-    items.add_column(head["detail"])
+    items = _table(console)
+    _fold(items, head["item"])
+    gloss = wide and lang == "zh"
+    if gloss:
+        _fold(items, head["gloss"])
+    _fold(items, head["value"], "right")
+    _fold(items, head["detail"], ratio=1)
     for it in result.items:
-        first, second = (it.zh, it.en) if lang == "zh" else (it.en, it.zh)
-        items.add_row(first, second, str(it.value), it.detail)
+        name = it.zh if lang == "zh" else it.en
+        row = [name, it.en] if gloss else [name]
+        items.add_row(*row, str(it.value), it.detail)
     items.add_section()
-    items.add_row(head["total"], "", str(result.value), "")
-    console.print(items)
+    items.add_row(head["total"], *([""] if gloss else []), str(result.value), "")
+    console.print(_whole_words(items, console.width))
 
-    pays = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
-    pays.add_column(head["seat"])
-    pays.add_column(head["pays"], justify="right")
+    pays = _table(console)
+    _fold(pays, head["seat"])
+    _fold(pays, head["pays"], "right")
     for seat, amount in result.payments.items():
-        pays.add_row(SEAT_NAMES[seat][0 if lang == "zh" else 1], str(amount))
-    console.print(pays)
+        name = SEAT_NAMES[seat][0 if lang == "zh" else 1]
+        if lang == "zh" and wide:
+            name = f"{name} {SEAT_NAMES[seat][1]}"
+        if seat == dealer_seat:
+            name += f" ({DEALER[lang]})"
+        pays.add_row(name, str(amount))
+    pays.add_section()
+    pays.add_row(_label("winner", lang, wide), str(data["total"]))
+    console.print(_whole_words(pays, console.width))
+
+
+def _outcome_text(outcome: dict[str, Any], lang: str) -> str:
+    """`8 (24)`: the value and what the winner receives; `—` with the code when it is no win."""
+    if outcome.get("valid"):
+        return f"{outcome['value']} ({outcome['total']})"
+    return "—"
+
+
+def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None, rules_name: bool = False) -> None:
+    """The waits of a 13-tile hand (a `waits.WaitsResult`): tile, copies left, discard and self-draw scores."""
+    from rich.table import Table
+
+    from .result import ScoreResult as _Result
+
+    console = _console(file, width)
+    wide = console.width >= NARROW
+    data = waits.to_dict()
+    title = waits.title[0] if lang == "zh" else waits.title[1]
+    if rules_name:
+        title = f"{waits.variant} ({LABELS[lang]['rules']})"
+    hand = data["hand"]
+    facts = Table(box=None, show_header=False, title=title, title_justify="left", padding=(0, 1))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column(overflow="fold")
+    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""
+    facts.add_row(HEAD[lang]["hand"], hand["concealed"] + names)
+    for meld in hand["melds"]:
+        facts.add_row(HEAD[lang]["melds"], meld["tiles"] + (" concealed" if meld["concealed"] else ""))
+    console.print(facts)
+
+    if data["waits"]:
+        table = _table(console)
+        _fold(table, _label("tile", lang, wide))
+        _fold(table, _label("left", lang, wide), "right")
+        _fold(table, _label("discard", lang, wide), "right")
+        _fold(table, _label("self_draw", lang, wide), "right")
+        if wide:
+            _fold(table, _label("patterns", lang, wide), ratio=1)
+        narrow_patterns: list[str] = []  # narrow: the pattern names go below the table
+        for wait, row in zip(waits.waits, data["waits"]):
+            best = next((o for o in (wait.self_draw, wait.discard) if isinstance(o, _Result)), None)
+            names = []
+            if best is not None:
+                for key in best.patterns:
+                    zh, en = waits.names.get(key, (key, key))
+                    names.append(zh if lang == "zh" else en)
+            tile = row["tile"] + (f" {_names(row['tile'], lang)}" if wide else "")
+            cells = [tile, str(row["left"]), _outcome_text(row["discard"], lang), _outcome_text(row["self_draw"], lang)]
+            if wide:
+                cells.append(", ".join(names))
+            elif names:
+                narrow_patterns.append(f"{row['tile']}: {', '.join(names)}")
+            table.add_row(*cells)
+        console.print(_whole_words(table, console.width))
+        note = {"zh": "番值 (赢家共收)", "en": "value (winner receives)"}[lang]
+        console.print(note, overflow="fold")
+        for line in narrow_patterns:
+            console.print(line, overflow="fold", markup=False)
+        refusals: dict[tuple[str, str], str] = {}  # each reason for a `—` once, not on every row
+        for row in data["waits"]:
+            for column in ("discard", "self_draw"):
+                why = row[column].get("reason") or row[column].get("error")
+                if why:
+                    refusals.setdefault((column, why["code"]), why["message"])
+        for (column, code), message in refusals.items():
+            console.print(f"{LABELS[lang][column]} —: [{code}] {message}", overflow="fold", markup=False)
+        for row in data.get("blocked", []):  # tiles that complete the shape but break a rule
+            reason = row["reason"] or {}
+            text = f"{row['tile']}: {LABELS[lang]['blocked']} [{reason.get('code')}] {reason.get('message', '')}"
+            console.print(text, overflow="fold", markup=False)
+    # no winning tile: the CLI says why on stderr, as for a hand that is not a win
 
 
 def print_summary(tally: Any, file: IO[str] | None = None) -> None:

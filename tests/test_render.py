@@ -1,0 +1,119 @@
+"""The table at 40 and 80 columns: nothing cut, one language when narrow, the totals shown."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from mahjong_calc import score_hand
+from mahjong_calc.cli import app
+from mahjong_calc.render import print_table, print_waits
+from mahjong_calc.waits import hand_waits
+
+runner = CliRunner()
+
+HANDS = [
+    ("123456m13m99p555p2m", {"self_draw": True, "dealer_seat": "opposite"}),
+    ("1112345678999m1m", {"win": "1m", "self_draw": True}),
+    ("111m333m555m777m99m", {"variant": "chizhou", "self_draw": True}),
+    ("123m456p789s11z", {"variant": "chizhou", "concealed_kongs": ["5555m"], "self_draw": True, "dealer_seat": "next"}),
+    ("111m222p333s456m77z", {"variant": "pujiang", "self_draw": True, "opponent_pungs": "1,0,2"}),
+    ("111m222p8p3m3m3m7z5z55s", {"variant": "pujiang", "wild": "3m", "win": "7z", "self_draw": True}),
+]
+
+
+def _render(result: object, lang: str, width: int, **kwargs: object) -> str:
+    buf = io.StringIO()
+    print_table(result, lang, file=buf, width=width, **kwargs)  # type: ignore[arg-type]
+    return buf.getvalue()
+
+
+def _score(hand: str, flags: dict) -> object:
+    try:
+        return score_hand(hand, **flags)
+    except Exception as exc:  # every hand here must win: a table needs a result
+        pytest.fail(f"{hand}: {exc}")
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(("hand", "flags"), HANDS)
+def test_nothing_is_cut(hand: str, flags: dict, lang: str, width: int) -> None:
+    result = _score(hand, flags)
+    out = _render(result, lang, width)
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= width
+    shown = Counter(re.split(r"[\s|]+", out))
+    wanted = Counter(w for it in result.items for w in f"{it.zh if lang == 'zh' else it.en} {it.detail}".split())
+    for word, times in wanted.items():  # every word of every name and detail is there whole, at most wrapped
+        assert shown[word] >= times, (word, out)
+    assert str(result.total) in out
+
+
+def test_narrow_shows_one_language_and_wide_zh_a_gloss() -> None:
+    result = score_hand("123456m13m99p555p2m", self_draw=True)
+    narrow_zh = _render(result, "zh", 40)
+    wide_zh = _render(result, "zh", 80)
+    narrow_en = _render(result, "en", 40)
+    wide_en = _render(result, "en", 80)
+    assert "底番" in narrow_zh and "base" not in narrow_zh.split("说明")[1].split("合计")[0].replace("自摸 self-draw", "")
+    assert "底番" in wide_zh and "base" in wide_zh  # Chinese with a short English gloss
+    for out in (narrow_en, wide_en):  # --lang en: English names only
+        assert "base" in out and "底番" not in out and "支番" not in out
+        assert "next" in out and "下家" not in out
+
+
+def test_winner_total_and_dealer_mark() -> None:
+    result = score_hand("123456m13m99p555p2m", self_draw=True, dealer_seat="opposite")
+    zh = _render(result, "zh", 80, dealer_seat="opposite")
+    en = _render(result, "en", 40, dealer_seat="opposite")
+    assert "赢家共收" in zh and str(result.total) in zh
+    assert re.search(r"对家 opposite \(庄\)", zh)
+    assert re.search(r"opposite \(dealer\)", en) and "Winner receives" in en
+
+
+def test_rules_file_titles_the_table_with_its_own_name(tmp_path: object) -> None:
+    from pathlib import Path
+
+    rules = Path(str(tmp_path)) / "house.yaml"
+    rules.write_text("extends: wuhu315\nname: my_house\n", encoding="utf-8")
+    result = score_hand("123456m13m99p555p2m", rules=rules, self_draw=True)
+    out = _render(result, "en", 80, rules_name=True)
+    assert out.splitlines()[0].strip().startswith("my_house")
+    assert "315" not in out.splitlines()[0]
+
+
+def test_waits_from_the_result_appear_in_the_table() -> None:
+    result = score_hand("123456789m1p555p1p", win="1p")
+    assert result.to_dict()["waits"]
+    out = _render(result, "zh", 40)
+    assert "听牌" in out and " ".join(result.to_dict()["waits"]) in out
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(
+    ("hand", "flags"),
+    [("1112345678999m", {}), ("1112223334445m", {"variant": "pujiang"}), ("123456m13m99p555p", {"dealer": True})],
+)
+def test_waits_table_is_never_cut(hand: str, flags: dict, lang: str, width: int) -> None:
+    result = hand_waits(hand, **flags)
+    buf = io.StringIO()
+    print_waits(result, lang, file=buf, width=width)
+    out = buf.getvalue()
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= width
+    for wait in result.waits:
+        assert f"{wait.self_draw.value} ({wait.self_draw.total})" in out  # type: ignore[union-attr]
+
+
+def test_cli_table_at_forty_columns() -> None:
+    out = runner.invoke(app, ["score", "123456m13m99p555p2m", "-s", "--lang", "en"], env={"COLUMNS": "40"})
+    assert out.exit_code == 0, out.output
+    assert "…" not in out.output
+    assert max(len(line) for line in out.output.splitlines()) <= 40
+    assert "Winner receives" in out.output
