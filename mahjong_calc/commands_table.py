@@ -82,6 +82,36 @@ def waits(
         raise typer.Exit(1)
 
 
+def options(
+    variant: Annotated[Optional[str], typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
+    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the descriptions in the table.")] = Lang.zh,
+) -> None:
+    """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
+
+    Each key has its current value, a description in Chinese and English, and the
+    section of docs/rules/<variant>.md that explains the reading.
+
+    Example: mjcalc options wuhu315
+    """
+    from .cli import _errors_to_exit
+    from .option_docs import describe
+    from .render import print_options
+    from .waits import resolve
+
+    with _errors_to_exit(json_out):
+        rs = resolve(variant, rules, set_)
+        rows = describe(rs.data, rs.scorer)
+    if json_out:
+        out = {"variant": rs.name, "ruleset_version": rs.version, "scorer": rs.scorer, "options": [r.to_dict() for r in rows]}
+        typer.echo(json.dumps(out, ensure_ascii=False))
+    else:
+        print_options(rs.name, rows, lang.value)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `mjcalc` app."""
     app.command()(waits)
+    app.command()(options)

@@ -306,3 +306,32 @@ def print_summary(tally: Any, file: IO[str] | None = None) -> None:
         for key, times in tally.patterns.most_common():
             patterns.add_row(key, str(times))
         console.print(patterns)
+
+
+def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
+    """`mjcalc options`: key, value, and its meaning in one language with the docs section."""
+    console = _console(file, width)
+    if console.width < NARROW:  # a phone: one key per paragraph, nothing side by side
+        console.print(name, markup=False)
+        for row in rows:
+            meaning = row.zh if lang == "zh" else row.en
+            where = f" (§ {row.section.split(' § ', 1)[-1]})" if row.section else ""
+            console.print(f"{row.key} = {row.shown}", overflow="fold", markup=False)
+            if meaning:
+                from rich.padding import Padding
+                from rich.text import Text
+
+                console.print(Padding(Text(f"{meaning}{where}", overflow="fold"), (0, 0, 0, 2)))
+        return
+    heads = {"zh": ("键", "当前值", "说明"), "en": ("Key", "Value", "Meaning")}[lang]
+    table = _table(console, title=name, title_justify="left")
+    for header in heads:
+        _fold(table, header)
+    for row in rows:
+        meaning = row.zh if lang == "zh" else row.en
+        if row.section:
+            meaning += f" (§ {row.section.split(' § ', 1)[-1]})"
+        table.add_row(row.key, row.shown, meaning)
+    console.print(_whole_words(table, console.width))
+    console.print({"zh": "§ = docs/rules/ 下的章节", "en": "§ = the section of docs/rules/"}[lang] + (
+        f"{rows[0].section.split(' § ')[0].rsplit('/', 1)[-1]}" if rows and rows[0].section else ""), markup=False)

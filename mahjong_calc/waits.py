@@ -199,6 +199,13 @@ def check_shape(concealed: Sequence[int], melds: Sequence[Meld]) -> None:
             raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
 
 
+def resolve(variant: str | None, rules: str | Path | None, overrides: Sequence[str]) -> Ruleset:
+    """The ruleset `--variant`/`--rules`/`--set` name (api.resolve_ruleset)."""
+    from .api import resolve_ruleset
+
+    return resolve_ruleset(variant, rules, overrides)
+
+
 def hand_waits(
     hand: str,
     *,
@@ -210,9 +217,7 @@ def hand_waits(
     **flags: Any,
 ) -> WaitsResult:
     """`waits_of` for a hand written in tile notation; `flags` are `make_context`'s (not self_draw)."""
-    from .api import resolve_ruleset
-
-    rs = resolve_ruleset(variant, rules, overrides)
+    rs = resolve(variant, rules, overrides)
     concealed = parse_tiles(hand)
     if not concealed:
         raise InputError("empty_hand", "the hand has no tiles")
