@@ -335,3 +335,27 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
     console.print(_whole_words(table, console.width))
     console.print({"zh": "§ = docs/rules/ 下的章节", "en": "§ = the section of docs/rules/"}[lang] + (
         f"{rows[0].section.split(' § ')[0].rsplit('/', 1)[-1]}" if rows and rows[0].section else ""), markup=False)
+
+
+def print_explain(explained: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
+    """`score --explain`: each reading (an `explain.explain` dict), its value and items, and why the chosen one won."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    console = _console(file, width)
+    title = {"zh": "读法", "en": "Readings"}[lang]
+    rows = explained["readings"]
+    console.print(f"{title} ({len(rows)})", markup=False)
+    for number, row in enumerate(rows, start=1):
+        mark = "*" if row["chosen"] else " "
+        if row["refusal"] is None:
+            head = f"{mark} {number}. {row['value']}: {row['reading']}"
+            body = " + ".join(f"{(i['zh'] if lang == 'zh' else i['en'])} {i['value']}" for i in row["items"])
+        else:
+            head = f"{mark} {number}. —: {row['reading']}"
+            body = f"[{row['refusal']['code']}] {row['refusal']['message']}"
+        console.print(Text(head, overflow="fold"))
+        if body:
+            console.print(Padding(Text(body, overflow="fold"), (0, 0, 0, 5)))
+    why = {"zh": "选中 (*)", "en": "Chosen (*)"}[lang]
+    console.print(Text(f"{why}: {explained['why']}", overflow="fold"))
