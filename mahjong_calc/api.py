@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
+from .flags import FLAGS, Spelling, check_variant
 from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
 from .scoring import score
+
+_FLAG_NAMES = frozenset(f.name for f in FLAGS)
 
 
 def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
@@ -28,32 +32,20 @@ def score_hand(
     win: str | None = None,
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
-    self_draw: bool = False,
-    dealer: bool = False,
-    after_kong: bool = False,
-    robbing_kong: bool = False,
-    heavenly: bool = False,
-    earthly: bool = False,
-    discarder: str | None = None,
-    dealer_seat: str | None = None,
-    wild: str | None = None,
-    piao: int = 0,
-    opponent_pungs: Sequence[int] | str | None = None,
+    spelling: Spelling = "field",
+    **flags: Any,
 ) -> ScoreResult:
-    """Parse a hand written in tile notation and score it; raises MjcalcError subclasses."""
+    """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
+
+    `flags` are the win-situation keywords of `flags.FLAGS` (self_draw, dealer, discarder,
+    piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
+    `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
+    """
+    if not flags.keys() <= _FLAG_NAMES:
+        unknown = sorted(flags.keys() - _FLAG_NAMES)
+        raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
+    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
     parsed = build_hand(hand, melds, concealed_kongs, win)
-    ctx = make_context(
-        self_draw=self_draw,
-        dealer=dealer,
-        after_kong=after_kong,
-        robbing_kong=robbing_kong,
-        heavenly=heavenly,
-        earthly=earthly,
-        discarder=discarder,
-        dealer_seat=dealer_seat,
-        wild=wild,
-        piao=piao,
-        opponent_pungs=opponent_pungs,
-    )
+    ctx = make_context(spelling=spelling, **flags)
     return score(parsed, ctx, ruleset)

@@ -6,10 +6,12 @@ A thin shell like `cli.score`: parse the flags, call the library (`waits.hand_wa
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -21,65 +23,61 @@ class Lang(str, Enum):
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
 
-def waits(
-    hand: Annotated[list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)],
-    variant: Annotated[Optional[str], typer.Option("--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`). Default wuhu315.")] = None,
-    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Override one ruleset key (see `mjcalc options`). Repeatable.", show_default=False)] = [],  # noqa: B006
-    meld: Annotated[list[str], typer.Option("--meld", "-m", metavar="TILES", help="An exposed meld: 555p pung, 5555p kong, 123m chow. Repeatable.", show_default=False)] = [],  # noqa: B006
-    concealed_kong: Annotated[list[str], typer.Option("--concealed-kong", "-k", metavar="TILES", help="A concealed kong, e.g. 5555p. Repeatable.", show_default=False)] = [],  # noqa: B006
-    dealer: Annotated[bool, typer.Option("--dealer", "-d", help="The winner is the dealer (庄家).")] = False,
-    dealer_seat: Annotated[Optional[str], typer.Option("--dealer-seat", metavar="SEAT", help="Which payer is the dealer: next|opposite|previous (下家|对家|上家).")] = None,
-    discarder: Annotated[Optional[str], typer.Option("--discarder", "-f", metavar="SEAT", help="Who would discard the tile, for the discard column (default previous, 上家).")] = None,
-    after_kong: Annotated[bool, typer.Option("--after-kong", help="Win on a kong replacement tile (杠后开花): self-draw only.")] = False,
-    robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="The discard column is a win by robbing a kong (抢杠).")] = False,
-    heavenly: Annotated[bool, typer.Option("--heavenly", help="Heavenly hand (天胡): self-draw only.")] = False,
-    earthly: Annotated[bool, typer.Option("--earthly", help="Earthly hand (地胡).")] = False,
-    wild: Annotated[Optional[str], typer.Option("--wild", metavar="TILE", help="The wild-tile indicator (财神), e.g. 3m (Pujiang).")] = None,
-    piao: Annotated[int, typer.Option("--piao", metavar="N", help="Number of 飘财神 (Pujiang).")] = 0,
-    opponent_pungs: Annotated[Optional[str], typer.Option("--opponent-pungs", metavar="N,N,N", help="Exposed pungs of NEXT,OPPOSITE,PREVIOUS, e.g. 2,0,1 (Pujiang).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the table.")] = Lang.zh,
-) -> None:
+def waits(**params: Any) -> None:
     """List every tile that completes a 13-tile hand, copies left, and its score.
 
     Each wait is scored as a discard win and as a self-drawn win, exactly as
-    `mjcalc score` would score the 14 tiles. Exit status 1 when no tile wins
-    (the reason is printed: e.g. a Wuhu hand without 八支).
+    `mjcalc score` would score the 14 tiles; the discard column assumes
+    --discarder previous (上家) unless you name one. Exit status 1 when no tile
+    wins (the reason is printed: e.g. a Wuhu hand without 八支).
 
     Example: mjcalc waits 123456m13m99p555p
     """
-    from .cli import _errors_to_exit
+    from .cli import _emit, _errors_to_exit
     from .render import print_waits
     from .waits import hand_waits
 
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    rules, overrides = params.pop("rules"), params.pop("set_")
+    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
+    hand = " ".join(values.pop("hand"))
     with _errors_to_exit(json_out):
-        result = hand_waits(
-            "".join(hand),
-            variant=variant,
-            rules=rules,
-            overrides=set_,
-            melds=meld,
-            concealed_kongs=concealed_kong,
-            dealer=dealer,
-            dealer_seat=dealer_seat,
-            discarder=discarder,
-            after_kong=after_kong,
-            robbing_kong=robbing_kong,
-            heavenly=heavenly,
-            earthly=earthly,
-            wild=wild,
-            piao=piao,
-            opponent_pungs=opponent_pungs,
-        )
+        result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        _emit(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
-        if not json_out:
-            typer.echo(f"mjcalc: not a win [{result.reason.code}]: {result.reason.message}", err=True)
+        typer.echo(f"mjcalc: not a win [{result.reason.code}]: {result.reason.message}", err=True)
         raise typer.Exit(1)
+
+
+# `score`'s flags that do not apply before the win: the winning tile and how it came.
+_NOT_FOR_WAITS = ("win", "self_draw")
+
+
+def _waits_signature(flag_option: Callable[[Any], inspect.Parameter]) -> inspect.Signature:
+    """HAND..., --variant, --rules, --set, `score`'s declared flags (bar --win/--self-draw), --json, --lang."""
+    from .flags import FIELDS
+
+    declared = {f.name: flag_option(f) for f in FIELDS if f.cli and f.name not in _NOT_FOR_WAITS}
+    hand = declared.pop("hand").replace(annotation=Annotated[
+        list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])
+    variant = declared.pop("variant")
+    fixed = [
+        inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+        inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
+            list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key (see `mjcalc options`). Repeatable.")]),
+    ]
+    after = [
+        inspect.Parameter("json_out", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+            bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=Lang.zh, annotation=Annotated[
+            Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
+    ]
+    return inspect.Signature([hand, variant, *fixed, *declared.values(), *after])
 
 
 def options(
@@ -111,7 +109,10 @@ def options(
         print_options(rs.name, rows, lang.value)
 
 
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `mjcalc` app."""
+def register(app: typer.Typer, flag_option: Callable[[Any], inspect.Parameter]) -> None:
+    """Add this module's commands to the `mjcalc` app; `flag_option` makes a declared flag's option."""
+    waits.__signature__ = _waits_signature(flag_option)  # type: ignore[attr-defined]
+    waits.__annotations__ = {p.name: p.annotation for p in waits.__signature__.parameters.values()}  # type: ignore[attr-defined]
+    waits.__annotations__["return"] = None
     app.command()(waits)
     app.command()(options)

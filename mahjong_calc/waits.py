@@ -15,6 +15,7 @@ from typing import Any
 
 from .decompose import waits as shape_waits
 from .errors import InputError, MjcalcError, NotAWin
+from .flags import Spelling, check_variant
 from .hand import SEATS, Hand, Meld, Seat, WinContext, make_context, parse_meld
 from .result import ScoreResult
 from .ruleset import Ruleset
@@ -134,7 +135,7 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
     uses `ctx.discarder` (上家 when none is given), the self-draw clears it.
     """
     check_shape(concealed, melds)
-    tiles = rs.data["tiles"]
+    tiles = rs.tiles
     held = [0] * NUM_TILES
     for t in concealed:
         held[t] += 1
@@ -164,7 +165,7 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
     return WaitsResult(
         variant=rs.name,
         ruleset_version=rs.version,
-        title=(rs.data["title"]["zh"], rs.data["title"]["en"]),
+        title=(rs.title.zh, rs.title.en),
         concealed=tuple(sorted(concealed)),
         melds=tuple(melds),
         discarder=discarder,
@@ -214,13 +215,18 @@ def hand_waits(
     overrides: Sequence[str] = (),
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
+    spelling: Spelling = "field",
     **flags: Any,
 ) -> WaitsResult:
-    """`waits_of` for a hand written in tile notation; `flags` are `make_context`'s (not self_draw)."""
+    """`waits_of` for a hand written in tile notation; `flags` are `make_context`'s (not self_draw).
+
+    A flag the variant does not use is `flag_not_in_variant`, as for `score_hand`.
+    """
     rs = resolve(variant, rules, overrides)
+    check_variant(flags, rs.scorer, rs.name, spelling)
     concealed = parse_tiles(hand)
     if not concealed:
         raise InputError("empty_hand", "the hand has no tiles")
     parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
-    ctx = make_context(**flags)
+    ctx = make_context(spelling=spelling, **flags)
     return waits_of(concealed, parsed, ctx, rs)

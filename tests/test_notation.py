@@ -61,7 +61,7 @@ def test_capital_suits_hint_lower_case(hand: str, words: list[str]) -> None:
 
 @pytest.mark.parametrize(("zh", "en"), [("下家", "next"), ("对家", "opposite"), ("上家", "previous")])
 def test_chinese_seat_names(zh: str, en: str) -> None:
-    hand = ["123m456p789s11z", "-v", "chizhou", "-k", "5555m", "-k", "1111z"]
+    hand = ["123m456p22z", "-v", "chizhou", "-k", "5555m", "-k", "1111z"]
     code, data = _json(["score", *hand, "--discarder", zh])
     assert code == 0, data
     assert data == _json(["score", *hand, "--discarder", en])[1]

@@ -20,7 +20,7 @@ HANDS = [
     ("123456m13m99p555p2m", {"self_draw": True, "dealer_seat": "opposite"}),
     ("1112345678999m1m", {"win": "1m", "self_draw": True}),
     ("111m333m555m777m99m", {"variant": "chizhou", "self_draw": True}),
-    ("123m456p789s11z", {"variant": "chizhou", "concealed_kongs": ["5555m"], "self_draw": True, "dealer_seat": "next"}),
+    ("123m456p789s11z", {"variant": "chizhou", "concealed_kongs": ["5555m"], "self_draw": True}),
     ("111m222p333s456m77z", {"variant": "pujiang", "self_draw": True, "opponent_pungs": "1,0,2"}),
     ("111m222p8p3m3m3m7z5z55s", {"variant": "pujiang", "wild": "3m", "win": "7z", "self_draw": True}),
 ]
