@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from collections import Counter
 
 import pytest
@@ -117,3 +119,40 @@ def test_cli_table_at_forty_columns() -> None:
     assert "…" not in out.output
     assert max(len(line) for line in out.output.splitlines()) <= 40
     assert "Winner receives" in out.output
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["123456m13m99p555p2m", "-s"], "(9 + 2) × 0.4 = 4.4 → 4"),  # Wuhu 支番 with 压档
+        (["123456m13m99p555p2m"], "(9 + 2) × 0.2 = 2.2 → 2"),
+        (["11122233345m555p", "-w", "5p", "--variant", "wuhu525"], "11 × 0.5 = 5.5 → 6"),
+        (["111m333m555m777m99m", "-v", "chizhou", "-s"], "1 × 3 × 3 = 9, capped at 3"),
+        (["111m222p333s444m77z", "-v", "pujiang", "-s"], "子 8 × 2^1 番 = 16"),
+        (["111m222p333s444m77z", "-v", "pujiang", "-s", "--opponent-pungs", "1,0,2"],
+         "下家 (8 − 1) × 2^1 = 14, 对家 8 × 2^1 = 16, 上家 (8 − 2) × 2^1 = 12"),
+    ],
+)
+def test_the_numbers_add_up_on_screen(args: list[str], shown: str) -> None:
+    out = runner.invoke(app, ["score", *args, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert any(it.get("detail", "").startswith(shown) or shown in it.get("detail", "") for it in data["items"])
+    table = runner.invoke(app, ["score", *args], env={"COLUMNS": "200"})
+    assert shown in table.output
+
+
+@pytest.mark.parametrize(
+    "hand", ["123456m13m99p555p2m", "11122233345m555p", "1112345678999m5m", "123789m11p123789s", "12345678m99p111s9m"]
+)
+@pytest.mark.parametrize("self_draw", [[], ["-s"]])
+def test_wuhu_zhi_fan_detail_ends_with_its_value(hand: str, self_draw: list[str]) -> None:
+    out = runner.invoke(app, ["score", hand, *self_draw, "--json"])
+    if out.exit_code != 0:
+        pytest.skip("not a plain win")
+    items = json.loads(out.stdout)["items"]
+    for it in items:
+        if it["key"] == "zhi_fan":
+            exact = it["detail"].split(" = ")[1].split(" → ")
+            assert int(exact[-1]) == it["value"]
+            assert int(Decimal(exact[0]).quantize(Decimal(1), rounding=ROUND_HALF_UP)) == it["value"]  # 四舍五入
