@@ -35,10 +35,11 @@ def codes_in_code() -> tuple[set[str], list[re.Pattern[str]]]:
                 first = node.value  # code = "a" if ... else "b"
             if first is None:
                 continue
-            for sub in ast.walk(first):
-                if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and SNAKE.match(sub.value):
-                    literal.add(sub.value)
-            if isinstance(first, ast.JoinedStr):
+            if not isinstance(first, ast.JoinedStr):  # an f-string's literal parts are not codes
+                for sub in ast.walk(first):
+                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and SNAKE.match(sub.value):
+                        literal.add(sub.value)
+            else:
                 parts = [re.escape(v.value) if isinstance(v, ast.Constant) else "[a-z_]+" for v in first.values]
                 patterns.append(re.compile("".join(parts) + r"\Z"))
     return literal, patterns
