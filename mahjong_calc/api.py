@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .flags import FLAGS, Spelling, check_variant
+from .errors import InputError, MjcalcError
+from .flags import FLAGS, Spelling, check_variant, in_field_words
 from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
@@ -46,6 +46,11 @@ def score_hand(
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
-    parsed = build_hand(hand, melds, concealed_kongs, win)
-    ctx = make_context(spelling=spelling, **flags)
-    return score(parsed, ctx, ruleset)
+    try:
+        parsed = build_hand(hand, melds, concealed_kongs, win)
+        ctx = make_context(spelling=spelling, **flags)
+        return score(parsed, ctx, ruleset)
+    except MjcalcError as err:
+        if spelling == "cli":
+            raise
+        raise type(err)(err.code, in_field_words(err.message), err.position, err.source) from None
