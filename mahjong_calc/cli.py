@@ -235,10 +235,12 @@ class OutFormat(str, Enum):
 @app.command()
 def batch(
     file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
-    input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
-    out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
+    input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
+    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
 ) -> None:
     """Score many hands: one result per record, in input order.
 
@@ -253,7 +255,8 @@ def batch(
     from .batch import run_file
 
     with _errors_to_exit(False):
-        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast)
+        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
+                        str(rules) if rules is not None else None, set_)
     raise typer.Exit(code)
 
 

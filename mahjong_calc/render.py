@@ -67,14 +67,18 @@ WINDOW = 80  # characters of the input shown around the error's position
 def error_line(err: MjcalcError) -> str:
     """One line naming the problem and, when known, where it is: `12[x]3m`."""
     kind = "not a win" if isinstance(err, NotAWin) else "error"
-    where = ""
-    if err.position is not None and err.source is not None:
-        src, pos = err.source, err.position
-        start = max(0, pos - WINDOW // 2)
-        before = ("…" if start else "") + clean(src[start:pos])
-        after = clean(src[pos + 1 : pos + WINDOW // 2]) + ("…" if len(src) > pos + WINDOW // 2 else "")
-        where = f" at column {pos + 1}: {before}[{clean(src[pos:pos + 1])}]{after}"
-    return f"mjcalc: {kind} [{err.code}]: {clean(err.message)}{where}"
+    return f"mjcalc: {kind} [{err.code}]: {clean(err.message)}{error_where(err)}"
+
+
+def error_where(err: MjcalcError) -> str:
+    """` at column 3: 12[x]3m` when the error knows where it is in its text, else ''."""
+    if err.position is None or err.source is None:
+        return ""
+    src, pos = err.source, err.position
+    start = max(0, pos - WINDOW // 2)
+    before = ("…" if start else "") + clean(src[start:pos])
+    after = clean(src[pos + 1 : pos + WINDOW // 2]) + ("…" if len(src) > pos + WINDOW // 2 else "")
+    return f" at column {pos + 1}: {before}[{clean(src[pos:pos + 1])}]{after}"
 
 
 NARROW = 60  # below this many columns the table shows one language only
@@ -99,7 +103,7 @@ def _names(notation: str, lang: str) -> str:
 def _console(file: IO[str] | None, width: int | None) -> Any:
     from rich.console import Console
 
-    return Console(file=file, width=width)
+    return Console(file=file, width=width, markup=False)  # tiles like [555p] and `12[x]3m` are text, not markup
 
 
 def _label(key: str, lang: str, wide: bool) -> str:
@@ -303,14 +307,18 @@ def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, wi
     # no winning tile: the CLI says why on stderr, as for a hand that is not a win
 
 
-def print_summary(tally: Any, file: IO[str] | None = None) -> None:
+def print_summary(tally: Any, names: dict[str, tuple[str, str]] | None = None, file: IO[str] | None = None,
+                  *, width: int | None = None) -> None:
     """The terminal summary of a batch (a `batch.Tally`): counts (with how many records the
-    compiled scorer answered), value by variant, patterns."""
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
+    compiled scorer answered), value by variant, patterns by name, and the failed records.
 
-    console = Console(file=file)
+    `names` maps each pattern key to its (zh, en) names (`batch.command.pattern_names`).
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    console = _console(file, width)
+    names = names or {}
     counts = Table(box=None, show_header=False, title="mjcalc batch", title_justify="left")
     counts.add_column(style="bold")
     counts.add_column(justify="right")
@@ -321,21 +329,39 @@ def print_summary(tally: Any, file: IO[str] | None = None) -> None:
     console.print(counts)
 
     if tally.wins_by_variant:
-        variants = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
-        variants.add_column("variant")
-        variants.add_column("wins", justify="right")
-        variants.add_column("total value", justify="right")
+        variants = _table(console)
+        for header, justify in (("variant", "left"), ("wins", "right"), ("total value", "right")):
+            _fold(variants, header, justify)
         for name in sorted(tally.wins_by_variant):
             variants.add_row(name, str(tally.wins_by_variant[name]), str(tally.value_by_variant[name]))
-        console.print(variants)
+        console.print(_whole_words(variants, console.width))
+        console.print(Text("total value: the sum of each win's value, what one payer owes before their own "
+                           "adjustments (not the winner's total from all three)", overflow="fold"))
 
     if tally.patterns:
-        patterns = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
-        patterns.add_column("pattern")
-        patterns.add_column("times", justify="right")
+        patterns = _table(console)
+        for header, justify in (("pattern", "left"), ("名称", "left"), ("times", "right")):
+            _fold(patterns, header, justify)
         for key, times in tally.patterns.most_common():
-            patterns.add_row(key, str(times))
-        console.print(patterns)
+            zh, en = names.get(key, (key, key))
+            patterns.add_row(en, zh, str(times))
+        console.print(_whole_words(patterns, console.width))
+
+    if tally.errors:
+        codes = _table(console)
+        _fold(codes, "error code")
+        _fold(codes, "records", "right")
+        for code, number in tally.error_codes.most_common():
+            codes.add_row(code, str(number))
+        console.print(_whole_words(codes, console.width))
+        shown = len(tally.failures)
+        title = f"failed records (the first {shown} of {tally.errors})" if shown < tally.errors else "failed records"
+        failed = _table(console, title=title, title_justify="left")
+        for header, justify in (("line", "right"), ("id", "left"), ("code", "left"), ("message", "left")):
+            _fold(failed, header, justify)
+        for row in tally.failures:
+            failed.add_row(str(row.line), "" if row.id is None else str(row.id), row.code, row.message)
+        console.print(_whole_words(failed, console.width))
 
 
 def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:

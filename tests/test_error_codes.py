@@ -9,12 +9,21 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "mahjong_calc"
 # Callables whose first argument is an error code.
-CODE_TAKERS = {"InputError", "NotAWin", "RulesetError", "MjcalcError", "_fail", "not_a_win", "ErrorRow", "error_row"}
+CODE_TAKERS = {"InputError", "NotAWin", "RulesetError", "MjcalcError", "BatchStopped", "_fail", "not_a_win"}
 SNAKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
 def _name(func: ast.expr) -> str:
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _is_message(node: ast.expr) -> bool:
+    """A message: an f-string, a sentence, or a variable called message."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return " " in node.value
+    return isinstance(node, ast.Name) and node.id in ("message", "msg")
 
 
 def codes_in_code() -> tuple[set[str], list[re.Pattern[str]]]:
@@ -30,6 +39,9 @@ def codes_in_code() -> tuple[set[str], list[re.Pattern[str]]]:
                 for key, value in zip(node.keys, node.values):
                     if isinstance(key, ast.Constant) and key.value == "code":
                         first = value
+            elif (isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant)
+                  and isinstance(node.elts[0].value, str) and _is_message(node.elts[1])):
+                first = node.elts[0]  # the batch readers' (code, message) pairs
             elif (isinstance(node, ast.Assign) and isinstance(node.value, (ast.Constant, ast.IfExp))
                   and any(isinstance(t, ast.Name) and t.id == "code" for t in node.targets)):
                 first = node.value  # code = "a" if ... else "b"
