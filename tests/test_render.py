@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 import json
 import re
 from decimal import ROUND_HALF_UP, Decimal
@@ -156,3 +157,44 @@ def test_wuhu_zhi_fan_detail_ends_with_its_value(hand: str, self_draw: list[str]
             exact = it["detail"].split(" = ")[1].split(" → ")
             assert int(exact[-1]) == it["value"]
             assert int(Decimal(exact[0]).quantize(Decimal(1), rounding=ROUND_HALF_UP)) == it["value"]  # 四舍五入
+
+
+def test_cli_marks_the_dealer_and_titles_a_rules_file(tmp_path: Path) -> None:
+    out = runner.invoke(app, ["score", "123456m13m99p555p2m", "-s", "--dealer-seat", "对家"], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    assert "对家 opposite (庄)" in out.output and "赢家共收" in out.output
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: wuhu315\nname: our-club\n", encoding="utf-8")
+    out = runner.invoke(app, ["score", "123456m13m99p555p2m", "--rules", str(house), "--lang", "en"], env={"COLUMNS": "40"})
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0].startswith("our-club")
+
+
+def test_explain_shows_every_reading_and_why() -> None:
+    out = runner.invoke(app, ["score", "11122233344m55p5p", "-s", "--explain", "--lang", "en"], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    assert "Readings (3)" in out.output
+    assert "111m 222m 333m" in out.output and "123m 123m 123m" in out.output
+    assert "Chosen (*): the highest value: 11, the next best 7" in out.output
+    data = json.loads(runner.invoke(app, ["score", "11122233344m55p5p", "-s", "--explain", "--json"]).stdout)
+    readings = data["explain"]["readings"]
+    assert len(readings) == 3 and [r["chosen"] for r in readings].count(True) == 1
+    chosen = next(r for r in readings if r["chosen"])
+    assert chosen["value"] == data["value"] == max(r["value"] for r in readings)
+    assert chosen["patterns"] == data["patterns"]
+
+
+def test_explain_shows_readings_that_break_a_rule() -> None:
+    out = runner.invoke(app, ["score", "1112223334445m5m", "-v", "pujiang", "-s", "--explain", "--json"])
+    assert out.exit_code == 0, out.output
+    explained = json.loads(out.stdout)["explain"]
+    refused = [r for r in explained["readings"] if r["refusal"] is not None]
+    assert refused and all(r["refusal"]["code"] == "needs_three_pungs" and r["value"] is None for r in refused)
+    assert explained["why"] == "the only reading that wins; the others break a rule"
+    table = runner.invoke(app, ["score", "1112223334445m5m", "-v", "pujiang", "-s", "--explain"], env={"COLUMNS": "60"})
+    assert "[needs_three_pungs]" in table.output
+
+
+def test_json_without_explain_is_unchanged() -> None:
+    plain = runner.invoke(app, ["score", "11122233344m55p5p", "-s", "--json"]).stdout
+    assert "explain" not in json.loads(plain)
