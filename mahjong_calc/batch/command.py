@@ -56,7 +56,7 @@ def run_file(
     configure(defaults)
     fmt = detect_format(name, input_format)
     if sys.stdout is None:
-        raise BatchStopped("cannot_write_output", "standard output is closed", 0, 1)
+        raise BatchStopped("output_error", "standard output is closed", 0, 1)
     if out_format is None:
         out_format = "summary" if sys.stdout.isatty() else "jsonl"
     if name == "-":
