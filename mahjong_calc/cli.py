@@ -22,12 +22,13 @@ import typer
 
 from . import __version__
 from .api import score_hand
-from .errors import MjcalcError
 from .commands_table import register as register_table_commands
-from .flags import FIELDS, Field
+from .errors import MjcalcError
 from .explain import explain as explain_result
+from .flags import FIELDS, Field
 from .hand import seat
 from .render import clean, error_json, error_line, print_explain, print_table, to_json
+
 
 def _argument_usage(self: typer.core.TyperArgument) -> str:
     name = self.metavar or self.name.upper()
@@ -36,8 +37,8 @@ def _argument_usage(self: typer.core.TyperArgument) -> str:
 
 # Typer prints an argument's Python type and braces (`{hand}`, `HAND... <list[str]>`) in help;
 # each argument's metavar already says what it takes.
-typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign,assignment]
-typer.core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign,assignment]
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+typer.core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="mjcalc",
@@ -239,7 +240,7 @@ def batch(
     out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
-    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
 ) -> None:
     """Score many hands: one result per record, in input order.

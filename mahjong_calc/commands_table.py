@@ -11,9 +11,10 @@ import json
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
+
 
 class Lang(str, Enum):
     zh = "zh"
@@ -67,7 +68,7 @@ def _waits_signature(flag_option: Callable[[Any], inspect.Parameter]) -> inspect
     variant = declared.pop("variant")
     fixed = [
         inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-            Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+            Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
         inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
             list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key (see `mjcalc options`). Repeatable.")]),
     ]
@@ -81,8 +82,8 @@ def _waits_signature(flag_option: Callable[[Any], inspect.Parameter]) -> inspect
 
 
 def options(
-    variant: Annotated[Optional[str], typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
-    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
+    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the descriptions in the table.")] = Lang.zh,

@@ -275,17 +275,17 @@ def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, wi
         narrow_patterns: list[str] = []  # narrow: the pattern names go below the table
         for wait, row in zip(waits.waits, data["waits"]):
             best = next((o for o in (wait.self_draw, wait.discard) if isinstance(o, _Result)), None)
-            names = []
+            found: list[str] = []
             if best is not None:
                 for key in best.patterns:
                     zh, en = waits.names.get(key, (key, key))
-                    names.append(zh if lang == "zh" else en)
+                    found.append(zh if lang == "zh" else en)
             tile = row["tile"] + (f" {_names(row['tile'], lang)}" if wide else "")
             cells = [tile, str(row["left"]), _outcome_text(row["discard"], lang), _outcome_text(row["self_draw"], lang)]
             if wide:
-                cells.append(", ".join(names))
-            elif names:
-                narrow_patterns.append(f"{row['tile']}: {', '.join(names)}")
+                cells.append(", ".join(found))
+            elif found:
+                narrow_patterns.append(f"{row['tile']}: {', '.join(found)}")
             table.add_row(*cells)
         console.print(_whole_words(table, console.width))
         note = {"zh": "番值 (赢家共收)", "en": "value (winner receives)"}[lang]

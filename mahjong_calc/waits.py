@@ -121,14 +121,14 @@ class WaitsResult:
         return out
 
 
-def _try(hand: Hand, ctx: WinContext, rs: Ruleset) -> Outcome:
+def _try(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Outcome:
     try:
         return score(hand, ctx, rs)
     except MjcalcError as err:
         return err
 
 
-def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: Ruleset) -> WaitsResult:
+def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> WaitsResult:
     """Every tile that completes `concealed` (13 − 3 per meld) plus `melds`, scored both ways.
 
     `ctx` holds the flags of the win other than how it was won; the discard win
@@ -200,7 +200,7 @@ def check_shape(concealed: Sequence[int], melds: Sequence[Meld]) -> None:
             raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
 
 
-def resolve(variant: str | None, rules: str | Path | None, overrides: Sequence[str]) -> Ruleset:
+def resolve(variant: str | None, rules: str | Path | None, overrides: Sequence[str]) -> Ruleset[Any, Any, Any]:
     """The ruleset `--variant`/`--rules`/`--set` name (api.resolve_ruleset)."""
     from .api import resolve_ruleset
 

@@ -10,9 +10,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from installed import MJCALC, child_env
 from typer.testing import CliRunner
 
-from installed import MJCALC, child_env
 from mahjong_calc.cli import app
 
 runner = CliRunner()

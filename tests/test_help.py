@@ -6,10 +6,10 @@ import re
 
 import pytest
 import typer
+from installed import run_installed
 from typer.testing import CliRunner
 
 from mahjong_calc.cli import app
-from installed import run_installed
 
 runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]

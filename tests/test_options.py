@@ -22,7 +22,7 @@ runner = CliRunner()
 def _sections(doc: str) -> dict[str, str]:
     """`## heading` → the text under it, for one docs/rules file."""
     text = (REPO / doc).read_text(encoding="utf-8")
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    parts = re.split(r"^## (.+)$", text, flags=re.MULTILINE)
     return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts), 2)}
 
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 import json
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
 from mahjong_calc.cli import app
+from mahjong_calc.errors import MjcalcError
 from mahjong_calc.render import print_table, print_waits
 from mahjong_calc.waits import hand_waits
 
@@ -38,7 +39,7 @@ def _render(result: object, lang: str, width: int, **kwargs: object) -> str:
 def _score(hand: str, flags: dict) -> object:
     try:
         return score_hand(hand, **flags)
-    except Exception as exc:  # every hand here must win: a table needs a result
+    except MjcalcError as exc:  # every hand here must win: a table needs a result
         pytest.fail(f"{hand}: {exc}")
 
 

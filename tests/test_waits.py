@@ -84,7 +84,8 @@ def test_a_hand_that_cannot_win_says_why(hand: str, flags: dict, code: str) -> N
     result = hand_waits(hand, **flags)
     assert result.waits == ()
     assert result.reason is not None and result.reason.code == code
-    out = runner.invoke(app, ["waits", hand, *sum(([f"--{k}", v] for k, v in flags.items()), [])])
+    options = [word for k, v in flags.items() for word in (f"--{k}", v)]
+    out = runner.invoke(app, ["waits", hand, *options])
     assert out.exit_code == 1
     assert f"[{code}]" in out.output
 

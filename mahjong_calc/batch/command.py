@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from ..errors import InputError, MjcalcError
 from .engine import BatchStopped, run_batch
@@ -110,9 +110,11 @@ def _to_a_file(stream: IO[str]) -> bool:
 def pattern_names(tally: Tally, defaults: Defaults) -> dict[str, tuple[str, str]]:
     """Each pattern key the summary counts, with its (zh, en) names from the rulesets that found it."""
     from ..api import resolve_ruleset
+    from ..ruleset import Ruleset
 
     names: dict[str, tuple[str, str]] = {}
     for variant in tally.wins_by_variant:
+        rs: Ruleset[Any, Any, Any] | None
         try:
             rs = resolve_ruleset(variant, None, defaults.overrides)
         except MjcalcError:

@@ -23,7 +23,15 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any, NamedTuple
 
 from ..errors import MjcalcError
-from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
+from .evaluate import (
+    ERROR,
+    Defaults,
+    configure,
+    current_defaults,
+    error_outcome,
+    internal_error,
+    outcomes,
+)
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
 from .readers import BLOCK, LINES, Item
 from .tally import Tally
@@ -128,11 +136,11 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="mjcalc-parent-watch", daemon=True).start()
 
 
-def worker_init(parent: int, defaults: Defaults = Defaults()) -> None:
+def worker_init(parent: int, defaults: Defaults | None = None) -> None:
     """In each worker: Ctrl-C is the parent's to handle; end when the parent ends; `--rules`/`--set`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
-    configure(defaults)
+    configure(defaults or Defaults())
 
 
 def _fork_context() -> Any:

@@ -114,7 +114,7 @@ def current_defaults() -> Defaults:
 
 
 @lru_cache(maxsize=64)
-def _plan_with(variant: str | None, defaults: Defaults) -> tuple[Ruleset, Any] | None:
+def _plan_with(variant: str | None, defaults: Defaults) -> tuple[Ruleset[Any, Any, Any], Any] | None:
     """(ruleset, compiled plan) for a record's variant under `--rules`/`--set`, or None."""
     from ..accel import compile_plan
     from ..api import resolve_ruleset

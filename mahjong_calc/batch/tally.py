@@ -9,7 +9,6 @@ from typing import NamedTuple
 from ..records import RecordId
 from .evaluate import NOT_A_WIN, WIN, Outcome
 
-
 FAILURES_SHOWN = 20  # error rows the summary lists one by one
 
 
