@@ -19,7 +19,7 @@ from .flags import Spelling, check_variant
 from .hand import SEATS, Hand, Meld, Seat, WinContext, make_context, parse_meld
 from .result import ScoreResult
 from .ruleset import Ruleset
-from .scoring import score, tile_in_variant
+from .scoring import check_tiles, score, tile_in_variant
 from .tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
 
 # Refusals a scorer may raise before it looks at the shape of the hand: on their own
@@ -135,6 +135,7 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
     uses `ctx.discarder` (上家 when none is given), the self-draw clears it.
     """
     check_shape(concealed, melds)
+    check_tiles(Hand(tuple(concealed), tuple(melds), concealed[0]), rs)  # winds in Wuhu: say so once, with the hint
     tiles = rs.tiles
     held = [0] * NUM_TILES
     for t in concealed:

@@ -130,3 +130,15 @@ def test_cli_waits_bad_input_is_exit_2() -> None:
     out = runner.invoke(app, ["waits", "12x3m"])
     assert out.exit_code == 2
     assert "unknown_character" in out.output
+
+
+def test_tiles_the_variant_lacks_are_one_error_with_the_hint() -> None:
+    out = runner.invoke(app, ["waits", "123m456p789s11z22z"])
+    assert out.exit_code == 2
+    assert "tile_not_in_variant" in out.output and "`--variant chizhou`" in out.output
+
+
+@pytest.mark.parametrize(("zh", "en"), [("下家", "next"), ("上家", "previous")])
+def test_waits_takes_chinese_seat_names(zh: str, en: str) -> None:
+    args = ["waits", "11m456m789m11p", "-m", "777z", "--json", "--dealer-seat"]
+    assert runner.invoke(app, [*args, zh]).stdout == runner.invoke(app, [*args, en]).stdout
