@@ -385,6 +385,8 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
         _fold(table, header)
     for row in rows:
         meaning = row.zh if lang == "zh" else row.en
+        if lang == "zh" and row.en:  # wide enough: Chinese, then the English beside it
+            meaning += f" / {row.en}"
         if row.section:
             meaning += f" (§ {row.section.split(' § ', 1)[-1]})"
         table.add_row(row.key, row.shown, meaning)
