@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Literal
 
 from .tiles import NUM_TILES, is_honour
@@ -178,7 +178,7 @@ THIRTEEN_GROUPS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as offsets 
 
 def _wide(numbers: list[int]) -> bool:
     """Each two of a suit's tiles at least three apart (间隔两张: two tiles between)."""
-    return all(b - a >= 3 for a, b in zip(numbers, numbers[1:]))
+    return all(b - a >= 3 for a, b in pairwise(numbers))
 
 
 def thirteen(counts: tuple[int, ...], jokers: int, wide_gaps: bool = False) -> tuple[int, tuple[int, ...]] | None:
