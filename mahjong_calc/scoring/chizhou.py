@@ -16,6 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Ruleset, common_schema
 from ..tiles import SUITS, is_honour
+from ..settlement.base import settlement_section
 from .common import each_pays, item, result
 
 SCHEMA = common_schema(
@@ -39,6 +40,7 @@ SCHEMA = common_schema(
         "da_diao_che_concealed_kong": bool,
         "discard_triplet_is_exposed": bool,
     },
+    settlement=settlement_section("chizhou"),  # issue 12: settlement/chizhou.py
 )
 
 

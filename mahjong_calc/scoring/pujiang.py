@@ -19,6 +19,7 @@ from ..result import Item, ScoreResult
 from ..ruleset import Choice, Opt, Ruleset, common_schema
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
 from ..wilds import ANY, Group, WildSplit, seven_pairs, thirteen, wild_splits
+from ..settlement.base import settlement_section
 from .common import item, result
 
 SCHEMA = common_schema(
@@ -43,6 +44,7 @@ SCHEMA = common_schema(
         "robbing_kong_needs_three_pungs": bool,
         "robbing_kong_wild_needs_fan": bool,
     },
+    settlement=settlement_section("pujiang"),  # issue 12: settlement/pujiang.py
 )
 
 # When no reading wins, the refusal of the reading that got furthest is reported.

@@ -16,6 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Choice, Ruleset, common_schema
 from ..tiles import number_of, tile_str
+from ..settlement.base import settlement_section
 from .common import each_pays, item, result, round_half_up
 
 SCHEMA = common_schema(
@@ -40,6 +41,7 @@ SCHEMA = common_schema(
         "jiao_count_each_source": bool,
         "dealer_payer_extra": bool,
     },
+    settlement=settlement_section("wuhu"),  # issue 12: settlement/wuhu.py
 )
 
 
