@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import InputError
-from .hand import build_hand, make_context
+from .hand import build_hand, make_context, seat
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
 from .scoring import score
+from .settlement import Table, split_meld_sources, with_settlement
 
 
 def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
@@ -39,9 +40,16 @@ def score_hand(
     wild: str | None = None,
     piao: int = 0,
     opponent_pungs: Sequence[int] | str | None = None,
+    piao_by: str | None = None,
+    piao_count: int = 0,
 ) -> ScoreResult:
-    """Parse a hand written in tile notation and score it; raises MjcalcError subclasses."""
+    """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
+
+    A meld may name the seat that fed it (`555p@opposite`); then the hand is also
+    settled (liability, issue 12) and the result gains `liability`.
+    """
     ruleset = resolve_ruleset(variant, rules, overrides)
+    melds, sources = split_meld_sources(melds, concealed_kongs)  # issue 12: meld sources
     parsed = build_hand(hand, melds, concealed_kongs, win)
     ctx = make_context(
         self_draw=self_draw,
@@ -56,4 +64,6 @@ def score_hand(
         piao=piao,
         opponent_pungs=opponent_pungs,
     )
-    return score(parsed, ctx, ruleset)
+    result = score(parsed, ctx, ruleset)
+    table = Table(sources=sources, piao_by=seat(piao_by, "--piao-by"), piao_count=piao_count)  # issue 12
+    return with_settlement(result, ctx, table, ruleset) if table.given else result

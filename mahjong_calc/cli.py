@@ -20,6 +20,7 @@ import typer
 from . import __version__
 from .api import score_hand
 from .errors import MjcalcError
+from .game_cli import game_app
 from .render import error_json, error_line, print_table, to_json
 
 app = typer.Typer(
@@ -92,8 +93,14 @@ def score(
     opponent_pungs: Annotated[Optional[str], typer.Option("--opponent-pungs", help="Exposed pungs of NEXT,OPPOSITE,PREVIOUS, e.g. 2,0,1 (Pujiang).")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", help="Language of the table.")] = Lang.zh,
+    # issue 12 (game helper): the Pujiang 飘 round of another player, for its limits and liability
+    piao_by: Annotated[Optional[SeatChoice], typer.Option("--piao-by", help="Pujiang: the seat in a 飘 round (its limits apply to this win).")] = None,
+    piao_count: Annotated[int, typer.Option("--piao-count", min=0, help="Pujiang: how many 飘 that seat has made (with --piao-by).")] = 0,
 ) -> None:
     """Score one winning hand and show what each seat pays.
+
+    A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
+    then liability (包牌, 承包, 反包) applies and JSON gains `liability`.
 
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
@@ -117,6 +124,8 @@ def score(
             wild=wild,
             piao=piao,
             opponent_pungs=opponent_pungs,
+            piao_by=piao_by.value if piao_by else None,  # issue 12
+            piao_count=piao_count,  # issue 12
         )
     if json_out:
         typer.echo(to_json(result))
@@ -179,6 +188,9 @@ def batch(
     with _errors_to_exit(False):
         code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast)
     raise typer.Exit(code)
+
+
+app.add_typer(game_app, name="game")  # issue 12: `mjcalc game settle`
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -98,6 +98,15 @@ def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = No
     for seat, amount in result.payments.items():
         pays.add_row(SEAT_NAMES[seat][0 if lang == "zh" else 1], str(amount))
     console.print(pays)
+    print_liability(console, data.get("liability") or [], lang)
+
+
+def print_liability(console: Any, rows: list[dict[str, Any]], lang: str) -> None:
+    """Issue 12: one line per liability shift (包牌, 承包, 反包), under the payments."""
+    for row in rows:
+        who = SEAT_NAMES[row["payer"]][0 if lang == "zh" else 1] if row["payer"] in SEAT_NAMES else row["payer"]
+        name = f"{row['zh']} {row['code']}" if lang == "zh" else f"{row['code']} ({row['zh']}): {row['en']}"
+        console.print(f"{who} +{row['amount']}  {name}", highlight=False)
 
 
 def print_summary(tally: Any, file: IO[str] | None = None) -> None:

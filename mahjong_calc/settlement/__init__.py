@@ -15,11 +15,14 @@ dataclass of its `settlement:` options.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..hand import WinContext
 from ..result import ScoreResult
 from ..ruleset import Ruleset
+from ..seats import Position
 from . import chizhou, pujiang, wuhu
 from .base import Liability, Settlement, Settler, Sourced, Table, options_of, schema_of
 
@@ -41,4 +44,28 @@ def settlement_options(ruleset: Ruleset) -> Any:
     return options_of(OPTIONS[ruleset.scorer], ruleset)
 
 
-__all__ = ["OPTIONS", "SETTLERS", "Liability", "Settlement", "Sourced", "Table", "schema_of", "settle", "settlement_options"]
+__all__ = ["OPTIONS", "SETTLERS", "Liability", "Settlement", "Sourced", "Table", "schema_of", "settle", "settlement_options", "split_meld_sources", "with_settlement"]
+
+
+def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
+    """`--meld 555p@opposite` → ('555p', 'opposite'); a concealed kong may not name a source."""
+    from ..errors import InputError
+    from ..seats import relative_source, split_source
+
+    for kong in concealed_kongs:
+        if "@" in kong:
+            raise InputError("source_on_concealed_kong", f"--concealed-kong {kong!r}: a concealed kong was fed by nobody; drop the @source")
+    texts: list[str] = []
+    sources: list[Position | None] = []
+    for text in melds:
+        meld, source = split_source(text)
+        texts.append(meld)
+        sources.append(relative_source(meld, source) if source is not None else None)
+    return texts, tuple(sources)
+
+
+def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> ScoreResult:
+    """The result with the settled `payments` and a `liability` list (its JSON gains the key)."""
+    settled = settle(result, ctx, table, ruleset)
+    liability = [row.to_dict() for row in settled.liability]
+    return replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})

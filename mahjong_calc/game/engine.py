@@ -1,0 +1,442 @@
+"""A game is a fold over its hands: `step(game, state, hand) -> (state, row)`.
+
+For each hand the engine works out what a player would otherwise type: who deals,
+each payer's seat relative to the winner, who fed each meld, the Pujiang pungs of
+each payer; then it scores the hand (the floor below, unchanged), settles it
+(liability, `settlement/`), and moves the totals, the 子 ledger and the deal on.
+The standings are `reduce(step, hands, start)`: a game stored as its hands alone
+always settles to the same totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import InputError, MjcalcError
+from ..hand import SEATS, Seat, build_hand, make_context, parse_meld
+from ..result import ScoreResult
+from ..scoring import score
+from ..seats import absolute, relative, seat_index, split_source
+from ..settlement import Sourced, Table, settle, settlement_options
+from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
+from .record import GameFile, RawHand
+
+# field -> kind, for one hand of a game record
+FIELDS: dict[str, str] = {
+    "id": "id",
+    "winner": "player",
+    "winners": "winners",
+    "discarder": "player",
+    "draw": "bool",
+    "dealer": "player",
+    "hand": "str",
+    "win": "str",
+    "melds": "list",
+    "concealed_kongs": "list",
+    "self_draw": "bool",
+    "after_kong": "bool",
+    "robbing_kong": "bool",
+    "heavenly": "bool",
+    "earthly": "bool",
+    "wild": "str",
+    "piao": "int",
+    "opponent_pungs": "pungs",
+    "exposed": "exposed",
+    "piao_by": "player",
+    "piao_count": "int",
+    "sheng_zhang": "player",
+    "hua": "hua",
+    "la_zi": "players",
+}
+# what one winner of several (`winners: [...]`) may say for themself
+WINNER_FIELDS = ("winner", "hand", "win", "melds", "concealed_kongs", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
+COMPUTED = {
+    "variant": "a game has one variant, in its header",
+    "dealer_seat": "the game works out who deals each hand",
+}
+_KIND_TEXT = {
+    "str": "a string",
+    "bool": "true or false",
+    "int": "an integer ≥ 0",
+    "list": "a list of strings",
+    "player": "a player's name or a seat E/S/W/N",
+    "players": "a list of players",
+    "pungs": "three counts NEXT,OPPOSITE,PREVIOUS, or {player: count}",
+    "exposed": "{player: [meld@source, ...]}",
+    "hua": "{player: count}",
+    "winners": "a list of {winner, hand, melds, ...}",
+    "id": "a string or an integer",
+}
+
+
+@dataclass(frozen=True)
+class State:
+    """The standings after some hands: who deals next, the win/loss totals, the 子, the end."""
+
+    dealer: int
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    chips: tuple[int, int, int, int] | None = None
+    ended_at: int | None = None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand, settled (or its error), in absolute seats 0..3."""
+
+    no: int
+    dealer: int
+    winners: tuple[int, ...] = ()
+    discarder: int | None = None
+    self_draw: bool = False
+    draw: bool = False
+    results: tuple[ScoreResult, ...] = ()
+    error: MjcalcError | None = None
+    changes: tuple[int, int, int, int] = (0, 0, 0, 0)
+    liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
+    chips_after: tuple[int, int, int, int] | None = None
+    transfers: tuple[Transfer, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A settled game."""
+
+    game: GameFile
+    rows: tuple[HandRow, ...]
+    state: State
+    transfers: tuple[tuple[int, int, int], ...]  # (from, to, amount) settling the totals
+
+    @property
+    def failed(self) -> bool:
+        return any(r.error is not None for r in self.rows)
+
+
+class HandError(InputError):
+    """A hand of a game record that cannot be settled (its row says why)."""
+
+
+def _err(code: str, message: str) -> HandError:
+    return HandError(code, message)
+
+
+# --- reading one hand ---------------------------------------------------------------
+
+
+def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
+    if not isinstance(value, str):
+        raise _err("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
+    seat = seat_index(value, players)
+    if seat is None:
+        raise _err("unknown_player", f"{name}: {value!r} is not one of the players {', '.join(players)} (or E/S/W/N)")
+    return seat
+
+
+def _check_kind(name: str, kind: str, value: Any) -> None:
+    ok = {
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+        "int": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+        "list": isinstance(value, list) and all(isinstance(v, str) for v in value),
+        "players": isinstance(value, list) and all(isinstance(v, str) for v in value),
+        "pungs": isinstance(value, (str, list, dict)),
+        "exposed": isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(m, str) for m in v) for v in value.values()),
+        "hua": isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()),
+        "winners": isinstance(value, list) and len(value) > 0 and all(isinstance(v, dict) for v in value),
+        "id": isinstance(value, (str, int)) and not isinstance(value, bool),
+        "player": True,  # checked against the players
+    }[kind]
+    if not ok:
+        raise _err("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
+
+
+def _fields(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise _err("bad_record", f"a hand must be a mapping of fields, not {type(raw).__name__}")
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in COMPUTED:
+            raise _err("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
+        kind = FIELDS.get(key) if isinstance(key, str) else None
+        if kind is None:
+            raise _err("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
+        if value is None:
+            continue
+        _check_kind(key, kind, value)
+        out[key] = value
+    return out
+
+
+def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
+    """Meld texts with their absolute source seat; nobody feeds their own meld."""
+    out: list[tuple[str, int | None]] = []
+    for text in texts:
+        meld, source = split_source(text)
+        seat = None
+        if source is not None:
+            seat = _player(source, f"{where} {text!r}", players)
+            if seat == owner:
+                raise _err("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
+        out.append((meld, seat))
+    return out
+
+
+@dataclass(frozen=True)
+class _Win:
+    """One winner of a hand, read: what `score` and `settle` need."""
+
+    seat: int
+    fields: Mapping[str, Any]
+
+
+# --- one hand -----------------------------------------------------------------------
+
+
+def _score_cached(game: GameFile, hand: str, melds: tuple[str, ...], kongs: tuple[str, ...], win: str | None, ctx_key: tuple[Any, ...]) -> ScoreResult:
+    """Score one winner's tiles; memoised per game, since long games repeat hands."""
+    key = (hand, melds, kongs, win, ctx_key)
+    cached = game.cache.get(key)
+    if cached is None:
+        try:
+            parsed = build_hand(hand, melds, kongs, win)
+            cached = score(parsed, make_context(**dict(ctx_key)), game.ruleset)
+        except MjcalcError as err:
+            cached = err
+        if len(game.cache) < 65536:
+            game.cache[key] = cached
+    if isinstance(cached, MjcalcError):
+        raise cached
+    return cached
+
+
+def _win_one(game: GameFile, state: State, w: _Win, discarder: int | None, shared: Mapping[str, Any]) -> tuple[ScoreResult, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
+    """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
+    players, rs = game.players, game.ruleset
+    f = {**shared, **w.fields}
+    if "hand" not in f:
+        raise _err("missing_field", f"{players[w.seat]}'s win has no 'hand'")
+    melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
+    for kong in f.get("concealed_kongs", []):
+        if "@" in kong:
+            raise _err("source_on_concealed_kong", f"concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source")
+    dealer = state.dealer
+    exposed: dict[Seat, tuple[Sourced, ...]] = {}
+    for name, texts in (f.get("exposed") or {}).items():
+        owner = _player(name, "exposed:", players)
+        if owner == w.seat:
+            raise _err("bad_field", f"exposed: {name!r} is the winner; the winner's melds go in melds:")
+        seat: Seat = relative(w.seat, owner)  # type: ignore[assignment]
+        items = []
+        for text, source in _sourced(texts, owner, players, f"exposed: {name}:"):
+            items.append(Sourced(parse_meld(text), relative(w.seat, source) if source is not None else None))
+        exposed[seat] = tuple(items)
+    pungs = f.get("opponent_pungs")
+    if isinstance(pungs, dict):
+        counts = [0, 0, 0]
+        for name, n in pungs.items():
+            owner = _player(name, "opponent_pungs:", players)
+            if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise _err("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
+            counts[SEATS.index(relative(w.seat, owner))] = n  # type: ignore[arg-type]
+        pungs = tuple(counts)
+    elif isinstance(pungs, list):
+        pungs = tuple(pungs)
+    elif pungs is None and exposed:
+        pungs = tuple(sum(1 for s in exposed.get(seat, ()) if s.meld.kind in ("pung", "kong")) for seat in SEATS)
+    if discarder is not None and discarder == w.seat:
+        raise _err("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
+    ctx_key = (
+        ("self_draw", bool(f.get("self_draw"))),
+        ("dealer", dealer == w.seat),
+        ("after_kong", bool(f.get("after_kong"))),
+        ("robbing_kong", bool(f.get("robbing_kong"))),
+        ("heavenly", bool(f.get("heavenly"))),
+        ("earthly", bool(f.get("earthly"))),
+        ("discarder", relative(w.seat, discarder) if discarder is not None else None),
+        ("dealer_seat", relative(w.seat, dealer) if dealer != w.seat else None),
+        ("wild", f.get("wild")),
+        ("piao", f.get("piao", 0)),
+        ("opponent_pungs", pungs),
+    )
+    result = _score_cached(game, f["hand"], tuple(m for m, _ in melds), tuple(f.get("concealed_kongs", ())), f.get("win"), ctx_key)
+    ctx = make_context(**dict(ctx_key))
+    piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
+    sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
+    if sheng == w.seat:
+        raise _err("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
+    hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in (f.get("hua") or {}).items()}
+    la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f.get("la_zi", []))
+    table = Table(
+        sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
+        exposed=exposed,
+        hua={k: v for k, v in hua.items() if k != "winner"},  # type: ignore[misc]
+        la_zi=frozenset(s for s in la_zi if s != "winner"),  # type: ignore[misc]
+        piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
+        piao_count=int(f.get("piao_count", 0)),
+        sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
+    )
+    settled = settle(result, ctx, table, rs)
+    liability = [row.to_dict() for row in settled.liability]
+    result = replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})
+    pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
+    rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
+    return result, pays, rows
+
+
+def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
+    """Settle one hand: the new standings and the hand's row. A bad hand changes nothing."""
+    row = HandRow(raw.no, state.dealer, chips_after=state.chips)
+    try:
+        if raw.error is not None:
+            raise raw.error
+        if state.ended_at is not None:
+            raise _err("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
+        return _step(game, state, raw, row)
+    except MjcalcError as err:
+        return state, replace(row, error=err)
+
+
+def _step(game: GameFile, state: State, raw: RawHand, row: HandRow) -> tuple[State, HandRow]:
+    players, opt = game.players, settlement_options(game.ruleset)
+    f = _fields(raw.value)
+    if "dealer" in f:
+        said = _player(f.pop("dealer"), "dealer:", players)
+        if said != state.dealer:
+            raise _err("two_dealers", f"dealer: the record says {players[said]}, but {players[state.dealer]} deals this hand")
+    f.pop("id", None)
+    winners_given = [k for k in ("winner", "winners") if k in f]
+    if f.pop("draw", False):
+        if winners_given:
+            raise _err("conflicting_fields", "draw: true and a winner cannot both be given")
+        if len(f):
+            raise _err("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
+        dealer = next_dealer(state.dealer, (), opt)
+        return replace(state, dealer=dealer), replace(row, draw=True)
+    if len(winners_given) != 1:
+        raise _err("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
+    discarder = _player(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
+    if "winner" in f:
+        wins = [_Win(_player(f.pop("winner"), "winner:", players), {})]
+    else:
+        entries = f.pop("winners")
+        wins = []
+        for i, entry in enumerate(entries):
+            for key in entry:
+                if key not in WINNER_FIELDS:
+                    raise _err("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
+            if "winner" not in entry:
+                raise _err("missing_field", f"winners[{i}]: name the winner")
+            for key, value in entry.items():
+                if key != "winner" and value is not None:
+                    _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
+            wins.append(_Win(_player(entry["winner"], f"winners[{i}].winner:", players), {k: v for k, v in entry.items() if k != "winner" and v is not None}))
+        if len({w.seat for w in wins}) != len(wins):
+            raise _err("bad_field", "winners: a player is named twice")
+        if len(wins) > 1:
+            if not opt.multiple_winners:
+                raise _err("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
+            if discarder is None or f.get("self_draw"):
+                raise _err("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
+    results: list[ScoreResult] = []
+    transfers: list[Transfer] = []
+    liability: list[tuple[int, str, str, str, int]] = []
+    for w in wins:
+        result, pays, rows = _win_one(game, state, w, discarder, f)
+        results.append(result)
+        moves_chips = _moves_chips(result, opt)
+        transfers += [Transfer(payer, w.seat, amount, moves_chips) for payer, amount in pays if amount]
+        liability += rows
+    chips_start = state.chips
+    transfers, chips_after = apply_chips(transfers, chips_start)
+    changes = [0, 0, 0, 0]
+    for t in transfers:
+        changes[t.payer] -= t.amount
+        changes[t.to] += t.amount
+    totals = tuple(a + b for a, b in zip(state.totals, changes))
+    ended = state.ended_at
+    if chips_after is not None and min(chips_after) <= 0:
+        ended = raw.no
+    seats = tuple(w.seat for w in wins)
+    new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
+    self_draw = bool(f.get("self_draw") or f.get("after_kong") or f.get("heavenly"))
+    return new, replace(
+        row,
+        winners=seats,
+        discarder=discarder,
+        self_draw=self_draw,
+        results=tuple(results),
+        changes=tuple(changes),  # type: ignore[arg-type]
+        liability=tuple(liability),
+        chips_after=chips_after,
+        transfers=tuple(transfers),
+    )
+
+
+def _moves_chips(result: ScoreResult, opt: Any) -> bool:
+    """交算输赢分，不扣底分: a 交 win moves the score only, unless `jiao_chips: chips_too`."""
+    return not ("jiao" in result.patterns and getattr(opt, "jiao_chips", "chips_too") == "score_only")
+
+
+def start(game: GameFile) -> State:
+    """The standings before the first hand."""
+    opt = settlement_options(game.ruleset)
+    chips = game.chips if game.chips is not None else (opt.chips or None)
+    return State(game.dealer, (0, 0, 0, 0), (chips,) * 4 if chips else None)  # type: ignore[arg-type]
+
+
+def settle_game(game: GameFile, hands: Iterable[RawHand] | None = None) -> Report:
+    """Fold `step` over the hands: every hand's row, the final standings, the fewest transfers."""
+    state = start(game)
+    rows: list[HandRow] = []
+    for raw in game.hands if hands is None else hands:
+        state, row = step(game, state, raw)
+        rows.append(row)
+    return Report(game, tuple(rows), state, tuple(fewest_transfers(state.totals)))
+
+
+# --- the JSON contract ----------------------------------------------------------------
+
+
+def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
+    return None if values is None else dict(zip(players, values))
+
+
+def row_dict(row: HandRow, players: Sequence[str]) -> dict[str, Any]:
+    """One hand of `game settle --json`: its number, dealer, result (or error) and settlement."""
+    out: dict[str, Any] = {"no": row.no, "dealer": players[row.dealer]}
+    if row.error is not None:
+        out["error"] = row.error.to_dict()
+    elif row.draw:
+        out["draw"] = True
+    else:
+        if len(row.winners) == 1:
+            out["winner"] = players[row.winners[0]]
+        else:
+            out["winners"] = [players[w] for w in row.winners]
+        out["discarder"] = players[row.discarder] if row.discarder is not None else None
+        out["self_draw"] = row.self_draw
+        dicts = [r.to_dict() for r in row.results]
+        out["result"] = dicts[0] if len(dicts) == 1 else dicts
+    out["settlement"] = {
+        "changes": _by_player(players, row.changes),
+        "liability": [
+            {"payer": players[p], "code": code, "zh": zh, "en": en, "amount": amount} for p, code, zh, en, amount in row.liability
+        ],
+        "chips_after": _by_player(players, row.chips_after),
+    }
+    return out
+
+
+def report_dict(report: Report) -> dict[str, Any]:
+    """`mjcalc game settle --json`: players, hands, totals, chips, transfers, ended_at."""
+    players = report.game.players
+    return {
+        "variant": report.game.ruleset.name,
+        "players": list(players),
+        "hands": [row_dict(r, players) for r in report.rows],
+        "totals": _by_player(players, report.state.totals),
+        "chips": _by_player(players, report.state.chips),
+        "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in report.transfers],
+        "ended_at": report.state.ended_at,
+    }
