@@ -8,7 +8,7 @@ HEAD = {
     "zh": {"no": "#", "dealer": "庄", "winner": "和", "how": "方式", "value": "番", "liability": "包", "chips": "（子）",
            "total": "合计", "self_draw": "自摸", "draw": "流局", "discard": "点炮", "transfers": "结算", "ended": "子输完，牌局结束于第 {} 局"},
     "en": {"no": "#", "dealer": "Dealer", "winner": "Winner", "how": "How", "value": "Value", "liability": "Liability",
-           "chips": "(子 after)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
+           "chips": " (子)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
            "transfers": "Transfers", "ended": "a player's 子 ran out: the game ended at hand {}"},
 }
 

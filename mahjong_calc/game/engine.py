@@ -243,7 +243,8 @@ def _win_one(game: GameFile, state: State, w: _Win, discarder: int | None, share
     elif isinstance(pungs, list):
         pungs = tuple(pungs)
     elif pungs is None and exposed:
-        pungs = tuple(sum(1 for s in exposed.get(seat, ()) if s.meld.kind in ("pung", "kong")) for seat in SEATS)
+        # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
+        pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
         raise _err("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
     ctx_key = (
