@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from typing import Annotated
 
@@ -39,7 +38,7 @@ def settle(
 
     Example: mjcalc game settle examples/wuhu315-club.yaml
     """
-    from .game import read_game, report_dict, settle_game
+    from .game import read_game, report_dict, report_json, settle_game
 
     try:
         report = settle_game(read_game(file))
@@ -48,13 +47,12 @@ def settle(
         if json_out:
             typer.echo(error_json(err))
         raise typer.Exit(err.exit_code if err.exit_code != 1 else 2) from None
-    data = report_dict(report)
     if json_out:
-        typer.echo(json.dumps(data, ensure_ascii=False))
+        typer.echo(report_json(report))
     else:
         from .render_game import print_game
 
-        print_game(data, lang.value)
+        print_game(report_dict(report), lang.value)
     for row in report.rows:
         if row.error is not None:
             typer.echo(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}", err=True)

@@ -257,3 +257,27 @@ def test_fewest_transfers(totals: list[int], count: int) -> None:
 def test_help_has_an_example() -> None:
     res = run("game", "settle", "--help")
     assert res.exit_code == 0 and "Example: mjcalc game settle" in res.stdout
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_report_json_is_the_report_dict(path: Path) -> None:
+    from mahjong_calc.game import report_dict, report_json
+
+    report = settle_game(read_game(str(path)))
+    assert json.loads(report_json(report)) == report_dict(report)
+    assert report_json(report) == json.dumps(report_dict(report), ensure_ascii=False)
+
+
+def test_compiled_and_python_scorers_settle_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mahjong_calc.game import report_json
+
+    from mahjong_calc import accel
+
+    if not accel.available():
+        pytest.skip("the compiled Wuhu scorer is not built here (or MJCALC_NO_ACCEL is set)")
+    path = str(ROOT / "examples" / "wuhu315-club.yaml")
+    game = read_game(path)
+    fast = report_json(settle_game(game))
+    assert game.cache["compiled"] is not None
+    monkeypatch.setattr("mahjong_calc.game.fast.compiled_for", lambda rs: None)
+    assert report_json(settle_game(read_game(path))) == fast

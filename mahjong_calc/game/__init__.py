@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .engine import HandRow, Report, State, report_dict, row_dict, settle_game, start, step
+from .engine import HandRow, Report, State, report_dict, report_json, row_dict, settle_game, start, step
 from .ledger import fewest_transfers
 from .record import GameFile, GameFileError, RawHand, check_header, load_schema, read_game, schema_path
 
@@ -22,6 +22,7 @@ __all__ = [
     "load_schema",
     "read_game",
     "report_dict",
+    "report_json",
     "row_dict",
     "schema_path",
     "settle_game",

@@ -10,16 +10,17 @@ always settles to the same totals.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError, MjcalcError
-from ..hand import SEATS, Seat, build_hand, make_context, parse_meld
+from ..hand import SEATS, Seat, WinContext, build_hand, make_context, parse_meld
 from ..result import ScoreResult
 from ..scoring import score
 from ..seats import absolute, relative, seat_index, split_source
-from ..settlement import Sourced, Table, settle, settlement_options
+from ..settlement import Settlement, Sourced, Table, settle, settlement_options
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
@@ -91,7 +92,7 @@ class HandRow:
     discarder: int | None = None
     self_draw: bool = False
     draw: bool = False
-    results: tuple[ScoreResult, ...] = ()
+    results: tuple[Scored, ...] = ()
     error: MjcalcError | None = None
     changes: tuple[int, int, int, int] = (0, 0, 0, 0)
     liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
@@ -133,21 +134,31 @@ def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
     return seat
 
 
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+_KIND_OK: dict[str, Any] = {
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "int": _is_count,
+    "list": _strings,
+    "players": _strings,
+    "pungs": lambda v: isinstance(v, (str, list, dict)),
+    "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
+    "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
+    "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
+    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
+    "player": lambda v: True,  # checked against the players
+}
+
+
 def _check_kind(name: str, kind: str, value: Any) -> None:
-    ok = {
-        "str": isinstance(value, str),
-        "bool": isinstance(value, bool),
-        "int": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-        "list": isinstance(value, list) and all(isinstance(v, str) for v in value),
-        "players": isinstance(value, list) and all(isinstance(v, str) for v in value),
-        "pungs": isinstance(value, (str, list, dict)),
-        "exposed": isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(m, str) for m in v) for v in value.values()),
-        "hua": isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()),
-        "winners": isinstance(value, list) and len(value) > 0 and all(isinstance(v, dict) for v in value),
-        "id": isinstance(value, (str, int)) and not isinstance(value, bool),
-        "player": True,  # checked against the players
-    }[kind]
-    if not ok:
+    if not _KIND_OK[kind](value):
         raise _err("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
 
 
@@ -175,7 +186,9 @@ def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: 
         meld, source = split_source(text)
         seat = None
         if source is not None:
-            seat = _player(source, f"{where} {text!r}", players)
+            seat = seat_index(source, players)
+            if seat is None:
+                _player(source, f"{where} {text!r}", players)  # raises unknown_player
             if seat == owner:
                 raise _err("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
         out.append((meld, seat))
@@ -193,24 +206,50 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
-def _score_cached(game: GameFile, hand: str, melds: tuple[str, ...], kongs: tuple[str, ...], win: str | None, ctx_key: tuple[Any, ...]) -> ScoreResult:
-    """Score one winner's tiles; memoised per game, since long games repeat hands."""
-    key = (hand, melds, kongs, win, ctx_key)
+_COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
+
+
+def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, bytes | None, WinContext]:
+    """Score one winner's tiles; memoised per game, since long games repeat hands.
+
+    Plain Wuhu hands go to the compiled scorer where it is built (`fast`): it returns
+    the result's JSON text, kept as bytes until the report is written.
+    """
+    key = tuple(values.items())
     cached = game.cache.get(key)
     if cached is None:
+        if _COMPILED not in game.cache:
+            from .fast import compiled_for
+
+            game.cache[_COMPILED] = compiled_for(game.ruleset)
+        compiled = game.cache[_COMPILED]
         try:
-            parsed = build_hand(hand, melds, kongs, win)
-            cached = score(parsed, make_context(**dict(ctx_key)), game.ruleset)
+            ctx = make_context(**{k: v for k, v in values.items() if k not in ("hand", "melds", "concealed_kongs", "win")})
+            answer = compiled.score(values) if compiled is not None else None
+            if answer is None:
+                parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
+                answer = (score(parsed, ctx, game.ruleset), None)
+            cached = (*answer, ctx)
         except MjcalcError as err:
             cached = err
         if len(game.cache) < 65536:
             game.cache[key] = cached
     if isinstance(cached, MjcalcError):
         raise cached
-    return cached
+    return cached  # type: ignore[no-any-return]
 
 
-def _win_one(game: GameFile, state: State, w: _Win, discarder: int | None, shared: Mapping[str, Any]) -> tuple[ScoreResult, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
+class Scored(NamedTuple):
+    """One winner's result as scored, the compiled scorer's JSON text of it (or None), and its settlement."""
+
+    result: ScoreResult
+    body: bytes | None
+    settled: Settlement
+
+
+def _win_one(
+    game: GameFile, state: State, w: _Win, discarder: int | None, shared: Mapping[str, Any]
+) -> tuple[Scored, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
     """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
@@ -247,21 +286,24 @@ def _win_one(game: GameFile, state: State, w: _Win, discarder: int | None, share
         pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
         raise _err("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
-    ctx_key = (
-        ("self_draw", bool(f.get("self_draw"))),
-        ("dealer", dealer == w.seat),
-        ("after_kong", bool(f.get("after_kong"))),
-        ("robbing_kong", bool(f.get("robbing_kong"))),
-        ("heavenly", bool(f.get("heavenly"))),
-        ("earthly", bool(f.get("earthly"))),
-        ("discarder", relative(w.seat, discarder) if discarder is not None else None),
-        ("dealer_seat", relative(w.seat, dealer) if dealer != w.seat else None),
-        ("wild", f.get("wild")),
-        ("piao", f.get("piao", 0)),
-        ("opponent_pungs", pungs),
-    )
-    result = _score_cached(game, f["hand"], tuple(m for m, _ in melds), tuple(f.get("concealed_kongs", ())), f.get("win"), ctx_key)
-    ctx = make_context(**dict(ctx_key))
+    values: dict[str, Any] = {
+        "hand": f["hand"],
+        "win": f.get("win"),
+        "melds": tuple(m for m, _ in melds),
+        "concealed_kongs": tuple(f.get("concealed_kongs", ())),
+        "self_draw": bool(f.get("self_draw")),
+        "dealer": dealer == w.seat,
+        "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
+        "after_kong": bool(f.get("after_kong")),
+        "robbing_kong": bool(f.get("robbing_kong")),
+        "heavenly": bool(f.get("heavenly")),
+        "earthly": bool(f.get("earthly")),
+        "discarder": relative(w.seat, discarder) if discarder is not None else None,
+        "wild": f.get("wild"),
+        "piao": f.get("piao", 0),
+        "opponent_pungs": pungs,
+    }
+    result, body, ctx = _score_cached(game, values)
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
@@ -278,27 +320,24 @@ def _win_one(game: GameFile, state: State, w: _Win, discarder: int | None, share
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
     )
     settled = settle(result, ctx, table, rs)
-    liability = [row.to_dict() for row in settled.liability]
-    result = replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})
     pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
     rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
-    return result, pays, rows
+    return Scored(result, body, settled), pays, rows
 
 
 def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     """Settle one hand: the new standings and the hand's row. A bad hand changes nothing."""
-    row = HandRow(raw.no, state.dealer, chips_after=state.chips)
     try:
         if raw.error is not None:
             raise raw.error
         if state.ended_at is not None:
             raise _err("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
-        return _step(game, state, raw, row)
+        return _step(game, state, raw)
     except MjcalcError as err:
-        return state, replace(row, error=err)
+        return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)
 
 
-def _step(game: GameFile, state: State, raw: RawHand, row: HandRow) -> tuple[State, HandRow]:
+def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     players, opt = game.players, settlement_options(game.ruleset)
     f = _fields(raw.value)
     if "dealer" in f:
@@ -313,7 +352,7 @@ def _step(game: GameFile, state: State, raw: RawHand, row: HandRow) -> tuple[Sta
         if len(f):
             raise _err("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
         dealer = next_dealer(state.dealer, (), opt)
-        return replace(state, dealer=dealer), replace(row, draw=True)
+        return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
     if len(winners_given) != 1:
         raise _err("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
     discarder = _player(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
@@ -339,13 +378,13 @@ def _step(game: GameFile, state: State, raw: RawHand, row: HandRow) -> tuple[Sta
                 raise _err("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
             if discarder is None or f.get("self_draw"):
                 raise _err("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
-    results: list[ScoreResult] = []
+    results: list[Scored] = []
     transfers: list[Transfer] = []
     liability: list[tuple[int, str, str, str, int]] = []
     for w in wins:
         result, pays, rows = _win_one(game, state, w, discarder, f)
         results.append(result)
-        moves_chips = _moves_chips(result, opt)
+        moves_chips = _moves_chips(result.result, opt)
         transfers += [Transfer(payer, w.seat, amount, moves_chips) for payer, amount in pays if amount]
         liability += rows
     chips_start = state.chips
@@ -361,8 +400,9 @@ def _step(game: GameFile, state: State, raw: RawHand, row: HandRow) -> tuple[Sta
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
     self_draw = bool(f.get("self_draw") or f.get("after_kong") or f.get("heavenly"))
-    return new, replace(
-        row,
+    return new, HandRow(
+        raw.no,
+        state.dealer,
         winners=seats,
         discarder=discarder,
         self_draw=self_draw,
@@ -403,7 +443,7 @@ def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str
     return None if values is None else dict(zip(players, values))
 
 
-def row_dict(row: HandRow, players: Sequence[str]) -> dict[str, Any]:
+def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict[str, Any]:
     """One hand of `game settle --json`: its number, dealer, result (or error) and settlement."""
     out: dict[str, Any] = {"no": row.no, "dealer": players[row.dealer]}
     if row.error is not None:
@@ -417,8 +457,9 @@ def row_dict(row: HandRow, players: Sequence[str]) -> dict[str, Any]:
             out["winners"] = [players[w] for w in row.winners]
         out["discarder"] = players[row.discarder] if row.discarder is not None else None
         out["self_draw"] = row.self_draw
-        dicts = [r.to_dict() for r in row.results]
-        out["result"] = dicts[0] if len(dicts) == 1 else dicts
+        if results:
+            dicts = [_result_dict(r) for r in row.results]
+            out["result"] = dicts[0] if len(dicts) == 1 else dicts
     out["settlement"] = {
         "changes": _by_player(players, row.changes),
         "liability": [
@@ -429,15 +470,56 @@ def row_dict(row: HandRow, players: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def report_dict(report: Report) -> dict[str, Any]:
+def _result_dict(scored: Scored) -> dict[str, Any]:
+    """A winner's settled result as `score --json` with meld sources prints it."""
+    settled = scored.settled
+    if scored.body is None:
+        out = scored.result.to_dict()
+    else:
+        from .fast import result_json
+
+        out = result_json(scored.body)
+    out["payments"] = {seat: settled.payments[seat] for seat in SEATS}
+    out["total"] = settled.total
+    out["liability"] = [row.to_dict() for row in settled.liability]
+    return out
+
+
+def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
     """`mjcalc game settle --json`: players, hands, totals, chips, transfers, ended_at."""
     players = report.game.players
     return {
         "variant": report.game.ruleset.name,
         "players": list(players),
-        "hands": [row_dict(r, players) for r in report.rows],
+        "hands": [row_dict(r, players, results) for r in report.rows],
         "totals": _by_player(players, report.state.totals),
         "chips": _by_player(players, report.state.chips),
         "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in report.transfers],
         "ended_at": report.state.ended_at,
     }
+
+
+def _result_text(scored: Scored) -> str:
+    """`_result_dict` as JSON text; the compiled scorer's text is spliced in when settling changed nothing."""
+    settled = scored.settled
+    if scored.body is not None and not settled.liability and settled.payments == scored.result.payments:
+        return "{" + scored.body.decode("utf-8")[:-1] + ', "liability": []}'
+    return json.dumps(_result_dict(scored), ensure_ascii=False)
+
+
+def report_json(report: Report) -> str:
+    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first."""
+    data = report_dict(report, results=False)
+    hands = []
+    for row, head in zip(report.rows, data["hands"]):
+        text = json.dumps(head, ensure_ascii=False)
+        if row.results:
+            texts = [_result_text(r) for r in row.results]
+            result = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
+            settlement = text.index(', "settlement": ')
+            text = f'{text[:settlement]}, "result": {result}{text[settlement:]}'
+        hands.append(text)
+    del data["hands"]
+    body = json.dumps(data, ensure_ascii=False)
+    at = body.index(', "totals": ')
+    return f'{body[:at]}, "hands": [{", ".join(hands)}]{body[at:]}'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -33,7 +33,7 @@ def apply_chips(transfers: Sequence[Transfer], chips: tuple[int, ...] | None) ->
             amount = min(t.amount, max(left[t.payer], 0))
             left[t.payer] -= amount
             left[t.to] += amount
-            t = replace(t, amount=amount)
+            t = Transfer(t.payer, t.to, amount, True)
         out.append(t)
     return out, tuple(left)
 

@@ -134,10 +134,25 @@ def schema_of(cls: type) -> dict[str, Any]:
     return out
 
 
+_OPTIONS: dict[tuple[type, int], tuple[Ruleset, Any]] = {}  # (class, id(ruleset)) -> (the ruleset, kept alive; its options)
+
+
 def options_of(cls: type, ruleset: Ruleset) -> Any:
-    """The ruleset's `settlement:` section as `cls`; the dataclass defaults where it has none."""
+    """The ruleset's `settlement:` section as `cls`; the dataclass defaults where it has none.
+
+    Memoised per ruleset object (rulesets are immutable once loaded), since a game reads
+    them for every hand.
+    """
+    key = (cls, id(ruleset))
+    hit = _OPTIONS.get(key)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
     section: Mapping[str, Any] = ruleset.data.get("settlement") or {}
-    return cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
+    options = cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
+    if len(_OPTIONS) > 256:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (ruleset, options)
+    return options
 
 
 @dataclass(frozen=True)
