@@ -95,3 +95,11 @@ def test_pujiang_dealer_is_the_winner() -> None:
     # 庄家是谁胡谁做庄; 连庄：无连庄
     report = settle_hands("pujiang", [{"winner": "B", **PLAIN_HAND, "self_draw": True}, {"winner": "C", **PLAIN_HAND, "self_draw": True}, {"draw": True}, {"winner": "A", **PLAIN_HAND, "self_draw": True}])
     assert [h["dealer"] for h in report["hands"]] == ["D", "B", "C", "C"]
+
+
+def test_piao_one_needs_fan_option() -> None:
+    # L50: 在飘财神的一小圈内…其他的人不能碰与平胡，但如果碰到有翻的牌就可以平胡
+    hand = {"winner": "B", **PLAIN_HAND, "self_draw": True, "piao_by": "A", "piao_count": 1}
+    assert "error" not in settle_hands("pujiang", [hand])["hands"][0]
+    strict = settle_hands("pujiang", [hand], settlement={"piao_one_needs_fan": True})["hands"][0]
+    assert strict["error"]["code"] == "win_not_allowed_during_piao"

@@ -30,9 +30,10 @@ class PujiangSettlement(GameRules):
     sheng_zhang_bao: bool = True  # 生张 during a 飘 round: the discarder pays for all three
     piao_bao: bool = True  # the feeder of a second 飘 pays that 飘
     piao_limits: bool = True  # 1 飘: others self-draw only; 2: only hands with 番; 3 (保飘): no win
+    piao_one_needs_fan: bool = False  # L50 其他的人不能碰与平胡…有翻的牌就可以平胡: after 1 飘 too, only hands with 番
 
 
-def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table) -> None:
+def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_needs_fan: bool = False) -> None:
     """Refuse a win that the 飘 round of another player does not allow."""
     if table.piao_by is None or table.piao_by == "winner" or table.piao_count <= 0:
         return
@@ -44,6 +45,8 @@ def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table) -> Non
         raise NotAWin("win_not_allowed_during_piao", f"{table.piao_by} has 2 飘: the others may win only hands with 番, and this hand has none")
     if n == 1 and not ctx.self_draw:
         raise NotAWin("win_not_allowed_during_piao", f"{table.piao_by} has 1 飘: the others may only win by self-draw")
+    if n == 1 and one_needs_fan and fan == 0:
+        raise NotAWin("win_not_allowed_during_piao", f"{table.piao_by} has 1 飘: the others may win only hands with 番 (piao_one_needs_fan)")
 
 
 def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset) -> int:
@@ -56,7 +59,7 @@ def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: R
 def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
     opt = options_of(PujiangSettlement, ruleset)
     if opt.piao_limits:
-        check_piao_limits(result, ctx, table)
+        check_piao_limits(result, ctx, table, opt.piao_one_needs_fan)
     payments = dict(result.payments)
     fan = int(result.extra.get("fan", 0))
     if ctx.robbing_kong and ctx.discarder is not None:
