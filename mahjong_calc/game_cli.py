@@ -12,7 +12,7 @@ from .render import error_json, error_line
 
 game_app = typer.Typer(
     name="game",
-    help="Whole games: players, seats, who fed which meld, liability and the running ledger.",
+    help="Whole games: players, seats, who fed which meld, liability and the running ledger.\n\nExample: mjcalc game settle examples/wuhu315-club.yaml",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
