@@ -78,7 +78,7 @@ class State:
 
     dealer: int
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
-    chips: tuple[int, int, int, int] | None = None
+    chips: tuple[int, ...] | None = None
     ended_at: int | None = None
 
 
@@ -96,7 +96,7 @@ class HandRow:
     error: MjcalcError | None = None
     changes: tuple[int, int, int, int] = (0, 0, 0, 0)
     liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
-    chips_after: tuple[int, int, int, int] | None = None
+    chips_after: tuple[int, ...] | None = None
     transfers: tuple[Transfer, ...] = field(default=(), repr=False)
 
 
@@ -236,7 +236,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
             game.cache[key] = cached
     if isinstance(cached, MjcalcError):
         raise cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 class Scored(NamedTuple):
@@ -277,7 +277,7 @@ def _win_one(
             owner = _player(name, "opponent_pungs:", players)
             if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise _err("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
-            counts[SEATS.index(relative(w.seat, owner))] = n  # type: ignore[arg-type]
+            counts[SEATS.index(relative(w.seat, owner))] = n
         pungs = tuple(counts)
     elif isinstance(pungs, list):
         pungs = tuple(pungs)
@@ -313,8 +313,8 @@ def _win_one(
     table = Table(
         sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
         exposed=exposed,
-        hua={k: v for k, v in hua.items() if k != "winner"},  # type: ignore[misc]
-        la_zi=frozenset(s for s in la_zi if s != "winner"),  # type: ignore[misc]
+        hua={k: v for k, v in hua.items() if k != "winner"},
+        la_zi=frozenset(s for s in la_zi if s != "winner"),
         piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
         piao_count=int(f.get("piao_count", 0)),
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
@@ -423,7 +423,7 @@ def start(game: GameFile) -> State:
     """The standings before the first hand."""
     opt = settlement_options(game.ruleset)
     chips = game.chips if game.chips is not None else (opt.chips or None)
-    return State(game.dealer, (0, 0, 0, 0), (chips,) * 4 if chips else None)  # type: ignore[arg-type]
+    return State(game.dealer, (0, 0, 0, 0), (chips,) * 4 if chips else None)
 
 
 def settle_game(game: GameFile, hands: Iterable[RawHand] | None = None) -> Report:

@@ -71,12 +71,13 @@ class Compiled:
 
 def compiled_for(ruleset: Ruleset) -> Compiled | None:
     """The compiled scorer for `ruleset`, or None (not Wuhu, not built, MJCALC_NO_ACCEL=1)."""
-    from .. import accel
+    from ..accel import compile_plan
+    from ..records import KEY_FIELDS  # the key the compiled scorer reads (`accel.available` checks it)
 
-    plan = accel.compile_plan(ruleset)
-    if plan is None or accel._wuhu_accel is None:
+    plan = compile_plan(ruleset)
+    if plan is None:
         return None
-    fields = tuple(accel._wuhu_accel.KEY_FIELDS)
+    fields = tuple(KEY_FIELDS)
     if not set(fields) <= _KNOWN:
         return None
     return Compiled(plan, fields, ruleset)

@@ -169,7 +169,7 @@ def check_header(header: Mapping[str, Any], hands: list[RawHand], name: str = "g
         or len(set(players)) != 4
     ):
         raise _bad(f"{name}: players: must be four different names in seat order E S W N, not {players!r}")
-    names: tuple[str, str, str, str] = tuple(players)  # type: ignore[assignment]
+    names: tuple[str, str, str, str] = tuple(players)
     dealer = header.get("dealer")
     if isinstance(dealer, list):
         raise GameFileError("two_dealers", f"{name}: dealer: one player deals the first hand, not {dealer!r}")

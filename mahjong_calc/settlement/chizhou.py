@@ -44,7 +44,7 @@ def _one_suit_feeder(melds: list[Sourced], need: int) -> Seat | None:
     counts = Counter((s.source, s.meld.first // 9) for s in melds if s.source in SEATS and not is_honour(s.meld.first))
     for (source, _), n in counts.most_common():
         if n >= need:
-            return source  # type: ignore[return-value]
+            return source
     return None
 
 

@@ -63,7 +63,7 @@ def _in_alarm(m: Meld, suit: int) -> bool:
 
 
 def _seat(position: object) -> Seat | None:
-    return position if position in SEATS else None  # type: ignore[return-value]
+    return position if position in SEATS else None
 
 
 def liable(result: ScoreResult, ctx: WinContext, table: Table, opt: WuhuSettlement) -> tuple[Seat, str] | None:
