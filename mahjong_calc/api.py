@@ -10,7 +10,6 @@ from .hand import build_hand, make_context, seat
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
 from .scoring import score
-from .settlement import Table, split_meld_sources, with_settlement
 
 
 def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
@@ -49,7 +48,11 @@ def score_hand(
     settled (liability, issue 12) and the result gains `liability`.
     """
     ruleset = resolve_ruleset(variant, rules, overrides)
-    melds, sources = split_meld_sources(melds, concealed_kongs)  # issue 12: meld sources
+    sourced = piao_by is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12: meld sources
+    if sourced:
+        from .settlement import split_meld_sources
+
+        melds, sources = split_meld_sources(melds, concealed_kongs)
     parsed = build_hand(hand, melds, concealed_kongs, win)
     ctx = make_context(
         self_draw=self_draw,
@@ -65,5 +68,9 @@ def score_hand(
         opponent_pungs=opponent_pungs,
     )
     result = score(parsed, ctx, ruleset)
-    table = Table(sources=sources, piao_by=seat(piao_by, "--piao-by"), piao_count=piao_count)  # issue 12
-    return with_settlement(result, ctx, table, ruleset) if table.given else result
+    if not sourced:
+        return result
+    from .settlement import Table, with_settlement  # issue 12: settle (liability)
+
+    table = Table(sources=sources, piao_by=seat(piao_by, "--piao-by"), piao_count=piao_count)
+    return with_settlement(result, ctx, table, ruleset)

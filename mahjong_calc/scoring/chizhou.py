@@ -16,7 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Ruleset, common_schema
 from ..tiles import SUITS, is_honour
-from ..settlement.base import settlement_section
+from ..settlement import settlement_section
 from .common import each_pays, item, result
 
 SCHEMA = common_schema(

@@ -19,7 +19,7 @@ from ..result import Item, ScoreResult
 from ..ruleset import Choice, Opt, Ruleset, common_schema
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
 from ..wilds import ANY, Group, WildSplit, seven_pairs, thirteen, wild_splits
-from ..settlement.base import settlement_section
+from ..settlement import settlement_section
 from .common import item, result
 
 SCHEMA = common_schema(

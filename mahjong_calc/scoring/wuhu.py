@@ -16,7 +16,7 @@ from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..ruleset import Choice, Ruleset, common_schema
 from ..tiles import number_of, tile_str
-from ..settlement.base import settlement_section
+from ..settlement import settlement_section
 from .common import each_pays, item, result, round_half_up
 
 SCHEMA = common_schema(

@@ -10,41 +10,114 @@ Everything here is relative to the winner: payers are `next`, `opposite`, `previ
 a meld's source is one of those, or `winner` for another player's meld the winner fed.
 
 `SETTLERS` maps a ruleset's `scorer:` value to its settler; `OPTIONS` to the frozen
-dataclass of its `settlement:` options.
+dataclass of its `settlement:` options. Both, and the types, load on first use: the
+scorers name the `settlement:` schema at import, and `mjcalc score` without meld sources
+never needs the rest (start-up time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..hand import WinContext
-from ..result import ScoreResult
-from ..ruleset import Ruleset
-from ..seats import Position
-from . import chizhou, pujiang, wuhu
-from .base import Liability, Settlement, Settler, Sourced, Table, options_of, schema_of
+from ..ruleset import Opt
 
-SETTLERS: dict[str, Settler] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
-OPTIONS: dict[str, type] = {
-    "wuhu": wuhu.WuhuSettlement,
-    "chizhou": chizhou.ChizhouSettlement,
-    "pujiang": pujiang.PujiangSettlement,
-}
+if TYPE_CHECKING:
+    from ..hand import WinContext
+    from ..result import ScoreResult
+    from ..ruleset import Ruleset
+    from ..seats import Position
+    from .base import Liability, Settlement, Settler, Sourced, Table, options_of, schema_of
+
+SETTLERS: dict[str, Settler]  # {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
+OPTIONS: dict[str, type]  # {"wuhu": WuhuSettlement, ...}
+_FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of", "schema_of")
+
+
+def __getattr__(name: str) -> Any:
+    """Load SETTLERS, OPTIONS and the shared types on first use (PEP 562)."""
+    if name in ("SETTLERS", "OPTIONS"):
+        from . import chizhou, pujiang, wuhu
+
+        globals()["SETTLERS"] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
+        globals()["OPTIONS"] = {"wuhu": wuhu.WuhuSettlement, "chizhou": chizhou.ChizhouSettlement, "pujiang": pujiang.PujiangSettlement}
+        return globals()[name]
+    if name in _FROM_BASE:
+        from . import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
     """Who pays what for a scored hand, given the facts of the table."""
-    return SETTLERS[ruleset.scorer](result, ctx, table, ruleset)
+    settlers: dict[str, Settler] = __getattr__("SETTLERS") if "SETTLERS" not in globals() else SETTLERS
+    return settlers[ruleset.scorer](result, ctx, table, ruleset)
 
 
 def settlement_options(ruleset: Ruleset) -> Any:
     """The typed settlement options of a ruleset (its variant's dataclass)."""
-    return options_of(OPTIONS[ruleset.scorer], ruleset)
+    from .base import options_of
+
+    options: dict[str, type] = __getattr__("OPTIONS") if "OPTIONS" not in globals() else OPTIONS
+    return options_of(options[ruleset.scorer], ruleset)
 
 
-__all__ = ["OPTIONS", "SETTLERS", "Liability", "Settlement", "Sourced", "Table", "schema_of", "settle", "settlement_options", "split_meld_sources", "with_settlement"]
+class _SectionSpec(dict):  # type: ignore[type-arg]
+    """The loader spec of a `settlement:` section, derived from its dataclass when a ruleset is first validated."""
+
+    def __init__(self, scorer: str) -> None:
+        super().__init__()
+        self._scorer = scorer
+
+    def _fill(self) -> None:
+        if not dict.__len__(self):
+            from .base import schema_of
+
+            options: dict[str, type] = __getattr__("OPTIONS") if "OPTIONS" not in globals() else OPTIONS
+            self.update(schema_of(options[self._scorer]))
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key: str) -> Any:
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._fill()
+        return dict.get(self, key, default)
+
+
+def settlement_section(scorer: str) -> Opt:
+    """The ruleset-loader spec of a variant's optional `settlement:` section (one line in each SCHEMA)."""
+    return Opt(_SectionSpec(scorer))
 
 
 def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
@@ -69,3 +142,21 @@ def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset:
     settled = settle(result, ctx, table, ruleset)
     liability = [row.to_dict() for row in settled.liability]
     return replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})
+
+
+__all__ = [
+    "OPTIONS",
+    "SETTLERS",
+    "Liability",
+    "Settlement",
+    "Settler",
+    "Sourced",
+    "Table",
+    "options_of",
+    "schema_of",
+    "settle",
+    "settlement_options",
+    "settlement_section",
+    "split_meld_sources",
+    "with_settlement",
+]

@@ -9,7 +9,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
-from ..ruleset import Choice, Opt, Ruleset
+from ..ruleset import Choice, Ruleset
 from ..seats import Position
 
 LABELS: dict[str, tuple[str, str]] = {
@@ -166,9 +166,3 @@ class GameRules:
     multiple_winners: bool = False  # 一炮多响: several players may win on one discard
     chips: int = 0  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
 
-
-def settlement_section(scorer: str) -> Any:
-    """The ruleset-loader spec of a variant's optional `settlement:` section."""
-    from . import OPTIONS  # the variant modules import this one
-
-    return Opt(schema_of(OPTIONS[scorer]))
