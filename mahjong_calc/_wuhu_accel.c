@@ -7,7 +7,9 @@
  *
  * A Plan holds one Wuhu ruleset's numbers, options, labels and pattern list, built
  * from the validated Ruleset by mahjong_calc/accel.py. `Plan.score(key)` takes a
- * normalized batch record key (records.KEY_FIELDS order) and returns
+ * normalized batch record key (records.KEY_FIELDS order; the Plan is told at construction
+ * where in the key each field it reads sits, and which other fields must hold their
+ * default, so a record that sets a flag this file does not implement is declined) and returns
  *   (body, value, total, (next, opposite, previous), patterns)  for a win, body being
  *       the UTF-8 JSON text of ScoreResult.to_dict() after its opening brace,
  *   (code, zhi)                                                  for a well-formed hand that is not a win,
@@ -29,11 +31,14 @@
 
 enum { PUNG, KONG, CHOW };
 enum { L_DI_FAN, L_ZHI_FAN, L_MING_GANG, L_AN_GANG, L_DEALER, L_JIAO, L_JIAO_SELF_DRAW, N_FIXED };
-enum { N_KEY_FIELDS = 16 };
-static const char *KEY_FIELDS[N_KEY_FIELDS] = {
-    "variant", "hand", "win", "self_draw", "dealer", "dealer_seat", "melds", "concealed_kongs",
-    "after_kong", "robbing_kong", "heavenly", "earthly", "discarder", "wild", "piao", "opponent_pungs",
+/* The record fields this file reads (exported as FIELDS); every other flag must be absent. */
+enum { F_HAND, F_WIN, F_SELF_DRAW, F_DEALER, F_DEALER_SEAT, F_MELDS, F_KONGS, F_AFTER_KONG, F_HEAVENLY, F_EARTHLY,
+       F_DISCARDER, N_FIELDS };
+static const char *FIELDS[N_FIELDS] = {
+    "hand", "win", "self_draw", "dealer", "dealer_seat", "melds", "concealed_kongs", "after_kong", "heavenly",
+    "earthly", "discarder",
 };
+#define MAX_ABSENT 64
 static const char *SEAT_NAMES[3] = {"next", "opposite", "previous"};
 
 typedef struct { signed char kind, first, declared, concealed; } TSet;
@@ -71,6 +76,9 @@ struct Plan {
     int npat, gang_hou_kai_hua;
     Pattern pat[MAX_PAT];
     PyObject *jiao_key;
+    Py_ssize_t key_len, field_at[N_FIELDS], absent_at[MAX_ABSENT];
+    PyObject *absent_default[MAX_ABSENT]; /* owned */
+    int nabsent;
 };
 
 /* ---- detectors: one per pattern, as in the patterns package ------------------------------ */
@@ -607,23 +615,30 @@ static PyObject *decline(void) { Py_RETURN_NONE; }
 
 static PyObject *Plan_score(Plan *P, PyObject *key)
 {
-    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != N_KEY_FIELDS) return decline();
-    PyObject *f[N_KEY_FIELDS];
-    for (int i = 0; i < N_KEY_FIELDS; i++) f[i] = PyTuple_GET_ITEM(key, i);
-    PyObject *hand = f[1], *win_text = f[2], *melds = f[6], *kongs = f[7];
-    /* Pujiang's facts and 抢杠 play no part in Wuhu; their checks stay in Python */
-    if (f[13] != Py_None || f[15] != Py_None || f[9] != Py_False) return decline();
-    int overflow = 0;
-    if (!PyLong_CheckExact(f[14]) || PyLong_AsLongAndOverflow(f[14], &overflow) != 0 || overflow) return decline();
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != P->key_len) return decline();
+    PyObject *f[N_FIELDS];
+    for (int i = 0; i < N_FIELDS; i++) f[i] = PyTuple_GET_ITEM(key, P->field_at[i]);
+    PyObject *hand = f[F_HAND], *win_text = f[F_WIN], *melds = f[F_MELDS], *kongs = f[F_KONGS];
+    /* a flag this file does not implement (抢杠, Pujiang's facts, any new one) is the Python path's */
+    for (int i = 0; i < P->nabsent; i++) {
+        PyObject *v = PyTuple_GET_ITEM(key, P->absent_at[i]), *d = P->absent_default[i];
+        if (v == d) continue;
+        if (Py_TYPE(v) != Py_TYPE(d)) return decline();
+        int same = PyObject_RichCompareBool(v, d, Py_EQ);
+        if (same != 1) {
+            if (same < 0) PyErr_Clear();
+            return decline();
+        }
+    }
     int flags[5];
-    const int flag_fields[5] = {3, 4, 8, 10, 11}; /* self_draw, dealer, after_kong, heavenly, earthly */
+    const int flag_fields[5] = {F_SELF_DRAW, F_DEALER, F_AFTER_KONG, F_HEAVENLY, F_EARTHLY};
     for (int i = 0; i < 5; i++) {
         PyObject *v = f[flag_fields[i]];
         if (v != Py_True && v != Py_False) return decline();
         flags[i] = v == Py_True;
     }
     int self_draw = flags[0], dealer = flags[1], after_kong = flags[2], heavenly = flags[3], earthly = flags[4];
-    int dealer_seat = seat_index(f[5]), discarder = seat_index(f[12]);
+    int dealer_seat = seat_index(f[F_DEALER_SEAT]), discarder = seat_index(f[F_DISCARDER]);
     if (dealer_seat == -2 || discarder == -2) return decline();
     int by_discard = discarder >= 0;
     if ((heavenly && earthly) || (self_draw && by_discard) || (after_kong && by_discard) ||
@@ -797,11 +812,15 @@ static void Plan_dealloc(Plan *P)
         Py_XDECREF(P->pat[k].key);
     }
     Py_XDECREF(P->jiao_key);
+    for (int i = 0; i < P->nabsent; i++) Py_XDECREF(P->absent_default[i]);
     Py_TYPE(P)->tp_free((PyObject *)P);
 }
 
 /* Plan(allowed: bytes[34], numbers: tuple[int, ...], factor_texts: (str, str), prefix: str,
- *      label_heads: tuple[str × 7], patterns: tuple[(key, jiao_role, head, zh_escaped), ...])
+ *      label_heads: tuple[str × 7], patterns: tuple[(key, jiao_role, head, zh_escaped), ...],
+ *      key_len: int, field_at: tuple[int × len(FIELDS)], absent: tuple[(index, default), ...])
+ * key_len, field_at and absent describe the record key: its length, where each of FIELDS
+ * sits in it, and the fields this file does not read, which must hold their default.
  * numbers: min_zhi, di_fan ×4 (discard, discard_ya_dang, self_draw, self_draw_ya_dang),
  *          factor num/den for discard then self_draw, zui_zi, zui_zi_self_draw_multiplier,
  *          jiao, jiao_extra_zui_zi, jiao_self_draw, ming_gang, an_gang, then the six options
@@ -809,14 +828,20 @@ static void Plan_dealloc(Plan *P)
  *          gang_hou_ya_dang_jiao, jiao_count_each_source, dealer_payer_extra. */
 static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *allowed, *numbers, *factor_texts, *prefix, *labels, *patterns;
+    PyObject *allowed, *numbers, *factor_texts, *prefix, *labels, *patterns, *field_at, *absent;
+    Py_ssize_t key_len;
     if (kwds && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Plan() takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "SO!O!UO!O!", &allowed, &PyTuple_Type, &numbers, &PyTuple_Type, &factor_texts,
-                          &prefix, &PyTuple_Type, &labels, &PyTuple_Type, &patterns))
+    if (!PyArg_ParseTuple(args, "SO!O!UO!O!nO!O!", &allowed, &PyTuple_Type, &numbers, &PyTuple_Type, &factor_texts,
+                          &prefix, &PyTuple_Type, &labels, &PyTuple_Type, &patterns, &key_len, &PyTuple_Type, &field_at,
+                          &PyTuple_Type, &absent))
         return NULL;
+    if (PyTuple_GET_SIZE(field_at) != N_FIELDS || PyTuple_GET_SIZE(absent) > MAX_ABSENT || key_len < 0) {
+        PyErr_SetString(PyExc_ValueError, "Plan(): wrong key layout");
+        return NULL;
+    }
     if (PyBytes_GET_SIZE(allowed) != NT || PyTuple_GET_SIZE(numbers) != 22 || PyTuple_GET_SIZE(factor_texts) != 2 ||
         PyTuple_GET_SIZE(labels) != N_FIXED || PyTuple_GET_SIZE(patterns) > MAX_PAT) {
         PyErr_SetString(PyExc_ValueError, "Plan(): wrong sizes");
@@ -877,7 +902,26 @@ static PyObject *Plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         if (PyUnicode_CompareWithASCIIString(name, "gang_hou_kai_hua") == 0) P->gang_hou_kai_hua = (int)k;
     }
     if (!(P->jiao_key = PyUnicode_InternFromString("jiao"))) goto fail;
+    P->key_len = key_len;
+    for (int i = 0; i < N_FIELDS; i++) {
+        P->field_at[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(field_at, i));
+        if (P->field_at[i] == -1 && PyErr_Occurred()) goto fail;
+        if (P->field_at[i] < 0 || P->field_at[i] >= key_len) goto fail_layout;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(absent); i++) {
+        PyObject *spec = PyTuple_GET_ITEM(absent, i);
+        if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 2) goto fail_layout;
+        Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(spec, 0));
+        if (at == -1 && PyErr_Occurred()) goto fail;
+        if (at < 0 || at >= key_len) goto fail_layout;
+        P->absent_at[i] = at;
+        P->absent_default[i] = Py_NewRef(PyTuple_GET_ITEM(spec, 1));
+        P->nabsent = (int)i + 1;
+    }
     return (PyObject *)P;
+fail_layout:
+    PyErr_SetString(PyExc_ValueError, "Plan(): a key index is out of range");
+    goto fail;
 fail_spec:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Plan(): bad pattern");
 fail:
@@ -912,13 +956,13 @@ PyMODINIT_FUNC PyInit__wuhu_accel(void)
     if (PyType_Ready(&PlanType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    PyObject *fields = PyTuple_New(N_KEY_FIELDS), *detectors = PyTuple_New(sizeof DETECTORS / sizeof *DETECTORS);
+    PyObject *fields = PyTuple_New(N_FIELDS), *detectors = PyTuple_New(sizeof DETECTORS / sizeof *DETECTORS);
     if (!fields || !detectors) goto fail;
-    for (int i = 0; i < N_KEY_FIELDS; i++) PyTuple_SET_ITEM(fields, i, PyUnicode_FromString(KEY_FIELDS[i]));
+    for (int i = 0; i < N_FIELDS; i++) PyTuple_SET_ITEM(fields, i, PyUnicode_FromString(FIELDS[i]));
     for (size_t d = 0; d < sizeof DETECTORS / sizeof *DETECTORS; d++)
         PyTuple_SET_ITEM(detectors, d, PyUnicode_FromString(DETECTORS[d].name));
     Py_INCREF(&PlanType);
-    if (PyModule_AddObject(m, "Plan", (PyObject *)&PlanType) < 0 || PyModule_AddObject(m, "KEY_FIELDS", fields) < 0 ||
+    if (PyModule_AddObject(m, "Plan", (PyObject *)&PlanType) < 0 || PyModule_AddObject(m, "FIELDS", fields) < 0 ||
         PyModule_AddObject(m, "DETECTORS", detectors) < 0)
         goto fail;
     return m;

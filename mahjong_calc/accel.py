@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import MjcalcError
+from .flags import BY_NAME
 from .records import KEY_FIELDS
 from .ruleset import Ruleset, load_ruleset
 from .scoring import tile_in_variant
@@ -42,46 +43,67 @@ OPTIONS = (
 
 
 def available() -> bool:
-    """Whether the extension was built, speaks this version's record key, and is not
-    turned off with MJCALC_NO_ACCEL=1 (to compare, or to rule it out)."""
+    """Whether the extension was built (by this version: it names the FIELDS it reads) and
+    is not turned off with MJCALC_NO_ACCEL=1 (to compare, or to rule it out)."""
     if _wuhu_accel is None or os.environ.get("MJCALC_NO_ACCEL"):
         return False
-    return tuple(_wuhu_accel.KEY_FIELDS) == KEY_FIELDS
+    return hasattr(_wuhu_accel, "FIELDS")
+
+
+def key_layout(reads: tuple[str, ...], key_fields: tuple[str, ...] = KEY_FIELDS) -> tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]:
+    """What a Plan is told of the record key: its length, where each field it reads sits,
+    and (index, default) of every other hand input or flag, which it declines unless absent.
+
+    So a flag added to flags.FIELDS is declined by the compiled scorer until it learns it,
+    instead of turning the compiled scorer off. A field it reads that the table no longer
+    declares is a bug, and fails loudly here.
+    """
+    missing = [name for name in reads if name not in key_fields]
+    if missing:
+        raise RuntimeError(f"the compiled Wuhu scorer reads {missing}, which mahjong_calc/flags.py does not declare")
+    field_at = tuple(key_fields.index(name) for name in reads)
+    absent = tuple(
+        (i, BY_NAME[name].default)
+        for i, name in enumerate(key_fields)
+        if name not in reads and BY_NAME[name].role in ("hand", "flag")
+    )
+    return len(key_fields), field_at, absent
 
 
 def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _item_head(rs: Ruleset, key: str) -> str:
+def _item_head(rs: Ruleset[Any, Any, Any], key: str) -> str:
     """An item's JSON up to its value, as `Item.to_dict()` and json.dumps write it."""
     zh, en = rs.label(key)
     return f'{{"key": {_text(key)}, "zh": {_text(zh)}, "en": {_text(en)}, "value": '
 
 
-def compile_plan(rs: Ruleset) -> Any | None:
+def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
     """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
     if not available() or rs.scorer != "wuhu":
         return None
-    allowed = bytes(tile_in_variant(t, rs.data["tiles"]) for t in range(NUM_TILES))
-    num, opt = rs.data["numbers"], rs.options
-    factors = [Decimal(str(num["zhi_factor"][draw])) for draw in ("discard", "self_draw")]
+    allowed = bytes(tile_in_variant(t, rs.tiles) for t in range(NUM_TILES))
+    num, opt = rs.numbers, rs.options
+    factors = [Decimal(str(num.zhi_factor.discard)), Decimal(str(num.zhi_factor.self_draw))]
     numbers = (
-        num["min_zhi"],
-        *(num["di_fan"][k] for k in DI_FAN),
+        num.min_zhi,
+        *(getattr(num.di_fan, k) for k in DI_FAN),
         *factors[0].as_integer_ratio(),
         *factors[1].as_integer_ratio(),
-        *(num[k] for k in AMOUNTS),
-        *(int(bool(opt[k])) for k in OPTIONS),
+        *(getattr(num, k) for k in AMOUNTS),
+        *(int(bool(getattr(opt, k))) for k in OPTIONS),
     )
     prefix = (
         f'"variant": {_text(rs.name)}, "ruleset_version": {_text(rs.version)}, '
         '"valid": true, "hand": {"concealed": "'
     )
     patterns = tuple(
-        (key, spec["role"] == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
+        (key, spec.role == "jiao", _item_head(rs, key), _text(rs.label(key)[0])[1:-1])
         for key, spec in rs.patterns.items()
     )
+    layout = key_layout(tuple(_wuhu_accel.FIELDS))
     try:
         return _wuhu_accel.Plan(
             allowed,
@@ -90,13 +112,14 @@ def compile_plan(rs: Ruleset) -> Any | None:
             prefix,
             tuple(_item_head(rs, key) for key in FIXED_LABELS),
             patterns,
+            *layout,
         )
     except (ValueError, TypeError, OverflowError):  # e.g. a negative amount, or a pattern it lacks
         return None
 
 
 @lru_cache(maxsize=64)
-def plan_for(variant: str) -> tuple[Ruleset, Any] | None:
+def plan_for(variant: str) -> tuple[Ruleset[Any, Any, Any], Any] | None:
     """(ruleset, plan) for a shipped variant name, or None."""
     try:
         rs = load_ruleset(variant)

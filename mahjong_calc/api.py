@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
-from .hand import build_hand, make_context, seat
+from .flags import FLAGS, Spelling, check_variant
+from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
 from .scoring import score
+
+_FLAG_NAMES = frozenset(f.name for f in FLAGS)
 
 
 def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
@@ -28,49 +32,33 @@ def score_hand(
     win: str | None = None,
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
-    self_draw: bool = False,
-    dealer: bool = False,
-    after_kong: bool = False,
-    robbing_kong: bool = False,
-    heavenly: bool = False,
-    earthly: bool = False,
-    discarder: str | None = None,
-    dealer_seat: str | None = None,
-    wild: str | None = None,
-    piao: int = 0,
-    opponent_pungs: Sequence[int] | str | None = None,
-    piao_by: str | None = None,
-    piao_count: int = 0,
+    spelling: Spelling = "field",
+    **flags: Any,
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
 
-    A meld may name the seat that fed it (`555p@opposite`); then the hand is also
-    settled (liability, issue 12) and the result gains `liability`.
+    `flags` are the win-situation keywords of `flags.FLAGS` (self_draw, dealer, discarder,
+    piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
+    `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
+    A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
+    hand is also settled (liability, issue 12) and the result gains `liability`.
     """
+    if not flags.keys() <= _FLAG_NAMES:
+        unknown = sorted(flags.keys() - _FLAG_NAMES)
+        raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
-    sourced = piao_by is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12: meld sources
+    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12
     if sourced:
         from .settlement import split_meld_sources
 
         melds, sources = split_meld_sources(melds, concealed_kongs)
     parsed = build_hand(hand, melds, concealed_kongs, win)
-    ctx = make_context(
-        self_draw=self_draw,
-        dealer=dealer,
-        after_kong=after_kong,
-        robbing_kong=robbing_kong,
-        heavenly=heavenly,
-        earthly=earthly,
-        discarder=discarder,
-        dealer_seat=dealer_seat,
-        wild=wild,
-        piao=piao,
-        opponent_pungs=opponent_pungs,
-    )
+    ctx = make_context(spelling=spelling, **flags)
     result = score(parsed, ctx, ruleset)
     if not sourced:
         return result
     from .settlement import Table, with_settlement  # issue 12: settle (liability)
 
-    table = Table(sources=sources, piao_by=seat(piao_by, "--piao-by"), piao_count=piao_count)
+    table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
     return with_settlement(result, ctx, table, ruleset)

@@ -7,21 +7,25 @@ mapped to an exit code in one place (`_errors_to_exit`): 2 for bad input,
 
 from __future__ import annotations
 
+import errno
+import inspect
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from . import __version__
 from .api import score_hand
 from .errors import MjcalcError
+from .flags import FIELDS, SCORERS, Field
 from .game_cli import game_app
-from .render import error_json, error_line, print_table, to_json
+from .render import clean, error_json, error_line, print_table, to_json
 
 app = typer.Typer(
     name="mjcalc",
@@ -44,6 +48,30 @@ class SeatChoice(str, Enum):
     previous = "previous"
 
 
+class _OutputError(Exception):
+    """Stdout could not be written; main() turns it into one line and exit 3."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _stdout_open() -> None:
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        raise _OutputError(OSError(errno.EBADF, "stdout is closed"))
+
+
+def _emit(text: str | None) -> None:
+    """Write one line to stdout (None: only flush), so that a write error is told apart from a bug."""
+    _stdout_open()
+    try:
+        if text is not None:
+            typer.echo(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise _OutputError(exc) from None
+
+
 @contextmanager
 def _errors_to_exit(json_mode: bool) -> Iterator[None]:
     """The one place where library errors become exit codes and messages."""
@@ -52,7 +80,10 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_mode:
-            typer.echo(error_json(err))
+            try:
+                _emit(error_json(err))
+            except _OutputError:
+                pass  # the error is on stderr already, and it is the one to report
         raise typer.Exit(err.exit_code) from None
 
 
@@ -71,32 +102,48 @@ def _root(
     """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
 
 
-@app.command()
-def score(
-    hand: Annotated[str, typer.Argument(help="Concealed tiles including the winning tile, e.g. 123456m13m99p555p2m.")],
-    variant: Annotated[Optional[str], typer.Option("--variant", "-v", help="Shipped ruleset (see `mjcalc variants`). Default wuhu315.")] = None,
-    rules: Annotated[Optional[Path], typer.Option("--rules", "-r", help="A ruleset YAML file; it may say `extends: wuhu315`.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true. Repeatable.")] = [],  # noqa: B006
-    win: Annotated[Optional[str], typer.Option("--win", "-w", help="The winning tile (default: the last tile written).")] = None,
-    meld: Annotated[list[str], typer.Option("--meld", "-m", help="An exposed meld: 555p pung, 5555p kong, 123m chow. Repeatable.")] = [],  # noqa: B006
-    concealed_kong: Annotated[list[str], typer.Option("--concealed-kong", "-k", help="A concealed kong, e.g. 5555p. Repeatable.")] = [],  # noqa: B006
-    self_draw: Annotated[bool, typer.Option("--self-draw", "-s", help="Won by self-draw (自摸).")] = False,
-    dealer: Annotated[bool, typer.Option("--dealer", "-d", help="The winner is the dealer (庄家).")] = False,
-    dealer_seat: Annotated[Optional[SeatChoice], typer.Option("--dealer-seat", help="Which payer is the dealer, when the winner is not.")] = None,
-    after_kong: Annotated[bool, typer.Option("--after-kong", help="Won on a kong replacement tile (杠后开花); implies --self-draw.")] = False,
-    robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="Won by robbing a kong (抢杠).")] = False,
-    heavenly: Annotated[bool, typer.Option("--heavenly", help="Heavenly hand (天胡); implies --self-draw.")] = False,
-    earthly: Annotated[bool, typer.Option("--earthly", help="Earthly hand (地胡).")] = False,
-    discarder: Annotated[Optional[SeatChoice], typer.Option("--discarder", "-f", help="Who discarded the winning tile (or whose kong was robbed).")] = None,
-    wild: Annotated[Optional[str], typer.Option("--wild", help="The wild-tile indicator (财神), e.g. 3m (Pujiang).")] = None,
-    piao: Annotated[int, typer.Option("--piao", help="Number of 飘财神 (Pujiang).")] = 0,
-    opponent_pungs: Annotated[Optional[str], typer.Option("--opponent-pungs", help="Exposed pungs of NEXT,OPPOSITE,PREVIOUS, e.g. 2,0,1 (Pujiang).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", help="Language of the table.")] = Lang.zh,
-    # issue 12 (game helper): the Pujiang 飘 round of another player, for its limits and liability
-    piao_by: Annotated[Optional[SeatChoice], typer.Option("--piao-by", help="Pujiang: the seat in a 飘 round (its limits apply to this win).")] = None,
-    piao_count: Annotated[int, typer.Option("--piao-count", min=0, help="Pujiang: how many 飘 that seat has made (with --piao-by).")] = 0,
-) -> None:
+def _flag_option(field: Field) -> inspect.Parameter:
+    """The `score` parameter for one declared field: its Typer option, type and default."""
+    help_text = field.en + ("" if field.variants == SCORERS else f" [{', '.join(field.variants)} only]")
+    if field.argument:
+        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 annotation=Annotated[str, typer.Argument(help=help_text, show_default=False)])
+    info = typer.Option(*field.cli, help=help_text, metavar=field.metavar, show_default=False)
+    kind: Any
+    default: Any = None
+    if field.kind == "bool":
+        kind, default = bool, False
+    elif field.kind == "melds":
+        kind, default = list[str], []
+    elif field.kind == "seat":
+        kind = SeatChoice | None
+    else:  # text, tiles, counts: the library parses them, so a bad one gets its own code (bad_piao)
+        kind = str | None
+    return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
+
+
+_FIXED_BEFORE = [
+    inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+        Path | None, typer.Option("--rules", "-r", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+    inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
+        list[str], typer.Option("--set", help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true. Repeatable.")]),
+]
+_FIXED_AFTER = [
+    inspect.Parameter("json_out", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+        bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")]),
+    inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=Lang.zh, annotation=Annotated[
+        Lang, typer.Option("--lang", "-l", help="Language of the table.")]),
+]
+
+
+def _score_signature() -> inspect.Signature:
+    """HAND, --variant, --rules, --set, then every declared flag in table order, then --json, --lang."""
+    declared = {f.name: _flag_option(f) for f in FIELDS if f.cli}
+    hand, variant = declared.pop("hand"), declared.pop("variant")
+    return inspect.Signature([hand, variant, *_FIXED_BEFORE, *declared.values(), *_FIXED_AFTER])
+
+
+def score(**params: Any) -> None:
     """Score one winning hand and show what each seat pays.
 
     A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
@@ -104,33 +151,27 @@ def score(
 
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    rules, overrides = params.pop("rules"), params.pop("set_")
+    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
+    hand = values.pop("hand")
     with _errors_to_exit(json_out):
-        result = score_hand(
-            hand,
-            variant=variant,
-            rules=rules,
-            overrides=set_,
-            win=win,
-            melds=meld,
-            concealed_kongs=concealed_kong,
-            self_draw=self_draw,
-            dealer=dealer,
-            dealer_seat=dealer_seat.value if dealer_seat else None,
-            after_kong=after_kong,
-            robbing_kong=robbing_kong,
-            heavenly=heavenly,
-            earthly=earthly,
-            discarder=discarder.value if discarder else None,
-            wild=wild,
-            piao=piao,
-            opponent_pungs=opponent_pungs,
-            piao_by=piao_by.value if piao_by else None,  # issue 12
-            piao_count=piao_count,  # issue 12
-        )
+        result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        typer.echo(to_json(result))
+        _emit(to_json(result))
     else:
-        print_table(result, lang.value)
+        _stdout_open()
+        try:
+            print_table(result, lang.value)
+        except OSError as exc:
+            raise _OutputError(exc) from None
+
+
+score.__signature__ = _score_signature()  # type: ignore[attr-defined]
+score.__annotations__ = {p.name: p.annotation for p in score.__signature__.parameters.values()}  # type: ignore[attr-defined]
+score.__annotations__["return"] = None
+app.command()(score)
 
 
 @app.command()
@@ -190,29 +231,89 @@ def batch(
     raise typer.Exit(code)
 
 
+def _json_requested(args: list[str], command: Any) -> bool:
+    """Whether the command line asks for --json, read the way the parser would read it.
+
+    Used where the parser itself failed (a usage error), so that scripts still get JSON:
+    `-sj` is `-s -j`, while in `-vj` the `j` is the value of `-v`.
+    """
+    commands: dict[str, Any] = getattr(command, "commands", {})
+    index = next((i for i, a in enumerate(args) if a in commands), None)
+    if index is None:
+        return False
+    takes_value: dict[str, bool] = {}
+    json_opts: set[str] = set()
+    for param in commands[args[index]].params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        for opt in (*param.opts, *param.secondary_opts):
+            takes_value[opt] = not (param.is_flag or param.count)
+        if param.name == "json_out":
+            json_opts.update(param.opts)
+    skip = False
+    for arg in args[index + 1:]:
+        if skip:
+            skip = False
+        elif arg == "--":
+            break
+        elif arg.startswith("--"):
+            name = arg.split("=", 1)[0]
+            if name in json_opts:
+                return True
+            skip = takes_value.get(name, False) and "=" not in arg
+        elif arg.startswith("-") and len(arg) > 1:
+            for k, letter in enumerate(arg[1:]):
+                if f"-{letter}" in json_opts:
+                    return True
+                if takes_value.get(f"-{letter}", False):
+                    skip = k == len(arg) - 2  # the value is the next argument only if nothing follows
+                    break
+    return False
+
+
+def _fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
+    """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
+    message = clean(message)
+    if json_mode:
+        try:
+            typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
+        except OSError:
+            pass
+    typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
+    sys.exit(exit_code)
+
+
+def _output_failed(exc: OSError) -> None:
+    """Stdout cannot be written (a full disk, a closed descriptor): say so once, exit 3."""
+    try:  # nothing more may reach stdout, not even the interpreter's flush at exit
+        if sys.stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
+        sys.exit(0)
+    _fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
+
+
 app.add_typer(game_app, name="game")  # issue 12: `mjcalc game settle`
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; usage errors honour --json; no traceback ever reaches a user."""
     args = sys.argv[1:] if argv is None else argv
-    json_mode = "--json" in args or "-j" in args
     command = typer.main.get_command(app)
     try:
         code = command.main(args=args, prog_name="mjcalc", standalone_mode=False)
+        if sys.stdout is not None:
+            _emit(None)
     except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
-        message = exc.format_message()
-        if json_mode:
-            typer.echo(json.dumps({"valid": False, "error": {"code": "usage_error", "message": message}}))
-        typer.echo(f"mjcalc: error [usage_error]: {message} (see mjcalc --help)", err=True)
-        sys.exit(2)
+        _fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
     except typer.Abort:
         typer.echo("mjcalc: aborted", err=True)
         sys.exit(130)
+    except _OutputError as exc:
+        _output_failed(exc.cause)
     except Exception as exc:  # a bug: say so in one line, never a traceback
         message = f"internal error ({type(exc).__name__}: {exc}); please report this hand"
-        if json_mode:
-            typer.echo(json.dumps({"valid": False, "error": {"code": "internal_error", "message": message}}))
-        typer.echo(f"mjcalc: error [internal_error]: {message}", err=True)
-        sys.exit(3)
+        _fail("internal_error", message, 3, _json_requested(args, command))
     sys.exit(code if isinstance(code, int) else 0)

@@ -6,6 +6,8 @@ input is well formed but the hand does not win under the variant (CLI exit 1).
 
 from __future__ import annotations
 
+import reprlib
+
 
 class MjcalcError(Exception):
     """Base error: a stable `code`, a human `message`, optionally where it is."""
@@ -38,3 +40,37 @@ class NotAWin(MjcalcError):
     """A well-formed hand that is not a win under the variant's rules (exit 1)."""
 
     exit_code = 1
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """A short, one-line repr of `value` for an error message: at most `limit` characters.
+
+    Bounded however large or deeply shared the value is (an alias bomb, a 5,000-digit
+    integer), and control characters come out escaped, as `repr` writes them.
+    """
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - an unprintable object must still give a message
+        text = f"<{type(value).__name__}>"
+    text = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib with room for one message line, and huge integers summarised, not converted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = self.maxlong = 100
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 300:  # str() of a 5,000-digit integer raises, and is slow well before
+            return f"<an integer of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return super().repr_int(x, level)
+
+    def repr_str(self, x: str, level: int) -> str:
+        return super().repr_str(x[: self.maxstring + 1], level)
+
+
+_SHORT = _ShortRepr()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from .errors import InputError
+from .errors import InputError, shown
+from .flags import BY_NAME, FLAGS, Spelling, parse_count, parse_pungs
 from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 
 Seat = Literal["next", "opposite", "previous"]
@@ -67,6 +68,12 @@ class WinContext:
     wild: int | None = None
     piao: int = 0
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
+    piao_by: Seat | None = None  # issue 12: another seat in a 飘 round (Pujiang)
+    piao_count: int = 0  # issue 12: that seat's 飘 so far
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)
+_BOOLS = tuple(f.name for f in FLAGS if f.kind == "bool")
 
 
 def parse_meld(text: str, concealed: bool = False) -> Meld:
@@ -82,17 +89,17 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
         if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
             return Meld("chow", tuple(tiles))
     if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
-        raise InputError("bad_meld", f"{flag} {text!r}: honours cannot form a chow (吃); only pungs and kongs")
+        raise InputError("bad_meld", f"{flag} {shown(text)}: honours cannot form a chow (吃); only pungs and kongs")
     shape = "four identical tiles" if concealed else "a pung (555p), a kong (5555p) or a chow (123m)"
-    raise InputError("bad_meld", f"{flag} {text!r} is not {shape}")
+    raise InputError("bad_meld", f"{flag} {shown(text)} is not {shape}")
 
 
 def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
     if value is None:
         return None
     if value not in SEATS:
-        raise InputError("bad_seat", f"{flag} must be one of {', '.join(SEATS)}, not {value!r}")
-    return value  # type: ignore[return-value]
+        raise InputError("bad_seat", f"{flag} must be one of {', '.join(SEATS)}, not {shown(value)}")
+    return value
 
 
 def build_hand(
@@ -125,63 +132,53 @@ def build_hand(
     return hand
 
 
-def make_context(
-    *,
-    self_draw: bool = False,
-    dealer: bool = False,
-    after_kong: bool = False,
-    robbing_kong: bool = False,
-    heavenly: bool = False,
-    earthly: bool = False,
-    discarder: str | None = None,
-    dealer_seat: str | None = None,
-    wild: str | None = None,
-    piao: int = 0,
-    opponent_pungs: Sequence[int] | str | None = None,
-) -> WinContext:
-    """Check that the flags describe one possible win; implied flags are filled in."""
-    pairs = [
-        (heavenly and earthly, "--heavenly and --earthly"),
-        (self_draw and discarder is not None, "--self-draw and --discarder"),
-        (robbing_kong and self_draw, "--robbing-kong and --self-draw"),
-        (robbing_kong and after_kong, "--robbing-kong and --after-kong"),
-        (robbing_kong and (heavenly or earthly), "--robbing-kong and --heavenly/--earthly"),
-        (after_kong and discarder is not None, "--after-kong and --discarder"),
-        (heavenly and discarder is not None, "--heavenly and --discarder"),
-        (dealer and dealer_seat is not None, "--dealer and --dealer-seat"),
-    ]
-    for clash, names in pairs:
+def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
+    """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
+
+    Implied flags are filled in (--after-kong and --heavenly imply --self-draw);
+    `spelling` says how messages name a flag: `--piao` (cli) or `piao` (field).
+    """
+    if not flags.keys() <= _DEFAULTS.keys():
+        unknown = sorted(flags.keys() - _DEFAULTS.keys())
+        raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
+    v = dict(_DEFAULTS)
+    v.update((name, value) for name, value in flags.items() if value is not None)
+    for name in _BOOLS:
+        v[name] = bool(v[name])
+    discarder = v["discarder"] is not None
+    clashes = (
+        (v["heavenly"] and v["earthly"], ("heavenly", "earthly")),
+        (v["self_draw"] and discarder, ("self_draw", "discarder")),
+        (v["robbing_kong"] and v["self_draw"], ("robbing_kong", "self_draw")),
+        (v["robbing_kong"] and v["after_kong"], ("robbing_kong", "after_kong")),
+        (v["robbing_kong"] and (v["heavenly"] or v["earthly"]), ("robbing_kong", "heavenly", "earthly")),
+        (v["after_kong"] and discarder, ("after_kong", "discarder")),
+        (v["heavenly"] and discarder, ("heavenly", "discarder")),
+        (v["dealer"] and v["dealer_seat"] is not None, ("dealer", "dealer_seat")),
+    )
+    for clash, names in clashes:
         if clash:
-            raise InputError("conflicting_flags", f"{names} cannot both be given")
-    if piao < 0:
-        raise InputError("bad_piao", f"--piao must be 0 or more, not {piao}")
+            first, *rest = (BY_NAME[n].named(spelling) for n in names)
+            raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+    wild = v["wild"]
+    pungs = v["opponent_pungs"]
     return WinContext(
-        self_draw=self_draw or after_kong or heavenly,
-        dealer=dealer,
-        after_kong=after_kong,
-        robbing_kong=robbing_kong,
-        heavenly=heavenly,
-        earthly=earthly,
-        discarder=seat(discarder),
-        dealer_seat=seat(dealer_seat, "--dealer-seat"),
+        self_draw=v["self_draw"] or v["after_kong"] or v["heavenly"],
+        dealer=v["dealer"],
+        after_kong=v["after_kong"],
+        robbing_kong=v["robbing_kong"],
+        heavenly=v["heavenly"],
+        earthly=v["earthly"],
+        discarder=seat(v["discarder"], BY_NAME["discarder"].named(spelling)),
+        dealer_seat=seat(v["dealer_seat"], BY_NAME["dealer_seat"].named(spelling)),
         wild=parse_tile(wild) if wild is not None else None,
-        piao=piao,
-        opponent_pungs=parse_opponent_pungs(opponent_pungs),
+        piao=parse_count(v["piao"], BY_NAME["piao"], spelling),
+        opponent_pungs=parse_pungs(pungs, spelling) if pungs is not None else None,
+        piao_by=seat(v["piao_by"], BY_NAME["piao_by"].named(spelling)),
+        piao_count=parse_count(v["piao_count"], BY_NAME["piao_count"], spelling),
     )
 
 
 def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:
-    """'2,0,1' (next, opposite, previous) → (2, 0, 1)."""
-    if value is None:
-        return None
-    parts: list[object] = value.split(",") if isinstance(value, str) else list(value)
-    try:
-        numbers = tuple(int(str(p).strip()) for p in parts)
-    except ValueError:
-        numbers = ()
-    if len(numbers) != 3 or min(numbers) < 0:
-        raise InputError(
-            "bad_opponent_pungs",
-            f"--opponent-pungs takes three counts NEXT,OPPOSITE,PREVIOUS such as 2,0,1, not {value!r}",
-        )
-    return numbers  # type: ignore[return-value]
+    """'2,0,1' (next, opposite, previous) → (2, 0, 1); each count 0..4."""
+    return None if value is None else parse_pungs(value)

@@ -10,44 +10,28 @@ The same contract, as JSON Schema, ships in `mahjong_calc/record.schema.json`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from . import flags as flag_table
+from .errors import InputError, shown
 
-# field -> kind. Kinds: str, bool, int, list (of strings), pungs (3 counts), id.
-FIELDS: dict[str, str] = {
-    "id": "id",
-    "variant": "str",
-    "hand": "str",
-    "win": "str",
-    "self_draw": "bool",
-    "dealer": "bool",
-    "dealer_seat": "str",
-    "melds": "list",
-    "concealed_kongs": "list",
-    "after_kong": "bool",
-    "robbing_kong": "bool",
-    "heavenly": "bool",
-    "earthly": "bool",
-    "discarder": "str",
-    "wild": "str",
-    "piao": "int",
-    "opponent_pungs": "pungs",
-}
-KEY_FIELDS: tuple[str, ...] = tuple(name for name in FIELDS if name != "id")
-_DEFAULTS: dict[str, Any] = {"bool": False, "list": (), "int": 0, "str": None, "pungs": None}
+# field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
+# pungs (3 counts), id.
+FIELDS: dict[str, str] = {f.name: f.record_kind for f in flag_table.FIELDS}
+KEY_FIELDS: tuple[str, ...] = flag_table.KEY_FIELDS
 _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
 _HAND = _INDEX["hand"]
-_EMPTY_KEY = [_DEFAULTS[FIELDS[name]] for name in KEY_FIELDS]  # every field absent
+_EMPTY_KEY = [flag_table.BY_NAME[name].default for name in KEY_FIELDS]  # every field absent
 _KIND_TEXT = {
     "str": "a string",
     "bool": "true or false",
     "int": "an integer",
     "list": "a list of strings",
     "pungs": "three counts NEXT,OPPOSITE,PREVIOUS (a list of 3 integers or a string such as '2,0,1')",
-    "id": "a string or an integer",
+    "id": "a string or an integer of at most 64 bits",
 }
 
 Key = tuple[Any, ...]  # values of KEY_FIELDS, in that order
@@ -58,7 +42,7 @@ _FALSE = frozenset({"false", "0"})
 
 
 def _bad(name: str, value: Any) -> InputError:
-    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[FIELDS[name]]}, not {value!r}")
+    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[FIELDS[name]]}, not {shown(value)}")
 
 
 def _check(name: str, kind: str, value: Any) -> Any:
@@ -83,11 +67,19 @@ def _check(name: str, kind: str, value: Any) -> Any:
     raise _bad(name, value)
 
 
+def _usable_id(value: Any) -> bool:
+    """A string, or an integer that fits in 64 bits (a longer one could not even be printed)."""
+    if isinstance(value, str):
+        return True
+    low, high = flag_table.ID_RANGE
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def record_id(raw: Any) -> RecordId:
     """The record's `id`, if it has a usable one (so that even a bad record echoes it)."""
     if isinstance(raw, Mapping):
         value = raw.get("id")
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
+        if _usable_id(value):
             return value
     return None
 
@@ -104,11 +96,11 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     for name, value in raw.items():
         kind = FIELDS.get(name) if isinstance(name, str) else None
         if kind is None:
-            raise InputError("unknown_field", f"unknown field {name!r}; fields are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown field {shown(name)}; fields are: {', '.join(FIELDS)}")
         if value is None:
             continue
         if kind == "id":
-            if not isinstance(value, (str, int)) or isinstance(value, bool):
+            if not _usable_id(value):
                 raise _bad(name, value)
             rid = value
         elif (kind == "str" and type(value) is str) or (kind == "bool" and type(value) is bool):
@@ -132,12 +124,15 @@ def _cell(name: str, kind: str, text: str) -> Any:
             return True
         if low in _FALSE:
             return False
-        raise InputError("bad_field", f"column {name!r} must be true/false/1/0, not {text!r}")
+        raise InputError("bad_field", f"column {name!r} must be true/false/1/0, not {shown(text)}")
     if kind == "int":
-        try:
-            return int(text.strip())
-        except ValueError:
-            raise InputError("bad_field", f"column {name!r} must be an integer, not {text!r}") from None
+        digits = text.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", digits):
+            raise InputError("bad_field", f"column {name!r} must be an integer, not {shown(text)}")
+        if len(digits) > 18:  # far out of any bound, and too long to convert safely
+            field = flag_table.BY_NAME[name]
+            raise InputError(f"bad_{name}", f"column {name!r} must be from {field.minimum} to {field.maximum}, not {shown(text)}")
+        return int(digits)
     if kind == "list":
         return tuple(text.split())
     return text  # str, pungs ('2,0,1'), id
@@ -154,7 +149,7 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     for name, text in row.items():
         kind = FIELDS.get(name)
         if kind is None:
-            raise InputError("unknown_field", f"unknown column {name!r}; columns are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown column {shown(name)}; columns are: {', '.join(FIELDS)}")
         if text == "":
             continue
         if kind == "id":

@@ -30,13 +30,32 @@ def to_json(result: ScoreResult) -> str:
     return json.dumps(result.to_dict(), ensure_ascii=False)
 
 
+MAX_MESSAGE = 400  # characters of a message shown; messages bound what they echo, this is the backstop
+
+
+def clean(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` safe for one terminal line and for UTF-8, at most about `limit` characters:
+    control, format and surrogate characters (newlines, ESC, BEL, bidi overrides,
+    undecodable argv bytes) are written as Python escapes, e.g. `\\x1b`."""
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def error_dict(err: MjcalcError) -> dict[str, Any]:
     """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
-    return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): err.to_dict()}
+    body = err.to_dict()
+    body["message"] = clean(str(body["message"]))
+    return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}
 
 
 def error_json(err: MjcalcError) -> str:
     return json.dumps(error_dict(err), ensure_ascii=False)
+
+
+WINDOW = 80  # characters of the input shown around the error's position
 
 
 def error_line(err: MjcalcError) -> str:
@@ -45,8 +64,11 @@ def error_line(err: MjcalcError) -> str:
     where = ""
     if err.position is not None and err.source is not None:
         src, pos = err.source, err.position
-        where = f" at column {pos + 1}: {src[:pos]}[{src[pos:pos + 1]}]{src[pos + 1:]}"
-    return f"mjcalc: {kind} [{err.code}]: {err.message}{where}"
+        start = max(0, pos - WINDOW // 2)
+        before = ("…" if start else "") + clean(src[start:pos])
+        after = clean(src[pos + 1 : pos + WINDOW // 2]) + ("…" if len(src) > pos + WINDOW // 2 else "")
+        where = f" at column {pos + 1}: {before}[{clean(src[pos:pos + 1])}]{after}"
+    return f"mjcalc: {kind} [{err.code}]: {clean(err.message)}{where}"
 
 
 def _names(notation: str, lang: str) -> str:

@@ -1,26 +1,165 @@
-"""Load rulesets from YAML and validate them once, strictly.
+"""Load rulesets from YAML and validate them once, strictly, into frozen typed objects.
 
-Every error names the file (or `--set`) and the dotted key. Duplicate keys are
-rejected, since plain `yaml.safe_load` silently keeps the last one.
+A ruleset's `scorer:` names its `Variant` (variants.py), whose dataclasses are the
+schema of its `numbers`, `options` and `patterns` (schema.py reads their type hints).
+Every error names the file (or `--set`) and the dotted key. Hostile files are
+refused with a one-line `ruleset_invalid`/`ruleset_not_found`, never followed into
+devices or FIFOs, never read past `MAX_FILE` bytes: duplicate keys (plain
+`yaml.safe_load` keeps the last one silently), YAML anchors and aliases (an alias
+bomb expands to gigabytes), text that is not UTF-8, numbers out of range.
 """
 
 from __future__ import annotations
 
 import copy
+import errno
+import os
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import KW_ONLY, dataclass, field, fields
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .errors import InputError, RulesetError
+from . import ruleset_cache
+from .errors import InputError, RulesetError, shown
+from .patterns import Detector
+from .ruleset_cache import read_limited
+from .schema import Label, Tiles, convert, frozen, hints, optional_fields
+from .variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
     import yaml
 
-@lru_cache(maxsize=None)
+N = TypeVar("N")
+O = TypeVar("O")
+P = TypeVar("P")
+
+MAX_FILE = 1 << 20  # bytes in one ruleset file: far above any real one, far below trouble
+MAX_EXTENDS = 8
+
+
+# --- the ruleset object -----------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset(Generic[N, O, P]):
+    """A validated ruleset, frozen. The fields before `source` are its YAML's top-level keys.
+
+    Scorers read `rs.numbers.jiao`, `rs.options.ya_dang_edge_wait`, `rs.patterns[key].fan`:
+    the classes are the variant's (see `variants.VARIANTS`).
+    """
+
+    name: str
+    version: str
+    scorer: str
+    title: Label
+    tiles: Tiles
+    labels: Mapping[str, Label]
+    patterns: Mapping[str, P]
+    numbers: N
+    options: O
+    description: str | None = None
+    settlement: Any = None  # issue 12: the `settlement:` section, as the variant's `Variant.settlement` dataclass
+    _: KW_ONLY
+    source: str = field(metadata={"loaded": True})
+    variant: Variant[N, O, P] = field(metadata={"loaded": True}, repr=False)
+    detectors: tuple[tuple[str, Detector], ...] = field(metadata={"loaded": True}, repr=False)  # in YAML order
+    data: Mapping[str, Any] = field(metadata={"loaded": True}, repr=False)  # the document, read-only
+
+    def label(self, key: str) -> tuple[str, str]:
+        """(zh, en) for a pattern or item key."""
+        entry: Label | None = self.patterns.get(key) or self.labels.get(key)  # type: ignore[assignment]
+        if entry is None:
+            return key, key
+        return entry.zh, entry.en
+
+
+@cache
+def document_schema(variant: Variant[Any, Any, Any]) -> dict[str, Any]:
+    """The top-level keys of a ruleset of `variant`, and their types (Ruleset's YAML fields)."""
+    sub = {N: variant.numbers, O: variant.options, P: variant.pattern}
+    out: dict[str, Any] = {}
+    for f in fields(Ruleset):
+        if f.metadata.get("loaded"):
+            continue
+        hint = hints(Ruleset)[f.name]
+        if f.name == "settlement":  # issue 12: typed by the variant, required where it has one
+            if variant.settlement is None:
+                continue
+            hint = variant.settlement
+        if isinstance(hint, TypeVar):
+            hint = sub[hint]
+        elif getattr(hint, "__parameters__", ()):
+            hint = hint[tuple(sub[p] for p in hint.__parameters__)]
+        out[f.name] = hint
+    return out
+
+
+def _variant(doc: Mapping[str, Any], source: str) -> Variant[Any, Any, Any]:
+    scorer = doc.get("scorer")
+    if scorer is None:
+        raise RulesetError("ruleset_invalid", f"{source}: scorer: missing key")
+    variant = VARIANTS.get(scorer) if isinstance(scorer, str) else None
+    if variant is None:
+        raise RulesetError("ruleset_invalid", f"{source}: scorer: {shown(scorer)} is not one of {', '.join(sorted(VARIANTS))}")
+    return variant
+
+
+def _check(doc: Mapping[str, Any], variant: Variant[Any, Any, Any], source: str, partial: bool) -> dict[str, Any] | None:
+    """Every top-level key checked (and, unless `partial`, built) against `variant`'s schema."""
+    schema = document_schema(variant)
+    for key in doc:
+        if key not in schema:
+            raise RulesetError("ruleset_invalid", f"{source}: {_key_text(key)}: unknown key")
+    built: dict[str, Any] = {}
+    for key, hint in schema.items():
+        if key in doc:
+            built[key] = convert(doc[key], hint, key, source, partial)
+        elif not partial and (key not in optional_fields(Ruleset) or key == "settlement"):
+            raise RulesetError("ruleset_invalid", f"{source}: {key}: missing key")
+    if partial:
+        return None
+    for key in built["patterns"]:
+        if key not in variant.detectors:
+            raise RulesetError(
+                "ruleset_invalid",
+                f"{source}: patterns.{key}: no such pattern in the {variant.name} variant "
+                f"(it knows {', '.join(sorted(variant.detectors))})",
+            )
+    return built
+
+
+def build(doc: Mapping[str, Any], source: str) -> Ruleset[Any, Any, Any]:
+    """A frozen Ruleset from a merged, plain ruleset document; RulesetError names `source` and the key."""
+    variant = _variant(doc, source)
+    built = _check(doc, variant, source, partial=False)
+    assert built is not None
+    detectors = tuple((key, variant.detectors[key]) for key in built["patterns"])
+    return Ruleset(**built, source=source, variant=variant, detectors=detectors, data=frozen(doc))
+
+
+def _key_text(key: object) -> str:
+    return key if isinstance(key, str) and key.isprintable() and len(key) <= 80 else shown(key)
+
+
+def _printable(text: str, limit: int = 300) -> str:
+    """`text` for a message: as it is, unless it holds control characters, surrogates or is long."""
+    if not text.isprintable() or len(text) > limit:
+        return shown(text, limit)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return shown(text, limit)
+    return text
+
+
+# --- reading YAML safely ------------------------------------------------------
+
+
+@cache
 def _strict_loader() -> type:
-    """SafeLoader (libyaml's C loader where present) that refuses duplicate mapping keys.
+    """SafeLoader (libyaml's C loader where present) that refuses duplicate keys and aliases.
 
     Built on first use: `import yaml` costs ~20 ms, which `mjcalc score` skips when
     its rulesets come from the cache (see `ruleset_cache`).
@@ -29,156 +168,80 @@ def _strict_loader() -> type:
 
     base: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is several times faster
 
-    class _StrictLoader(base):  # type: ignore[misc,valid-type]
-        """SafeLoader that refuses duplicate mapping keys."""
+    class _StrictLoader(base):  # type: ignore[misc]
+        """SafeLoader that refuses duplicate mapping keys and anchors/aliases."""
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            # a node met twice is an alias (or a recursive one): refused, so nothing can expand
+            # a small file into gigabytes ("billion laughs")
+            if node in self.constructed_objects or node in self.recursive_objects:
+                raise RulesetError(
+                    "ruleset_invalid",
+                    f"anchors and aliases (&name, *name) are not allowed in a ruleset (the value at line {node.start_mark.line + 1} is used again)",
+                )
+            return super().construct_object(node, deep)
 
     _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
     return _StrictLoader
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
+    loader.flatten_mapping(node)
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise RulesetError(
-                "ruleset_duplicate_key", f"duplicate key {key!r} at line {key_node.start_mark.line + 1}"
-            )
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
+        try:
+            duplicate = key in out
+        except TypeError:  # an unhashable key, such as a list
+            raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
+        if duplicate:
+            raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        out[key] = loader.construct_object(value_node, deep=deep)
+    return out
 
 
-# --- a tiny schema language -------------------------------------------------
+def parse_yaml(text: str, source: str) -> Any:
+    """YAML text to plain data with the strict loader; every failure is a RulesetError naming `source`."""
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_strict_loader())
+    except RulesetError as exc:
+        raise RulesetError(exc.code, f"{source}: {exc.message}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise RulesetError("ruleset_invalid", f"{source}: not valid YAML{at}") from None
+    except RecursionError:
+        raise RulesetError("ruleset_invalid", f"{source}: nested too deeply") from None
+    except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
+        problem = "an integer has too many digits" if "digits" in str(exc) else f"a value cannot be read ({shown(str(exc))})"
+        raise RulesetError("ruleset_invalid", f"{source}: {problem}") from None
 
 
-@dataclass(frozen=True)
-class Opt:
-    """An optional key."""
-
-    spec: Any
-
-
-@dataclass(frozen=True)
-class ListOf:
-    spec: Any
-
-
-@dataclass(frozen=True)
-class MapOf:
-    """A mapping with free snake_case keys, every value matching `spec`."""
-
-    spec: Any
+def _read_text(path: Path, source: str) -> str:
+    try:
+        raw = read_limited(path, MAX_FILE)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        code = "ruleset_invalid" if isinstance(exc, OSError) and exc.errno in (errno.EINVAL, errno.EFBIG) else "ruleset_not_found"
+        raise RulesetError(code, f"{source}: cannot read ruleset ({reason})") from None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
+        raise RulesetError("ruleset_invalid", f"{source}: the file is UTF-16 or UTF-32 (or holds NUL bytes); save it as UTF-8")
+    try:
+        return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesetError("ruleset_invalid", f"{source}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start}); save it as UTF-8") from None
 
 
-@dataclass(frozen=True)
-class Choice:
-    values: tuple[Any, ...]
-
-    def __init__(self, *values: Any) -> None:
-        object.__setattr__(self, "values", values)
-
-
-LABEL = {"zh": str, "en": str}
+def _read_yaml(path: Path, source: str) -> dict[str, Any]:
+    data = parse_yaml(_read_text(path, source), source)
+    if not isinstance(data, dict):
+        raise RulesetError("ruleset_invalid", f"{source}: a ruleset must be a mapping")
+    return data
 
 
-def _type_name(spec: Any) -> str:
-    if isinstance(spec, type):
-        return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}[spec]
-    if isinstance(spec, Choice):
-        return "one of " + ", ".join(repr(v) for v in spec.values)
-    if isinstance(spec, ListOf):
-        return "a list"
-    return "a mapping"
-
-
-def _check(value: Any, spec: Any, where: str, source: str, partial: bool) -> None:
-    """Raise RulesetError naming `source` and the dotted key `where` if `value` breaks `spec`."""
-    if isinstance(spec, Opt):
-        spec = spec.spec
-
-    def fail(problem: str) -> None:
-        raise RulesetError("ruleset_invalid", f"{source}: {where or '<top>'}: {problem}")
-
-    if isinstance(spec, type):
-        ok = isinstance(value, spec) and not (spec is not bool and isinstance(value, bool))
-        if spec is float and isinstance(value, int) and not isinstance(value, bool):
-            ok = True
-        if not ok:
-            fail(f"must be {_type_name(spec)}, got {value!r}")
-    elif isinstance(spec, Choice):
-        if value not in spec.values:
-            fail(f"must be {_type_name(spec)}, got {value!r}")
-    elif isinstance(spec, ListOf):
-        if not isinstance(value, list):
-            fail(f"must be a list, got {value!r}")
-        for i, item in enumerate(value):
-            _check(item, spec.spec, f"{where}[{i}]", source, partial)
-    elif isinstance(spec, MapOf):
-        if not isinstance(value, dict):
-            fail(f"must be a mapping, got {value!r}")
-        for key, item in value.items():
-            _check(item, spec.spec, f"{where}.{key}" if where else str(key), source, partial)
-    elif isinstance(spec, dict):
-        if not isinstance(value, dict):
-            fail(f"must be a mapping, got {value!r}")
-        for key in value:
-            if key not in spec:
-                raise RulesetError("ruleset_invalid", f"{source}: {_join(where, key)}: unknown key")
-        for key, sub in spec.items():
-            if key in value:
-                _check(value[key], sub, _join(where, key), source, partial)
-            elif not partial and not isinstance(sub, Opt):
-                raise RulesetError("ruleset_invalid", f"{source}: {_join(where, key)}: missing key")
-    else:  # pragma: no cover - a bug in a schema, not in a ruleset
-        raise TypeError(f"bad schema node {spec!r}")
-
-
-def _join(where: str, key: Any) -> str:
-    return f"{where}.{key}" if where else str(key)
-
-
-def common_schema(pattern_spec: Any, **sections: Any) -> dict[str, Any]:
-    """The keys every variant shares, plus the variant's own sections."""
-    return {
-        "name": str,
-        "version": str,
-        "scorer": str,
-        "title": LABEL,
-        "description": Opt(str),
-        "tiles": {"suits": ListOf(Choice("m", "p", "s")), "honours": ListOf(int), "chow_melds": bool},
-        "labels": MapOf(LABEL),
-        "patterns": MapOf(pattern_spec),
-        **sections,
-    }
-
-
-# --- the ruleset object -----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """A validated ruleset. `data` follows the scorer's schema."""
-
-    name: str
-    version: str
-    scorer: str
-    source: str
-    data: Mapping[str, Any]
-
-    @property
-    def options(self) -> Mapping[str, Any]:
-        return self.data["options"]
-
-    @property
-    def patterns(self) -> Mapping[str, Mapping[str, Any]]:
-        return self.data["patterns"]
-
-    def label(self, key: str) -> tuple[str, str]:
-        """(zh, en) for a pattern or item key."""
-        entry = self.data["patterns"].get(key) or self.data["labels"].get(key)
-        if entry is None:
-            return key, key
-        return entry["zh"], entry["en"]
+# --- extends and --set ----------------------------------------------------------
 
 
 def rulesets_dir() -> Path:
@@ -192,26 +255,6 @@ def shipped_names() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
-def _read_yaml(path: Path, source: str) -> dict[str, Any]:
-    import yaml
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesetError("ruleset_not_found", f"{source}: cannot read ruleset ({exc.strerror})") from None
-    try:
-        data = yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
-    except RulesetError as exc:
-        raise RulesetError(exc.code, f"{source}: {exc.message}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise RulesetError("ruleset_invalid", f"{source}: not valid YAML{at}") from None
-    if not isinstance(data, dict):
-        raise RulesetError("ruleset_invalid", f"{source}: a ruleset must be a mapping")
-    return data
-
-
 def _merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(base)
     for key, value in overlay.items():
@@ -223,7 +266,7 @@ def _merge(base: dict[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _raw(path: Path, source: str, depth: int = 0, files: list[Path] | None = None) -> dict[str, Any]:
-    """The YAML of `path` with its `extends:` chain merged in, not yet validated; `files` collects what was read."""
+    """The YAML of `path` with its `extends:` chain merged in, not yet built; `files` collects what was read."""
     data = _read_yaml(path, source)
     if files is not None:
         files.append(path)
@@ -232,86 +275,105 @@ def _raw(path: Path, source: str, depth: int = 0, files: list[Path] | None = Non
         return data
     if not isinstance(parent, str) or parent not in shipped_names():
         raise RulesetError(
-            "ruleset_invalid", f"{source}: extends: {parent!r} is not a shipped ruleset ({', '.join(shipped_names())})"
+            "ruleset_invalid", f"{source}: extends: {shown(parent)} is not a shipped ruleset ({', '.join(shipped_names())})"
         )
-    if depth > 8:
+    if depth > MAX_EXTENDS:
         raise RulesetError("ruleset_invalid", f"{source}: extends: chain is too deep")
     base = _raw(rulesets_dir() / f"{parent}.yaml", f"{parent}.yaml", depth + 1, files)
-    _validate(data, base.get("scorer"), source, partial=True)
+    # the overlay alone first, so its errors name its own keys before the merge hides them
+    _check(data, _variant({**base, **data}, source), source, partial=True)
     return _merge(base, data)
-
-
-def _validate(data: Mapping[str, Any], scorer: Any, source: str, partial: bool = False) -> None:
-    from .scoring import schema_for  # scorers import this module
-
-    if not isinstance(scorer, str):
-        raise RulesetError("ruleset_invalid", f"{source}: scorer: missing key")
-    _check(data, schema_for(scorer, source), "", source, partial)
 
 
 def _parse_override(item: str) -> tuple[list[str], Any]:
     key, sep, text = item.partition("=")
     if not sep or not key.strip():
-        raise RulesetError("bad_set_option", f"--set {item!r}: expected KEY=VALUE, such as options.ya_dang_edge_wait=true")
-    import yaml
-
+        raise RulesetError("bad_set_option", f"--set {_printable(item, 80)}: expected KEY=VALUE, such as options.ya_dang_edge_wait=true")
     try:
-        value = yaml.load(text, Loader=_strict_loader()) if text.strip() else ""  # noqa: S506
-    except yaml.YAMLError:
-        value = text
+        item.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RulesetError("bad_set_option", f"--set {_printable(item, 80)}: not UTF-8 text") from None
+    if not text.strip():
+        return key.strip().split("."), ""
+    try:
+        value = parse_yaml(text, "--set")
+    except RulesetError as exc:
+        if exc.code == "ruleset_duplicate_key" or "aliases" in exc.message:
+            raise
+        value = text  # not YAML: the text itself, which the schema then judges
     return key.strip().split("."), value
 
 
-def _apply_override(data: dict[str, Any], path: list[str], value: Any, item: str) -> None:
+def _apply_override(data: dict[str, Any], path: list[str], value: Any) -> None:
     node: Any = data
     for part in path[:-1]:
         if not isinstance(node, dict) or part not in node:
-            raise RulesetError("ruleset_invalid", f"--set: {'.'.join(path)}: unknown key")
+            raise RulesetError("ruleset_invalid", f"--set: {_printable('.'.join(path), 80)}: unknown key")
         node = node[part]
     if not isinstance(node, dict) or path[-1] not in node:
-        raise RulesetError("ruleset_invalid", f"--set: {'.'.join(path)}: unknown key")
+        raise RulesetError("ruleset_invalid", f"--set: {_printable('.'.join(path), 80)}: unknown key")
     node[path[-1]] = value
 
 
-@lru_cache(maxsize=64)
-def _load_cached(path: str, source: str, overrides: tuple[str, ...]) -> Ruleset:
-    from . import ruleset_cache
+# --- loading, memoised ----------------------------------------------------------
 
+
+def _schema_files(variant: Variant[Any, Any, Any]) -> list[Path]:
+    """The code a cached document was validated by: a change to it makes an entry stale too."""
+    here = Path(__file__).resolve().parent
+    modules = {__name__, "mahjong_calc.schema", "mahjong_calc.variants", variant.numbers.__module__}
+    return [here / "ruleset.py"] + [Path(file) for m in sorted(modules - {__name__}) if (file := getattr(sys.modules.get(m), "__file__", None))]
+
+
+def _document(path: str, source: str, shipped: bool) -> tuple[dict[str, Any], Ruleset[Any, Any, Any]]:
+    """The merged plain document of `path` and the Ruleset built from it, from the disk cache when it holds up."""
+    if shipped:
+        doc = ruleset_cache.get(path)
+        if doc is not None:
+            try:
+                return doc, build(doc, source)  # the entry is checked by the same schema as the YAML
+            except RulesetError:
+                pass  # valid JSON with the right digest but not a valid ruleset: ignore the entry
+    files: list[Path] = []
+    doc = _raw(Path(path), source, files=files)
+    rs = build(doc, source)
+    if shipped:
+        ruleset_cache.put(path, files + _schema_files(rs.variant), doc)
+    return doc, rs
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: str, source: str, overrides: tuple[str, ...]) -> Ruleset[Any, Any, Any]:
     # only shipped rulesets go to the disk cache: user files come and go (temporary
     # directories, tests) and would leave entries behind
     shipped = Path(path).parent == rulesets_dir()
-    data = ruleset_cache.get(path) if shipped else None
-    if data is None:
-        files: list[Path] = []
-        data = _raw(Path(path), source, files=files)
-        _validate(data, data.get("scorer"), source)
-        if shipped:
-            # the schema lives in code: a changed scorer or loader makes the entry stale too
-            from .scoring import SCORERS
-
-            here = Path(__file__).resolve().parent
-            files += [here / "ruleset.py", here / "scoring" / f"{SCORERS[data['scorer']]}.py"]
-            ruleset_cache.put(path, files, data)
-    if overrides:
-        for item in overrides:
-            keys, value = _parse_override(item)
-            _apply_override(data, keys, value, item)
-        _validate(data, data["scorer"], "--set")
-    return Ruleset(data["name"], data["version"], data["scorer"], source, data)
+    doc, rs = _document(path, source, shipped)
+    if not overrides:
+        return rs
+    doc = copy.deepcopy(doc)
+    for item in overrides:
+        keys, value = _parse_override(item)
+        _apply_override(doc, keys, value)
+    return build(doc, "--set")
 
 
-def load_ruleset(variant: str | None = None, rules_file: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
+def load_ruleset(variant: str | None = None, rules_file: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
     """A shipped ruleset by name, or a user's file (which may `extends:` a shipped one)."""
     if rules_file is not None:
-        path = Path(rules_file)
-        return _load_cached(str(path.resolve()), str(rules_file), tuple(overrides))
+        source = _printable(str(rules_file))
+        try:
+            # realpath, not Path.resolve(): a symlink loop must reach open() and its ELOOP
+            path = os.path.realpath(rules_file)
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            raise RulesetError("ruleset_not_found", f"{source}: cannot read ruleset ({exc})") from None
+        return _load_cached(path, source, tuple(overrides))
     return _load_shipped(variant or "wuhu315", tuple(overrides))
 
 
 @lru_cache(maxsize=64)
-def _load_shipped(name: str, overrides: tuple[str, ...]) -> Ruleset:
+def _load_shipped(name: str, overrides: tuple[str, ...]) -> Ruleset[Any, Any, Any]:
     """A shipped ruleset by name, memoised on the name so a batch never touches the file system again."""
     names = shipped_names()
     if name not in names:
-        raise InputError("unknown_variant", f"unknown variant {name!r}; choose one of {', '.join(names)}")
+        raise InputError("unknown_variant", f"unknown variant {shown(name)}; choose one of {', '.join(names)}")
     return _load_cached(str(rulesets_dir() / f"{name}.yaml"), f"{name}.yaml", overrides)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -144,3 +147,162 @@ def test_usage_errors_in_json_mode_are_json_and_never_a_traceback() -> None:
 def test_module_entry_point_and_version() -> None:
     proc = subprocess.run([sys.executable, "-m", "mahjong_calc", "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("mjcalc ")
+
+
+# --- flags a variant does not use, bounded numbers (issues 9 and 10) ------------------------
+
+WUHU_WIN = "123456m13m99p555p2m"
+PUJIANG_WIN = "111m222p333s444s3m7z"
+
+NOT_IN_VARIANT = [
+    ([WUHU_WIN, "-s", "--piao", "2"], "--piao", "pujiang"),
+    ([WUHU_WIN, "-s", "--wild", "3m"], "--wild", "pujiang"),
+    ([WUHU_WIN, "-s", "--opponent-pungs", "1,1,1"], "--opponent-pungs", "pujiang"),
+    ([WUHU_WIN, "--robbing-kong", "-f", "next"], "--robbing-kong", "chizhou, pujiang"),
+    ([PUJIANG_WIN, "-v", "pujiang", "--wild", "3m", "--dealer"], "--dealer", "wuhu"),
+    (["123m456p789s11z", "-k", "5555m", "-v", "chizhou", "-s", "--heavenly"], "--heavenly", "wuhu"),
+    (["123m456p789s11z", "-k", "5555m", "-v", "chizhou", "-s", "--dealer-seat", "next"], "--dealer-seat", "wuhu"),
+]
+
+
+@pytest.mark.parametrize(("args", "flag", "variants"), NOT_IN_VARIANT)
+def test_a_flag_the_variant_does_not_use_is_an_error(runner: CliRunner, args: list[str], flag: str, variants: str) -> None:
+    result = invoke(runner, "score", *args)
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "[flag_not_in_variant]" in line and f"{flag} does not apply" in line and variants in line
+    as_json = invoke(runner, "score", *args, "--json")
+    assert json.loads(as_json.stdout)["error"]["code"] == "flag_not_in_variant"
+
+
+def test_batch_names_the_record_field(runner: CliRunner) -> None:
+    record = json.dumps({"id": 1, "hand": WUHU_WIN, "self_draw": True, "piao": 2})
+    result = runner.invoke(app, ["batch", "-"], input=record + "\n")
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "flag_not_in_variant"
+    assert error["message"].startswith("piao does not apply") and "--piao" not in error["message"]
+
+
+@pytest.mark.parametrize("piao", ["8", "20000", "1000000000", "1e12", "-1", "9" * 5000, "two"])
+def test_piao_is_bounded_on_the_command_line(runner: CliRunner, piao: str) -> None:
+    result = invoke(runner, "score", PUJIANG_WIN, "-v", "pujiang", "--wild", "3m", "--piao", piao, "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["code"] == "bad_piao"
+    (line,) = result.stderr.strip().splitlines()
+    assert len(line) < 200
+
+
+def test_piao_at_the_bound_scores(runner: CliRunner) -> None:
+    result = invoke(runner, "score", PUJIANG_WIN, "-v", "pujiang", "--wild", "3m", "--piao", "7", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "piao_cai" in json.loads(result.stdout)["patterns"]
+
+
+@pytest.mark.parametrize("pungs", ["9,0,0", "1,1", "a,b,c", "-1,0,0"])
+def test_opponent_pungs_are_bounded_on_the_command_line(runner: CliRunner, pungs: str) -> None:
+    result = invoke(runner, "score", PUJIANG_WIN, "-v", "pujiang", "--wild", "3m", "--opponent-pungs", pungs, "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["code"] == "bad_opponent_pungs"
+
+
+# --- what reaches the terminal (issue 9, Low) ---------------------------------------------------
+
+HOSTILE = [
+    ("12\n3x", "unknown_character"),
+    ("\x1b]0;PWNED\x071x", "unknown_character"),
+    ("\u202e123m", "unknown_character"),
+    ("1m" * 5000, "input_too_long"),
+]
+
+
+@pytest.mark.parametrize(("hand", "code"), HOSTILE, ids=["newline", "osc-escape", "bidi", "long"])
+def test_stderr_is_one_clean_line(runner: CliRunner, hand: str, code: str) -> None:
+    result = invoke(runner, "score", hand)
+    assert result.exit_code == 2
+    assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1
+    line = result.stderr.rstrip("\n")
+    assert f"[{code}]" in line
+    assert line.isprintable() and len(line) < 400
+
+
+@pytest.mark.parametrize("args", [["--win", "\x1b[2J" * 100], ["-m", "\x07" * 1000], ["-v", "a\x1bb" * 500]])
+def test_echoed_values_are_escaped_and_bounded(runner: CliRunner, args: list[str]) -> None:
+    result = invoke(runner, "score", WUHU_WIN, *args, "--json")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.rstrip("\n").isprintable()
+    assert len(result.stderr) < 600
+    assert json.loads(result.stdout)["error"]["message"].isprintable()
+
+
+def _installed(args: list[Any], **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    from installed import MJCALC, child_env
+
+    return subprocess.run([*MJCALC, *args], env=child_env(), capture_output=True, check=False, cwd="/", **kwargs)
+
+
+@pytest.mark.parametrize("args", [[b"\xff1m"], [WUHU_WIN, "--rules", b"\xff.yaml"], [WUHU_WIN, "--win", b"\xff"], [WUHU_WIN, b"--\xff"]])
+def test_json_stays_utf8_with_undecodable_argv(args: list[Any]) -> None:
+    proc = _installed(["score", *args, "--json"])
+    assert proc.returncode == 2
+    payload = json.loads(proc.stdout.decode("utf-8"))  # strict: a raw 0xff byte fails here
+    assert payload["valid"] is False
+    assert b"\xff" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("extra", [["--json"], []])
+def test_a_full_disk_is_one_line_and_exit_3(extra: list[str]) -> None:
+    from installed import MJCALC, child_env
+
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([*MJCALC, "score", WUHU_WIN, "-s", *extra], stdout=full, stderr=subprocess.PIPE, env=child_env(), check=False, cwd="/")
+    assert proc.returncode == 3
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and "[output_error]" in lines[0] and "Traceback" not in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "wants_json"),
+    [
+        (["-sj", "--bogus"], True),
+        (["-js", "--bogus"], True),
+        (["-j", "--bogus"], True),
+        (["--json", "--bogus"], True),
+        (["-vj", "--bogus"], False),  # j is --variant's value
+        (["-v", "-j", "--bogus"], False),  # -j is --variant's value
+        (["-s", "--bogus"], False),
+        (["--", "-j"], False),
+        (["--discarder", "x\ny", "-j"], True),
+        (["--bogus\x1b]0;PWNED\x07" + "x" * 1000], False),
+    ],
+)
+def test_usage_errors_honour_combined_short_flags(args: list[str], wants_json: bool) -> None:
+    proc = _installed(["score", WUHU_WIN, *args])
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1 and b"[usage_error]" in proc.stderr
+    assert proc.stderr.decode().rstrip("\n").isprintable() and len(proc.stderr) < 600
+    if wants_json:
+        assert json.loads(proc.stdout)["error"]["code"] == "usage_error"
+    else:
+        assert proc.stdout == b""
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "exit_code"),
+    [
+        ([WUHU_WIN, "-s", "--json"], "output_error", 3),
+        ([WUHU_WIN, "-s"], "output_error", 3),
+        ([WUHU_WIN, "-s", "--piao", "2", "--json"], "flag_not_in_variant", 2),  # the error that matters is kept
+    ],
+)
+def test_a_closed_stdout_is_one_line(args: list[str], code: str, exit_code: int) -> None:
+    from installed import MJCALC, child_env
+
+    proc = subprocess.run(
+        [*MJCALC, "score", *args], stderr=subprocess.PIPE, env=child_env(), check=False, cwd="/",
+        preexec_fn=lambda: os.close(1),  # the child starts with stdout closed (>&-)
+    )
+    assert proc.returncode == exit_code
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and f"[{code}]" in lines[0]

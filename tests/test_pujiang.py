@@ -136,8 +136,8 @@ PAYMENTS: list[tuple[str, str, dict[str, Any], list[str], tuple[int, int, int]]]
     ("each_subtracts_own", "111m222p333s456m77z", {"opponent_pungs": "2,0,1"}, [], (5, 7, 6)),
     ("subtract_before_fan", "111m222p456s77z", {"melds": ["3333s"], "after_kong": True, "opponent_pungs": "2,0,1"}, [], (12, 16, 14)),
     ("subtract_after_fan", "111m222p456s77z", {"melds": ["3333s"], "after_kong": True, "opponent_pungs": "2,0,1"}, ["options.subtract_pungs=after_fan"], (14, 16, 15)),
-    ("floor_at_zero", "111m222p333s456m77z", {"opponent_pungs": "9,0,0"}, [], (0, 7, 7)),
-    ("no_floor", "111m222p333s456m77z", {"opponent_pungs": "9,0,0"}, ["options.floor_payment_at_zero=false"], (-2, 7, 7)),
+    ("floor_at_zero", "111m222p333s456m77z", {"opponent_pungs": "8,0,0"}, [], (0, 7, 7)),
+    ("no_floor", "111m222p333s456m77z", {"opponent_pungs": "8,0,0"}, ["options.floor_payment_at_zero=false"], (-1, 7, 7)),
     ("robbed_pays_all_three", "111m222p456s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite", "opponent_pungs": "1,2,0"}, [], (0, 15, 0)),
     ("robbed_pays_fan_hand", "111m222p333s444s3m7z", {"wild": "3m", "robbing_kong": True, "discarder": "previous"}, [], (0, 0, 96)),
 ]

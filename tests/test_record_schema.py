@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jsonschema
 import pytest
 
+from mahjong_calc.api import score_hand
 from mahjong_calc.errors import InputError
-from mahjong_calc.records import FIELDS, load_schema, normalize
+from mahjong_calc.flags import MAX_PIAO, MAX_PUNGS, record_schema, schema_text
+from mahjong_calc.records import (
+    FIELDS,
+    load_schema,
+    normalize,
+    schema_path,
+    score_kwargs,
+)
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -66,3 +75,28 @@ def test_schema_names_exactly_the_parser_fields() -> None:
 
 def test_examples_used_elsewhere_are_covered() -> None:
     assert {WIN_315["id"], WIN_525["id"], NOT_WIN["id"], MELDED["id"]} <= {r.get("id") for r in GOOD}
+
+
+def test_the_shipped_schema_is_the_generated_one() -> None:
+    """record.schema.json is made from mahjong_calc/flags.py (`python -m mahjong_calc.generate`)."""
+    shipped = schema_path().read_text(encoding="utf-8")
+    assert shipped == schema_text()
+    assert json.loads(shipped) == record_schema() == load_schema()
+
+
+@pytest.mark.parametrize(
+    ("record", "code"),
+    [
+        ({"hand": "111m222p333s444s3m7z", "variant": "pujiang", "wild": "3m", "piao": MAX_PIAO + 1}, "bad_piao"),
+        ({"hand": "111m222p333s444s3m7z", "variant": "pujiang", "opponent_pungs": [MAX_PUNGS + 1, 0, 0]}, "bad_opponent_pungs"),
+        ({"hand": "111m222p333s444s3m7z", "variant": "pujiang", "opponent_pungs": f"{MAX_PUNGS + 1},0,0"}, "bad_opponent_pungs"),
+    ],
+)
+def test_schema_bounds_are_the_scorer_bounds(record: dict[str, Any], code: str) -> None:
+    assert not VALIDATOR.is_valid(record)
+    key, _ = normalize(record)
+    with pytest.raises(InputError) as info:
+        score_hand(**score_kwargs(key))
+    assert info.value.code == code
+    at_bound = json.loads(json.dumps(record).replace(str(MAX_PIAO + 1), str(MAX_PIAO)).replace(str(MAX_PUNGS + 1), str(MAX_PUNGS)))
+    VALIDATOR.validate(at_bound)

@@ -19,31 +19,27 @@ from ..result import ScoreResult
 from ..ruleset import Ruleset
 from ..tiles import parse_tile
 
-# the record fields a game passes (every one, always), plus variant (None: the game's ruleset)
-_KNOWN = {
-    "variant", "hand", "win", "self_draw", "dealer", "dealer_seat", "melds", "concealed_kongs", "after_kong",
-    "robbing_kong", "heavenly", "earthly", "discarder", "wild", "piao", "opponent_pungs",
-}
-
-
 class Compiled:
     """A compiled plan for one game's ruleset, and the record key order it reads."""
 
     def __init__(self, plan: Any, fields: tuple[str, ...], ruleset: Ruleset) -> None:
+        from ..flags import BY_NAME
+
         self.plan = plan
         self.fields = fields
         self.key_of = itemgetter(*fields)
+        self.defaults = {name: BY_NAME[name].default for name in fields}  # the fields a game does not set
         self.ruleset = ruleset
         self.title = (ruleset.data["title"]["zh"], ruleset.data["title"]["en"])
 
     def score(self, values: Mapping[str, Any]) -> tuple[ScoreResult, bytes] | None:
         """(a ScoreResult carrying what a settler reads, the result's JSON body) or None (declined).
 
-        `values` holds every field of `_KNOWN` but variant.
+        `values` holds the record fields a game sets; the others take their defaults.
 
         Raises NotAWin just as the Python scorer would.
         """
-        key = self.key_of({"variant": None, **values})
+        key = self.key_of({**self.defaults, **values})
         answer = self.plan.score(key)
         if answer is None:
             return None
@@ -77,10 +73,7 @@ def compiled_for(ruleset: Ruleset) -> Compiled | None:
     plan = compile_plan(ruleset)
     if plan is None:
         return None
-    fields = tuple(KEY_FIELDS)
-    if not set(fields) <= _KNOWN:
-        return None
-    return Compiled(plan, fields, ruleset)
+    return Compiled(plan, tuple(KEY_FIELDS), ruleset)
 
 
 def result_json(body: bytes) -> dict[str, Any]:

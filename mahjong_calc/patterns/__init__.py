@@ -2,51 +2,42 @@
 
 A detector takes a `Candidate` (one way of reading a winning hand) and returns how
 many times its pattern occurs there: 0 for absent, usually 1, more for patterns
-that can repeat (e.g. 四核). Variants choose which detectors run by listing the
-pattern keys in their ruleset; the registry is keyed by those same names.
+that can repeat (e.g. 四核). Each variant's detectors module (`wuhu.py`,
+`chizhou.py`, `pujiang.py`) ends with `DETECTORS`, a plain dict from the pattern
+keys its YAML may list to these functions; a function shared by several variants
+lives in `common.py` and is listed under whatever key each variant uses. A ruleset
+naming a key its variant lacks is refused at load (`ruleset_invalid`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..decompose import Arrangement, TileSet
 from ..hand import Hand, WinContext
 from ..tiles import is_honour
 
-Detector = Callable[["Candidate"], int]
-REGISTRY: dict[str, Detector] = {}
-
-
-def detector(key: str) -> Callable[[Detector], Detector]:
-    """Register `fn` as the detector for pattern `key`."""
-
-    def register(fn: Detector) -> Detector:
-        if key in REGISTRY:
-            raise ValueError(f"pattern {key!r} registered twice")
-        REGISTRY[key] = fn
-        return fn
-
-    return register
+O_co = TypeVar("O_co", covariant=True)  # the variant's options class
 
 
 @dataclass
-class Candidate:
+class Candidate(Generic[O_co]):
     """One reading of a winning hand, with what detectors may ask of it.
 
     `arrangement` is None for hands that are not pair-plus-sets shaped (seven
-    pairs, thirteen-style hands). `facts` carries variant-computed values such
-    as 压档 points, so detectors never recompute them.
+    pairs, thirteen-style hands). `options` is the variant's typed options object.
+    `facts` carries variant-computed values such as 压档 points, so detectors
+    never recompute them.
     """
 
     hand: Hand
     ctx: WinContext
     arrangement: Arrangement | None
     counts: tuple[int, ...]  # every held tile, melds included (a kong counts 4)
-    options: Mapping[str, Any]
+    options: O_co  # read-only in practice: detectors never assign it
     facts: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -63,14 +54,15 @@ class Candidate:
         return any(self.counts[27:])
 
 
-def detect(keys: Iterable[str], candidate: Candidate) -> dict[str, int]:
-    """Run the named detectors; keep those that fire, in the order given."""
+Detector = Callable[[Candidate[Any]], int]
+Detectors = Mapping[str, Detector]
+
+
+def detect(detectors: tuple[tuple[str, Detector], ...], candidate: Candidate[Any]) -> dict[str, int]:
+    """Run `(key, detector)` pairs in order; keep the keys whose pattern is present, with its count."""
     found: dict[str, int] = {}
-    for key in keys:
-        times = REGISTRY[key](candidate)
+    for key, fn in detectors:
+        times = fn(candidate)
         if times:
             found[key] = int(times)
     return found
-
-
-from . import chizhou, common, pujiang, wuhu  # noqa: E402,F401  (registers the detectors)

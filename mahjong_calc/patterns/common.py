@@ -1,48 +1,43 @@
-"""Detectors shared by several variants."""
+"""Detectors shared by several variants; each variant lists them under its own keys."""
 
 from __future__ import annotations
 
-from . import Candidate, detector
+from typing import Any
+
+from . import Candidate
 
 
-@detector("dui_dui_hu")
-def dui_dui_hu(c: Candidate) -> int:
+def dui_dui_hu(c: Candidate[Any]) -> int:
     """对对胡: every set is a pung or kong."""
     return bool(c.arrangement) and all(s.kind != "chow" for s in c.sets)
 
 
-@detector("qing_yi_se")
-def qing_yi_se(c: Candidate) -> int:
+def qing_yi_se(c: Candidate[Any]) -> int:
     """清一色: one suit, no honours."""
     return len(c.suits_present) == 1 and not c.has_honours
 
 
-@detector("hun_yi_se")
-def hun_yi_se(c: Candidate) -> int:
+def hun_yi_se(c: Candidate[Any]) -> int:
     """混一色: one suit plus honours."""
     return len(c.suits_present) == 1 and c.has_honours
 
 
-@detector("tong_tian")
-def tong_tian(c: Candidate) -> int:
+def tong_tian(c: Candidate[Any]) -> int:
     """通天: 123, 456 and 789 of one suit, as three sequences."""
     firsts = {s.first for s in c.sets if s.kind == "chow"}
     return any({base, base + 3, base + 6} <= firsts for base in (0, 9, 18))
 
 
-@detector("tian_hu")
-def tian_hu(c: Candidate) -> int:
+def tian_hu(c: Candidate[Any]) -> int:
     """天胡: complete as dealt."""
     return c.ctx.heavenly
 
 
-@detector("di_hu")
-def di_hu(c: Candidate) -> int:
+def di_hu(c: Candidate[Any]) -> int:
     """地胡: won on the first discard."""
     return c.ctx.earthly
 
 
-@detector("gang_kai")
-def gang_kai(c: Candidate) -> int:
-    """杠开: won on the tile drawn after a kong (Wuhu calls it 杠后开花)."""
+def after_kong(c: Candidate[Any]) -> int:
+    """杠开 / 杠后开花: won on the tile drawn after a kong (Chizhou and Pujiang say `gang_kai`, Wuhu `gang_hou_kai_hua`)."""
     return c.ctx.after_kong

@@ -1,35 +1,37 @@
-"""Detectors for Wuhu's own patterns (四核, 双八支, 杠后开花)."""
+"""Detectors for Wuhu 芜湖麻将 (四核, 双八支) and its table of pattern keys."""
 
 from __future__ import annotations
 
-from . import Candidate, detector
+from typing import TYPE_CHECKING
+
+from . import Candidate, Detectors, common
+
+if TYPE_CHECKING:
+    from ..scoring.wuhu import WuhuOptions
 
 
-def si_he_tiles(c: Candidate) -> int:
+def si_he_tiles(c: Candidate[WuhuOptions]) -> int:
     """How many tiles have all four copies split as a pung plus one tile of a sequence."""
-    allow_exposed = c.options.get("si_he_exposed_pung", True)
+    allow_exposed = c.options.si_he_exposed_pung
     pungs = {s.first for s in c.sets if s.kind == "pung" and (allow_exposed or not s.declared)}
     chow_tiles = {t for s in c.sets if s.kind == "chow" for t in s.tiles}
     return len(pungs & chow_tiles)
 
 
-@detector("si_he")
-def si_he(c: Candidate) -> int:
+def si_he(c: Candidate[WuhuOptions]) -> int:
     """四核: exactly one such tile (two make 双四核 instead)."""
     return si_he_tiles(c) == 1
 
 
-@detector("shuang_si_he")
-def shuang_si_he(c: Candidate) -> int:
+def shuang_si_he(c: Candidate[WuhuOptions]) -> int:
     """双四核: two (or more) 四核 tiles."""
     return si_he_tiles(c) >= 2
 
 
-@detector("shuang_ba_zhi")
-def shuang_ba_zhi(c: Candidate) -> int:
+def shuang_ba_zhi(c: Candidate[WuhuOptions]) -> int:
     """双八支: one suit has 8+ 支 and another suit holds two kongs."""
     kong_suits = [s.first // 9 for s in c.sets if s.kind == "kong" and s.first < 27]
-    same_suit = c.options.get("shuang_ba_zhi_kongs_same_suit", True)
+    same_suit = c.options.shuang_ba_zhi_kongs_same_suit
     for suit in range(3):
         if sum(c.counts[suit * 9 : suit * 9 + 9]) < 8:
             continue
@@ -41,7 +43,16 @@ def shuang_ba_zhi(c: Candidate) -> int:
     return 0
 
 
-@detector("gang_hou_kai_hua")
-def gang_hou_kai_hua(c: Candidate) -> int:
-    """杠后开花: won on the tile drawn after a kong."""
-    return c.ctx.after_kong
+# The keys a Wuhu ruleset may list under `patterns:` (each with its role, 嘴子 or 交).
+DETECTORS: Detectors = {
+    "dui_dui_hu": common.dui_dui_hu,
+    "tong_tian": common.tong_tian,
+    "si_he": si_he,
+    "hun_yi_se": common.hun_yi_se,
+    "gang_hou_kai_hua": common.after_kong,  # 杠后开花
+    "qing_yi_se": common.qing_yi_se,
+    "shuang_si_he": shuang_si_he,
+    "shuang_ba_zhi": shuang_ba_zhi,
+    "tian_hu": common.tian_hu,
+    "di_hu": common.di_hu,
+}

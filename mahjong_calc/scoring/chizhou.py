@@ -7,51 +7,83 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from ..decompose import Arrangement, TileSet, arrangements, hand_counts
 from ..errors import InputError, NotAWin
 from ..hand import SEATS, Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..ruleset import Ruleset, common_schema
+from ..schema import Label
 from ..tiles import SUITS, is_honour
-from ..settlement import settlement_section
-from .common import each_pays, item, result
+from .common import Reading, Settled, best_result, each_pays, item
 
-SCHEMA = common_schema(
-    {"zh": str, "en": str, "fan": int},
-    numbers={
-        "base": int,
-        "cap": int,
-        "min_flowers": {"self_draw": int, "discard": int, "qiang_gang": int},
-        "chow_free_min_flowers": int,
-        "flowers": {
-            "zi_peng": int,
-            "zi_an_ke": int,
-            "ming_gang": int,
-            "an_gang": int,
-            "zi_ming_gang": int,
-            "zi_an_gang": int,
-        },
-    },
-    options={
-        "la_zi_needs_no_flowers": bool,
-        "da_diao_che_concealed_kong": bool,
-        "discard_triplet_is_exposed": bool,
-    },
-    settlement=settlement_section("chizhou"),  # issue 12: settlement/chizhou.py
-)
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
 
-def flower_key(s: TileSet, completes_on_discard: bool, exposed_on_discard: bool) -> str | None:
+# --- the ruleset's sections (the schema; values only in rulesets/chizhou.yaml) ---------
+
+
+@dataclass(frozen=True)
+class ChizhouMinFlowers:
+    """花 needed to win, by how the hand was won."""
+
+    self_draw: int
+    discard: int
+    qiang_gang: int
+
+
+@dataclass(frozen=True)
+class ChizhouFlowers:
+    """花 each kind of set brings its winner."""
+
+    zi_peng: int
+    zi_an_ke: int
+    ming_gang: int
+    an_gang: int
+    zi_ming_gang: int
+    zi_an_gang: int
+
+
+@dataclass(frozen=True)
+class ChizhouNumbers:
+    base: int
+    cap: int
+    min_flowers: ChizhouMinFlowers
+    chow_free_min_flowers: int
+    flowers: ChizhouFlowers
+
+
+@dataclass(frozen=True)
+class ChizhouOptions:
+    la_zi_needs_no_flowers: bool
+    da_diao_che_concealed_kong: bool
+    discard_triplet_is_exposed: bool
+
+
+@dataclass(frozen=True)
+class ChizhouPattern(Label):
+    """A pattern entry: its names and the factor (番) it multiplies the base by."""
+
+    fan: int
+
+
+if TYPE_CHECKING:
+    ChizhouRuleset = Ruleset[ChizhouNumbers, ChizhouOptions, ChizhouPattern]
+FlowerKey = Literal["zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang"]
+
+
+def flower_key(s: TileSet, completes_on_discard: bool, exposed_on_discard: bool) -> FlowerKey | None:
     """Which 花 source a set is (字碰, 字暗刻, 明杠, 暗杠, 字明杠, 字暗杠), or None.
 
     `completes_on_discard`: the set was completed by a discarded (or robbed) tile.
     """
     honour = is_honour(s.first)
     if s.kind == "kong":
-        return ("zi_" if honour else "") + ("an_gang" if s.concealed else "ming_gang")
+        if s.concealed:
+            return "zi_an_gang" if honour else "an_gang"
+        return "zi_ming_gang" if honour else "ming_gang"
     if s.kind != "pung" or not honour:
         return None
     if s.declared or (completes_on_discard and exposed_on_discard):
@@ -59,21 +91,22 @@ def flower_key(s: TileSet, completes_on_discard: bool, exposed_on_discard: bool)
     return "zi_an_ke"
 
 
-def flower_items(arr: Arrangement, ctx: WinContext, rs: Ruleset) -> list[Item]:
+def flower_items(arr: Arrangement, ctx: WinContext, rs: ChizhouRuleset) -> list[Item]:
     """One item per 花 source among the winner's sets; its value is the 花 it brings."""
-    per_source: dict[str, int] = rs.data["numbers"]["flowers"]
-    exposed_on_discard: bool = rs.options["discard_triplet_is_exposed"]
+    per_source = rs.numbers.flowers
+    exposed_on_discard = rs.options.discard_triplet_is_exposed
     items: list[Item] = []
     for index, s in enumerate(arr.sets):
         key = flower_key(s, index == arr.win_in and not ctx.self_draw, exposed_on_discard)
-        if key is not None and per_source[key]:
-            items.append(item(rs, key, per_source[key], f"{s.notation()}: {per_source[key]} 花"))
+        flowers: int = getattr(per_source, key) if key is not None else 0
+        if key is not None and flowers:
+            items.append(item(rs, key, flowers, f"{s.notation()}: {flowers} 花"))
     return items
 
 
 @dataclass(frozen=True)
-class _Reading:
-    """One arrangement, scored."""
+class ChizhouFacts:
+    """What a Chizhou reading keeps besides its value."""
 
     arrangement: Arrangement
     found: dict[str, int]  # pattern key -> times
@@ -81,39 +114,40 @@ class _Reading:
     product: int  # the fans multiplied, before the cap
     multiplier: int  # the product, capped
     la_zi: bool  # the product reaches the cap (拉子)
-    value: int
-
-    @property
-    def flowers(self) -> int:
-        return sum(i.value for i in self.flower_items)
+    flowers: int
+    flowers_needed: int
+    win_kind: str  # what kind of win, for the message when 花 are short
 
 
-def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[int, ...]) -> _Reading:
-    num: dict[str, Any] = rs.data["numbers"]
-    found = detect(rs.patterns, Candidate(hand, ctx, arr, counts, rs.options))
-    product = math.prod(rs.patterns[key]["fan"] ** times for key, times in found.items())
-    multiplier = min(product, num["cap"])
-    return _Reading(
-        arrangement=arr,
-        found=found,
-        flower_items=tuple(flower_items(arr, ctx, rs)),
-        product=product,
-        multiplier=multiplier,
-        la_zi=product >= num["cap"],
-        value=num["base"] * multiplier,
-    )
+def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: ChizhouRuleset, counts: tuple[int, ...]) -> Reading[ChizhouFacts]:
+    num = rs.numbers
+    found = detect(rs.detectors, Candidate(hand, ctx, arr, counts, rs.options))
+    product = math.prod(rs.patterns[key].fan ** times for key, times in found.items())
+    multiplier = min(product, num.cap)
+    la_zi = product >= num.cap
+    flowers = tuple(flower_items(arr, ctx, rs))
+    have = sum(i.value for i in flowers)
+    need, how = flowers_needed(la_zi, ctx, rs)
+    facts = ChizhouFacts(arr, found, flowers, product, multiplier, la_zi, have, need, how)
+    value = num.base * multiplier
+    refusal = None
+    if have < need:
+        unless = " (unless 拉子)" if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
+        refusal = NotAWin("not_enough_flowers", f"{how} needs {need} 花{unless}; the hand has {have}")
+    patterns = tuple(found) + (("la_zi",) if la_zi else ())
+    return Reading(value, tuple(_items(facts, rs)), patterns, facts, refusal, rank=(have,))
 
 
-def flowers_needed(reading: _Reading, ctx: WinContext, rs: Ruleset) -> tuple[int, str]:
+def flowers_needed(la_zi: bool, ctx: WinContext, rs: ChizhouRuleset) -> tuple[int, str]:
     """How many 花 this win needs, and what kind of win it is (for the message)."""
-    need: dict[str, int] = rs.data["numbers"]["min_flowers"]
+    need = rs.numbers.min_flowers
     if ctx.robbing_kong:
-        return need["qiang_gang"], "a win by robbing a kong (抢杠)"
-    if reading.la_zi and rs.options["la_zi_needs_no_flowers"]:
+        return need.qiang_gang, "a win by robbing a kong (抢杠)"
+    if la_zi and rs.options.la_zi_needs_no_flowers:
         return 0, "a 拉子 hand"
     if ctx.self_draw:
-        return need["self_draw"], "a self-drawn win (自摸)"
-    return need["discard"], "a discard win (冲)"
+        return need.self_draw, "a self-drawn win (自摸)"
+    return need.discard, "a discard win (冲)"
 
 
 def check_context(ctx: WinContext) -> None:
@@ -127,9 +161,9 @@ def check_context(ctx: WinContext) -> None:
     raise InputError("missing_discarder", message)
 
 
-def check_chow_restriction(hand: Hand, flowers: int, rs: Ruleset) -> None:
+def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None:
     """With fewer than `chow_free_min_flowers` 花, every chow meld must be of one suit."""
-    need: int = rs.data["numbers"]["chow_free_min_flowers"]
+    need = rs.numbers.chow_free_min_flowers
     suits = sorted({m.first // 9 for m in hand.melds if m.kind == "chow"})
     if flowers < need and len(suits) > 1:
         names = ", ".join(SUITS[s] for s in suits)
@@ -139,7 +173,7 @@ def check_chow_restriction(hand: Hand, flowers: int, rs: Ruleset) -> None:
         )
 
 
-def payments(value: int, hand: Hand, ctx: WinContext, rs: Ruleset) -> dict[Seat, int]:
+def payments(value: int, hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> dict[Seat, int]:
     """What each seat pays the winner: the one place that liability (承包, 反包) will extend.
 
     Self-draw: each of the three pays the value. A discard win or 抢杠: the
@@ -153,20 +187,27 @@ def payments(value: int, hand: Hand, ctx: WinContext, rs: Ruleset) -> dict[Seat,
     return out
 
 
-def _items(best: _Reading, rs: Ruleset) -> list[Item]:
+def _items(facts: ChizhouFacts, rs: ChizhouRuleset) -> list[Item]:
     """底, each pattern with its fan, 拉子 when capped, then each 花 source."""
-    num: dict[str, Any] = rs.data["numbers"]
-    items = [item(rs, "di", num["base"], "底")]
-    for key, times in best.found.items():
-        fan = rs.patterns[key]["fan"] ** times
+    num = rs.numbers
+    items = [item(rs, "di", num.base, "底")]
+    for key, times in facts.found.items():
+        fan = rs.patterns[key].fan ** times
         items.append(item(rs, key, fan, f"×{fan}"))
-    if best.la_zi:
-        detail = f"封顶: ×{best.product} capped at ×{num['cap']}" if best.product > num["cap"] else f"封顶 ×{num['cap']}"
-        items.append(item(rs, "la_zi", best.multiplier, detail))
-    return items + list(best.flower_items)
+    if facts.la_zi:
+        detail = f"封顶: ×{facts.product} capped at ×{num.cap}" if facts.product > num.cap else f"封顶 ×{num.cap}"
+        items.append(item(rs, "la_zi", facts.multiplier, detail))
+    return items + list(facts.flower_items)
 
 
-def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
+def _not_enough_flowers(readings: tuple[Reading[ChizhouFacts], ...]) -> NotAWin:
+    """The refusal of the reading that came closest: highest value, then most 花."""
+    closest = max(readings, key=lambda r: (r.value, r.facts.flowers))
+    assert closest.refusal is not None
+    return closest.refusal
+
+
+def score(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
     check_context(ctx)
     arrs = arrangements(hand)
     if not arrs:
@@ -175,22 +216,10 @@ def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
         )
     counts = hand_counts(hand)
     readings = [_read(a, hand, ctx, rs, counts) for a in arrs]
-    check_chow_restriction(hand, max(r.flowers for r in readings), rs)
-    winning = [r for r in readings if r.flowers >= flowers_needed(r, ctx, rs)[0]]
-    if not winning:
-        best = max(readings, key=lambda r: (r.value, r.flowers))
-        need, how = flowers_needed(best, ctx, rs)
-        unless = " (unless 拉子)" if rs.options["la_zi_needs_no_flowers"] and not ctx.robbing_kong else ""
-        raise NotAWin("not_enough_flowers", f"{how} needs {need} 花{unless}; the hand has {best.flowers}")
-    best = max(winning, key=lambda r: (r.value, r.flowers))  # first of equals: stable
-    need, _ = flowers_needed(best, ctx, rs)
-    return result(
-        rs,
-        hand,
-        value=best.value,
-        items=tuple(_items(best, rs)),
-        patterns=tuple(best.found) + (("la_zi",) if best.la_zi else ()),
-        payments=payments(best.value, hand, ctx, rs),
-        decomposition=best.arrangement.to_dict(),
-        extra={"flowers": best.flowers, "flowers_needed": need, "multiplier": best.multiplier},
-    )
+    check_chow_restriction(hand, max(r.facts.flowers for r in readings), rs)
+
+    def settle(best: Reading[ChizhouFacts]) -> Settled:
+        extra = {"flowers": best.facts.flowers, "flowers_needed": best.facts.flowers_needed, "multiplier": best.facts.multiplier}
+        return Settled(payments(best.value, hand, ctx, rs), best.facts.arrangement.to_dict(), extra)
+
+    return best_result(rs, hand, readings, settle, _not_enough_flowers)

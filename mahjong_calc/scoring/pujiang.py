@@ -9,43 +9,66 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from ..decompose import Arrangement, TileSet, hand_counts, meld_sets
 from ..errors import InputError, NotAWin
 from ..hand import SEATS, Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..ruleset import Choice, Opt, Ruleset, common_schema
+from ..schema import Label, Range
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
 from ..wilds import ANY, Group, WildSplit, seven_pairs, thirteen, wild_splits
-from ..settlement import settlement_section
-from .common import item, result
+from .common import Reading, Settled, best_result, item, refused
 
-SCHEMA = common_schema(
-    {"zh": str, "en": str, "fan": int, "base": Opt(int), "fan_with_wild": Opt(int)},
-    numbers={
-        "base_zi": int,
-        "peng_zi": int,
-        "gang_zi": int,
-        "fan_multiplier": int,
-        "min_pungs": int,
-        "wild_copies": int,
-        "zhen_13_min_honours": int,
-        "zhen_zhen_13_honours": int,
-    },
-    options={
-        "subtract_pungs": Choice("before_fan", "after_fan"),
-        "floor_payment_at_zero": bool,
-        "white_as_wild_face": bool,
-        "two_wilds_pair_is_cai_shen_tou": bool,
-        "qi_dui_four_as_two_pairs": bool,
-        "san_cai_shen_stacks": bool,
-        "robbing_kong_needs_three_pungs": bool,
-        "robbing_kong_wild_needs_fan": bool,
-    },
-    settlement=settlement_section("pujiang"),  # issue 12: settlement/pujiang.py
-)
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+
+# 番 double the 子 (子 × fan_multiplier^番): bounded so a house ruleset cannot ask for a number with
+# thousands of digits.
+Fan = Annotated[int, Range(0, 16)]
+
+
+# --- the ruleset's sections (the schema; values only in rulesets/pujiang.yaml) ---------
+
+
+@dataclass(frozen=True)
+class PujiangNumbers:
+    base_zi: int
+    peng_zi: int
+    gang_zi: int
+    fan_multiplier: Annotated[int, Range(0, 16)]
+    min_pungs: int
+    wild_copies: int
+    zhen_13_min_honours: int
+    zhen_zhen_13_honours: int
+
+
+@dataclass(frozen=True)
+class PujiangOptions:
+    subtract_pungs: Literal["before_fan", "after_fan"]
+    floor_payment_at_zero: bool
+    white_as_wild_face: bool
+    two_wilds_pair_is_cai_shen_tou: bool
+    qi_dui_four_as_two_pairs: bool
+    san_cai_shen_stacks: bool
+    robbing_kong_needs_three_pungs: bool
+    robbing_kong_wild_needs_fan: bool
+
+
+@dataclass(frozen=True)
+class PujiangPattern(Label):
+    """A pattern entry: its 番; `base`: the 子 the hand starts from instead of numbers.base_zi;
+    `fan_with_wild`: its 番 when the hand holds a wild."""
+
+    fan: Fan
+    base: int | None = None
+    fan_with_wild: Fan | None = None
+
+
+if TYPE_CHECKING:
+    PujiangRuleset = Ruleset[PujiangNumbers, PujiangOptions, PujiangPattern]
+
 
 # When no reading wins, the refusal of the reading that got furthest is reported.
 REFUSAL_ORDER = (
@@ -70,21 +93,18 @@ class Shape:
 
 
 @dataclass(frozen=True)
-class Reading:
-    """A scored shape."""
+class PujiangFacts:
+    """What a Pujiang reading keeps besides its value: the shape, its 子 and its 番."""
 
-    value: int
-    zi: int
-    fan: int
-    items: tuple[Item, ...]
-    patterns: tuple[str, ...]
     shape: Shape
+    zi: int = 0
+    fan: int = 0
 
 
 # --- checks before reading ----------------------------------------------------
 
 
-def check_win_kind(hand: Hand, ctx: WinContext, rs: Ruleset) -> None:
+def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
     """Self-draw only, or 抢杠 naming the robbed player; at most three wilds exist."""
     if ctx.discarder is not None and not ctx.robbing_kong:
         raise NotAWin(
@@ -95,7 +115,7 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: Ruleset) -> None:
         raise InputError("robbed_player_required", "--robbing-kong needs --discarder next|opposite|previous: whose kong was robbed")
     if ctx.wild is not None:
         held = hand_counts(hand)[ctx.wild]
-        limit = rs.data["numbers"]["wild_copies"]
+        limit = rs.numbers.wild_copies
         if held > limit:
             raise InputError(
                 "too_many_wilds",
@@ -115,7 +135,7 @@ def _faces(group: Group, any_face: int) -> tuple[int, ...]:
     return tuple(any_face if f == ANY else f for f in group.wild_faces)
 
 
-def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: Ruleset) -> Shape:
+def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset) -> Shape:
     """A pair + sets reading; the winning tile goes in the pair when it can (that only adds 财神头)."""
     pair = split.pair
     sets = tuple(_tile_set(g, wild) for g in split.sets) + meld_sets(hand)
@@ -127,7 +147,7 @@ def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whi
         win_in = -1
     else:
         win_in = next(i for i, g in enumerate(split.sets) if holds_win(g))
-    two = pair.wilds == 2 and rs.options["two_wilds_pair_is_cai_shen_tou"]
+    two = pair.wilds == 2 and rs.options.two_wilds_pair_is_cai_shen_tou
     cai_diao = two or (pair.wilds == 1 and win_in == -1 and win_face is not None)
     arrangement = Arrangement(wild if pair.first == ANY else pair.first, sets, win_in)
     wild_faces = _faces(pair, wild) + tuple(f for g in split.sets for f in _faces(g, wild))
@@ -142,9 +162,9 @@ def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whi
     return Shape("standard", arrangement, arrangement.text(), wild_faces, whites, facts)
 
 
-def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: Ruleset) -> Shape | None:
+def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset) -> Shape | None:
     """Seven pairs; with wilds, pair the winning tile with a wild if any pairing allows."""
-    four = rs.options["qi_dui_four_as_two_pairs"]
+    four = rs.options.qi_dui_four_as_two_pairs
     found = seven_pairs(faces, jokers, four)
     if found is None:
         return None
@@ -171,25 +191,25 @@ def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int
     return Shape("qi_dui", None, text, tuple(wild_faces), whites, facts)
 
 
-def _thirteen(faces: tuple[int, ...], jokers: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: Ruleset) -> Shape | None:
+def _thirteen(faces: tuple[int, ...], jokers: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset) -> Shape | None:
     """真13 or 真真13, wilds standing only for suited tiles."""
     found = thirteen(faces, jokers)
     if found is None:
         return None
     honours, wild_faces = found
-    num = rs.data["numbers"]
+    num = rs.numbers
     tiles = [t for t, n in enumerate(faces) for _ in range(n)] + list(wild_faces)
     full = all(sum(1 for t in tiles if t // 9 == suit) == 3 for suit in range(3))
-    if honours == num["zhen_zhen_13_honours"] and full:
+    if honours == num.zhen_zhen_13_honours and full:
         name = "zhen_zhen_13"
-    elif honours >= num["zhen_13_min_honours"]:
+    elif honours >= num.zhen_13_min_honours:
         name = "zhen_13"
     else:
         return None
     return Shape(name, None, format_tiles(tiles), wild_faces, whites, {**base_facts, "shape": name, "set_wilds": 0})
 
 
-def shapes(hand: Hand, ctx: WinContext, rs: Ruleset) -> Iterator[Shape]:
+def shapes(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> Iterator[Shape]:
     """Every reading: each choice of what the 白板 play as, then every wild placement."""
     wild = ctx.wild
     concealed = counts_of(hand.concealed)
@@ -197,9 +217,9 @@ def shapes(hand: Hand, ctx: WinContext, rs: Ruleset) -> Iterator[Shape]:
     if wild is not None:
         jokers, concealed[wild] = concealed[wild], 0
     win_is_wild = wild is not None and hand.win_tile == wild
-    white_swaps = wild is not None and wild != WHITE and rs.options["white_as_wild_face"]
+    white_swaps = wild is not None and wild != WHITE and rs.options.white_as_wild_face
     whites_held = concealed[WHITE] if white_swaps else 0
-    base_facts = {"wilds": jokers, "san_cai_shen": jokers >= rs.data["numbers"]["wild_copies"]}
+    base_facts = {"wilds": jokers, "san_cai_shen": jokers >= rs.numbers.wild_copies}
     for k in range(whites_held + 1):
         faces = list(concealed)
         if k:
@@ -237,67 +257,72 @@ def shapes(hand: Hand, ctx: WinContext, rs: Ruleset) -> Iterator[Shape]:
 # --- scoring a shape ------------------------------------------------------------
 
 
-def _fan_of(rs: Ruleset, key: str, times: int, facts: dict[str, Any]) -> int:
+def _fan_of(rs: PujiangRuleset, key: str, times: int, facts: dict[str, Any]) -> int:
     spec = rs.patterns[key]
-    per = spec["fan_with_wild"] if facts.get("wilds") and "fan_with_wild" in spec else spec["fan"]
-    return int(per) * times
+    per = spec.fan_with_wild if facts.get("wilds") and spec.fan_with_wild is not None else spec.fan
+    return per * times
 
 
-def read(shape: Shape, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[int, ...]) -> Reading | NotAWin:
+def read(shape: Shape, hand: Hand, ctx: WinContext, rs: PujiangRuleset, counts: tuple[int, ...]) -> Reading[PujiangFacts]:
     """Score one shape, or say why it is not a win."""
-    num: dict[str, Any] = rs.data["numbers"]
+    num = rs.numbers
     opt = rs.options
     facts = shape.facts
     robbing = ctx.robbing_kong
-    if shape.name == "standard" and facts["pungs"] < num["min_pungs"] and not (robbing and not opt["robbing_kong_needs_three_pungs"]):
-        return NotAWin(
+    if shape.name == "standard" and facts["pungs"] < num.min_pungs and not (robbing and not opt.robbing_kong_needs_three_pungs):
+        return refused(NotAWin(
             "needs_three_pungs",
-            f"a standard Pujiang hand needs at least {num['min_pungs']} pungs or kongs (e.g. 111 111 111 234 + pair); this has {facts['pungs']}",
-        )
+            f"a standard Pujiang hand needs at least {num.min_pungs} pungs or kongs (e.g. 111 111 111 234 + pair); this has {facts['pungs']}",
+        ), PujiangFacts(shape))
     if shape.name == "qi_dui" and facts["wilds"] and not facts["cai_diao"]:
-        return NotAWin("qi_dui_needs_cai_diao", "七对 with a 财神 must be 财神吊头: a wild must pair the winning tile")
+        return refused(NotAWin("qi_dui_needs_cai_diao", "七对 with a 财神 must be 财神吊头: a wild must pair the winning tile"), PujiangFacts(shape))
     cand = Candidate(hand, ctx, shape.arrangement, counts, opt, dict(facts))
-    found = detect(rs.patterns, cand)
+    found = detect(rs.detectors, cand)
     fan = sum(_fan_of(rs, key, times, facts) for key, times in found.items())
-    if facts["wilds"] and fan == 0 and not (robbing and not opt["robbing_kong_wild_needs_fan"]):
-        return NotAWin("wild_needs_fan", "a hand holding a 财神 must score at least one 番 (财神头, 全碰子, 杠开...) or be 抢杠")
+    if facts["wilds"] and fan == 0 and not (robbing and not opt.robbing_kong_wild_needs_fan):
+        return refused(NotAWin("wild_needs_fan", "a hand holding a 财神 must score at least one 番 (财神头, 全碰子, 杠开...) or be 抢杠"), PujiangFacts(shape))
     if ctx.piao and not facts.get("cai_diao"):
-        return NotAWin("piao_needs_cai_shen_tou", "--piao needs a 财神吊头 hand (a wild pairing the winning tile)")
+        return refused(NotAWin("piao_needs_cai_shen_tou", "--piao needs a 财神吊头 hand (a wild pairing the winning tile)"), PujiangFacts(shape))
 
-    base = max([num["base_zi"]] + [int(rs.patterns[k]["base"]) for k in found if "base" in rs.patterns[k]])
-    items: list[Item] = [item(rs, "base_zi", base, "子" + ("" if base == num["base_zi"] else f" ({'/'.join(rs.label(k)[0] for k in found if 'base' in rs.patterns[k])})"))]
+    bases = {k: rs.patterns[k].base for k in found}
+    base = max([num.base_zi] + [b for b in bases.values() if b is not None])
+    named = "/".join(rs.label(k)[0] for k, b in bases.items() if b is not None)
+    items: list[Item] = [item(rs, "base_zi", base, "子" + ("" if base == num.base_zi else f" ({named})"))]
     sets = shape.arrangement.sets if shape.arrangement else meld_sets(hand)
     zi = base
     for s in sets:
         if s.kind == "chow":
             continue
-        key = "gang_zi" if s.kind == "kong" else "peng_zi"
-        zi += num[key]
-        items.append(item(rs, key, num[key], f"子 {s.notation()}"))
+        if s.kind == "kong":
+            zi += num.gang_zi
+            items.append(item(rs, "gang_zi", num.gang_zi, f"子 {s.notation()}"))
+        else:
+            zi += num.peng_zi
+            items.append(item(rs, "peng_zi", num.peng_zi, f"子 {s.notation()}"))
     for key, times in found.items():
         items.append(item(rs, key, _fan_of(rs, key, times, facts), "番" + (f" × {times}" if times > 1 else "")))
     for face in shape.wild_faces:
         items.append(item(rs, "wild_as", 0, f"{tile_str(ctx.wild or 0)} → {tile_str(face) if face is not None else '—'}"))
     for face in shape.white_faces:
         items.append(item(rs, "white_as", 0, f"5z → {tile_str(face)}"))
-    value = zi * num["fan_multiplier"] ** fan
-    return Reading(value, zi, fan, tuple(items), tuple(found), shape)
+    value = zi * num.fan_multiplier ** fan
+    return Reading(value, tuple(items), tuple(found), PujiangFacts(shape, zi, fan))
 
 
 # --- payments -----------------------------------------------------------------
 
 
-def owed(zi: int, fan: int, payer_pungs: int, rs: Ruleset) -> int:
+def owed(zi: int, fan: int, payer_pungs: int, rs: PujiangRuleset) -> int:
     """What one payer owes: their own exposed pungs come off the 子 (or off the total)."""
-    mult: int = int(rs.data["numbers"]["fan_multiplier"]) ** fan
-    if rs.options["subtract_pungs"] == "before_fan":
+    mult: int = rs.numbers.fan_multiplier ** fan
+    if rs.options.subtract_pungs == "before_fan":
         amount = (zi - payer_pungs) * mult
     else:
         amount = zi * mult - payer_pungs
-    return max(amount, 0) if rs.options["floor_payment_at_zero"] else amount
+    return max(amount, 0) if rs.options.floor_payment_at_zero else amount
 
 
-def payments(zi: int, fan: int, ctx: WinContext, rs: Ruleset) -> dict[Seat, int]:
+def payments(zi: int, fan: int, ctx: WinContext, rs: PujiangRuleset) -> dict[Seat, int]:
     """Who pays what. Self-draw: each opponent their own amount. 抢杠: the robbed player pays all three.
 
     The one place later rules (承包 liability, 飘 limits) extend.
@@ -322,38 +347,31 @@ def _wild_rows(shape: Shape, wild: int | None) -> list[dict[str, Any]]:
     return rows
 
 
-def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
+def _no_win(readings: tuple[Reading[PujiangFacts], ...]) -> NotAWin:
+    """The refusal of the reading that got furthest, or: no shape at all."""
+    refusals = [r.refusal for r in readings if r.refusal is not None]
+    if not refusals:
+        return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets, 七对, 真13 or 三财神, even with the wilds")
+    return max(refusals, key=lambda r: REFUSAL_ORDER.index(r.code))
+
+
+def score(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
     check_win_kind(hand, ctx, rs)
     counts = hand_counts(hand)
-    best: Reading | None = None
-    refusals: list[NotAWin] = []
-    for shape in shapes(hand, ctx, rs):
-        outcome = read(shape, hand, ctx, rs, counts)
-        if isinstance(outcome, NotAWin):
-            refusals.append(outcome)
-        elif best is None or outcome.value > best.value:
-            best = outcome  # first of equals: readings come in a fixed order
-    if best is None:
-        if not refusals:
-            raise NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets, 七对, 真13 or 三财神, even with the wilds")
-        raise max(refusals, key=lambda r: REFUSAL_ORDER.index(r.code))
-    shape = best.shape
-    if shape.arrangement is not None:
-        decomposition: dict[str, Any] = {"shape": shape.name, **shape.arrangement.to_dict()}
-    else:
-        decomposition = {"shape": shape.name, "text": shape.text}
-    return result(
-        rs,
-        hand,
-        value=best.value,
-        items=best.items,
-        patterns=best.patterns,
-        payments=payments(best.zi, best.fan, ctx, rs),
-        decomposition=decomposition,
-        extra={
-            "zi": best.zi,
-            "fan": best.fan,
+
+    def settle(best: Reading[PujiangFacts]) -> Settled:
+        shape = best.facts.shape
+        if shape.arrangement is not None:
+            decomposition: dict[str, Any] = {"shape": shape.name, **shape.arrangement.to_dict()}
+        else:
+            decomposition = {"shape": shape.name, "text": shape.text}
+        extra = {
+            "zi": best.facts.zi,
+            "fan": best.facts.fan,
             "wild": tile_str(ctx.wild) if ctx.wild is not None else None,
             "wilds": _wild_rows(shape, ctx.wild),
-        },
-    )
+        }
+        return Settled(payments(best.facts.zi, best.facts.fan, ctx, rs), decomposition, extra)
+
+    readings = (read(shape, hand, ctx, rs, counts) for shape in shapes(hand, ctx, rs))
+    return best_result(rs, hand, readings, settle, _no_win)

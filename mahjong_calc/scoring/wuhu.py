@@ -7,42 +7,75 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from ..decompose import Arrangement, arrangements, hand_counts, waits_before_win
 from ..errors import NotAWin
-from ..hand import Hand, Seat, WinContext
+from ..hand import Hand, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..ruleset import Choice, Ruleset, common_schema
+from ..schema import Label
 from ..tiles import number_of, tile_str
-from ..settlement import settlement_section
-from .common import each_pays, item, result, round_half_up
+from .common import Reading, Settled, best_result, each_pays, item, round_half_up
 
-SCHEMA = common_schema(
-    {"zh": str, "en": str, "role": Choice("zui_zi", "jiao")},
-    numbers={
-        "min_zhi": int,
-        "di_fan": {"discard": int, "discard_ya_dang": int, "self_draw": int, "self_draw_ya_dang": int},
-        "zhi_factor": {"discard": float, "self_draw": float},
-        "zui_zi": int,
-        "zui_zi_self_draw_multiplier": int,
-        "jiao": int,
-        "jiao_extra_zui_zi": int,
-        "jiao_self_draw": int,
-        "ming_gang": int,
-        "an_gang": int,
-    },
-    options={
-        "ya_dang_edge_wait": bool,
-        "si_he_exposed_pung": bool,
-        "shuang_ba_zhi_kongs_same_suit": bool,
-        "gang_hou_ya_dang_jiao": bool,
-        "jiao_count_each_source": bool,
-        "dealer_payer_extra": bool,
-    },
-    settlement=settlement_section("wuhu"),  # issue 12: settlement/wuhu.py
-)
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+
+
+# --- the ruleset's sections (the schema; values only in rulesets/wuhu315.yaml) ---------
+
+
+@dataclass(frozen=True)
+class WuhuDiFan:
+    """底番 by how the hand was won, with or without 压档."""
+
+    discard: int
+    discard_ya_dang: int
+    self_draw: int
+    self_draw_ya_dang: int
+
+
+@dataclass(frozen=True)
+class WuhuZhiFactor:
+    """支番 = round_half_up((支 + 压档点) × factor), by how the hand was won."""
+
+    discard: float
+    self_draw: float
+
+
+@dataclass(frozen=True)
+class WuhuNumbers:
+    min_zhi: int
+    di_fan: WuhuDiFan
+    zhi_factor: WuhuZhiFactor
+    zui_zi: int
+    zui_zi_self_draw_multiplier: int
+    jiao: int
+    jiao_extra_zui_zi: int
+    jiao_self_draw: int
+    ming_gang: int
+    an_gang: int
+
+
+@dataclass(frozen=True)
+class WuhuOptions:
+    ya_dang_edge_wait: bool
+    si_he_exposed_pung: bool
+    shuang_ba_zhi_kongs_same_suit: bool
+    gang_hou_ya_dang_jiao: bool
+    jiao_count_each_source: bool
+    dealer_payer_extra: bool
+
+
+@dataclass(frozen=True)
+class WuhuPattern(Label):
+    """A pattern entry: its names and its role, 嘴子 (a scoring feature) or 交 by itself."""
+
+    role: Literal["zui_zi", "jiao"]
+
+
+if TYPE_CHECKING:
+    WuhuRuleset = Ruleset[WuhuNumbers, WuhuOptions, WuhuPattern]
 
 
 def zhi_of(counts: tuple[int, ...]) -> int:
@@ -60,107 +93,109 @@ def ya_dang_points(arr: Arrangement, win: int, waits: tuple[int, ...], edge: boo
     return number_of(win) if middle or (edge and edge_wait) else 0
 
 
+# --- the arithmetic of one reading ------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class _Reading:
-    value: int
-    items: tuple[Item, ...]
-    patterns: tuple[str, ...]
+class WuhuFacts:
+    """What a Wuhu reading keeps besides its value: the arrangement, its 压档 and a dealer's extra."""
+
     arrangement: Arrangement
     ya_dang: int
     dealer_extra: int
 
 
-def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: Ruleset, counts: tuple[int, ...], zhi: int, waits: tuple[int, ...]) -> _Reading:
-    num: dict[str, Any] = rs.data["numbers"]
+def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts: tuple[int, ...], zhi: int, waits: tuple[int, ...]) -> Reading[WuhuFacts]:
+    num = rs.numbers
     opt = rs.options
-    ya = ya_dang_points(arr, hand.win_tile, waits, opt["ya_dang_edge_wait"])
+    ya = ya_dang_points(arr, hand.win_tile, waits, opt.ya_dang_edge_wait)
     cand = Candidate(hand, ctx, arr, counts, opt, {"ya_dang": ya, "zhi": zhi})
-    found = detect(rs.patterns, cand)
-    role = {key: rs.patterns[key]["role"] for key in found}
+    found = detect(rs.detectors, cand)
+    role = {key: rs.patterns[key].role for key in found}
 
     jiao_sources = [k for k in found if role[k] == "jiao"]
     zui_zi = [k for k in found if role[k] == "zui_zi"]
-    if "gang_hou_kai_hua" in zui_zi and ya and opt["gang_hou_ya_dang_jiao"]:
+    if "gang_hou_kai_hua" in zui_zi and ya and opt.gang_hou_ya_dang_jiao:
         zui_zi.remove("gang_hou_kai_hua")
         jiao_sources.append("gang_hou_kai_hua")
 
-    draw = "self_draw" if ctx.self_draw else "discard"
     if jiao_sources or len(zui_zi) >= 2:
-        items = _jiao_items(rs, jiao_sources, zui_zi, ctx, num, opt)
+        items = _jiao_items(rs, jiao_sources, zui_zi, ctx)
         dealer_extra = 0
     else:
-        di = num["di_fan"][f"{draw}_ya_dang" if ya else draw]
-        factor = Decimal(str(num["zhi_factor"][draw]))
+        if ctx.self_draw:
+            di, factor_of = (num.di_fan.self_draw_ya_dang if ya else num.di_fan.self_draw), num.zhi_factor.self_draw
+        else:
+            di, factor_of = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), num.zhi_factor.discard
+        factor = Decimal(str(factor_of))
         zhi_fan = round_half_up((zhi + ya) * factor)
         detail = f"{zhi}支" + (f" + 压{ya}" if ya else "") + f" × {factor}"
-        how = {"discard": "点炮 discard", "self_draw": "自摸 self-draw"}[draw] + (f", 压档 {ya}" if ya else "")
+        how = ("自摸 self-draw" if ctx.self_draw else "点炮 discard") + (f", 压档 {ya}" if ya else "")
         items = [item(rs, "di_fan", di, how), item(rs, "zhi_fan", zhi_fan, detail)]
         for key in zui_zi:
             doubled = ctx.self_draw and key != "gang_hou_kai_hua"
-            mult = num["zui_zi_self_draw_multiplier"] if doubled else 1
-            items.append(item(rs, key, num["zui_zi"] * mult, "嘴子" + (f" × {mult} self-draw" if doubled else "")))
+            mult = num.zui_zi_self_draw_multiplier if doubled else 1
+            items.append(item(rs, key, num.zui_zi * mult, "嘴子" + (f" × {mult} self-draw" if doubled else "")))
         for s in arr.sets:
             if s.kind == "kong":
-                key = "an_gang" if s.concealed else "ming_gang"
-                items.append(item(rs, key, num[key], s.notation()))
+                if s.concealed:
+                    items.append(item(rs, "an_gang", num.an_gang, s.notation()))
+                else:
+                    items.append(item(rs, "ming_gang", num.ming_gang, s.notation()))
         if ctx.dealer:
             items.append(item(rs, "dealer", di, "winner is dealer: one more 底番"))
-        dealer_extra = di if opt["dealer_payer_extra"] and ctx.dealer_seat else 0
+        dealer_extra = di if opt.dealer_payer_extra and ctx.dealer_seat else 0
     patterns = tuple(found) + (("jiao",) if jiao_sources or len(zui_zi) >= 2 else ())
     value = sum(i.value for i in items)
-    return _Reading(value, tuple(items), patterns, arr, ya, dealer_extra)
+    return Reading(value, tuple(items), patterns, WuhuFacts(arr, ya, dealer_extra))
 
 
-def _jiao_items(rs: Ruleset, sources: list[str], zui_zi: list[str], ctx: WinContext, num: dict[str, Any], opt: Any) -> list[Item]:
+def _jiao_items(rs: WuhuRuleset, sources: list[str], zui_zi: list[str], ctx: WinContext) -> list[Item]:
     """交: a fixed amount, plus each 嘴子 beyond those that made it, plus self-draw."""
+    num, each_source = rs.numbers, rs.options.jiao_count_each_source
     items: list[Item] = []
-    counted = sources if opt["jiao_count_each_source"] else sources[:1]
+    counted = sources if each_source else sources[:1]
     for key in counted:
-        items.append(item(rs, "jiao", num["jiao"], f"{rs.label(key)[0]} is 交 by itself"))
+        items.append(item(rs, "jiao", num.jiao, f"{rs.label(key)[0]} is 交 by itself"))
     extras = list(zui_zi)
-    pair_makes_jiao = len(zui_zi) >= 2 and (not sources or opt["jiao_count_each_source"])
+    pair_makes_jiao = len(zui_zi) >= 2 and (not sources or each_source)
     if pair_makes_jiao:
         makers, extras = extras[:2], extras[2:]
         names = " + ".join(rs.label(k)[0] for k in makers)
-        items.append(item(rs, "jiao", num["jiao"], f"two 嘴子: {names}"))
+        items.append(item(rs, "jiao", num.jiao, f"two 嘴子: {names}"))
         for key in makers:
             items.append(item(rs, key, 0, "嘴子 counted in 交"))
     for key in extras:
-        items.append(item(rs, key, num["jiao_extra_zui_zi"], "嘴子 beyond 交"))
+        items.append(item(rs, key, num.jiao_extra_zui_zi, "嘴子 beyond 交"))
     if ctx.self_draw:
-        items.append(item(rs, "jiao_self_draw", num["jiao_self_draw"], "self-draw with 交"))
+        items.append(item(rs, "jiao_self_draw", num.jiao_self_draw, "self-draw with 交"))
     return items
 
 
-def not_a_win(code: str, zhi: int, rs: Ruleset) -> NotAWin:
+def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     """The two ways a well-formed hand fails to win (the compiled scorer reports them by code)."""
     if code == "no_ba_zhi":
-        need = rs.data["numbers"]["min_zhi"]
+        need = rs.numbers.min_zhi
         return NotAWin(code, f"not 八支: the longest suit has {zhi} tiles (支); a win needs {need}")
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
 
 
-def score(hand: Hand, ctx: WinContext, rs: Ruleset) -> ScoreResult:
+def score(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
     counts = hand_counts(hand)
     zhi = zhi_of(counts)
-    if zhi < rs.data["numbers"]["min_zhi"]:
+    if zhi < rs.numbers.min_zhi:
         raise not_a_win("no_ba_zhi", zhi, rs)
     arrs = arrangements(hand)
     if not arrs:
         raise not_a_win("not_a_winning_hand", zhi, rs)
     waits = waits_before_win(hand)
-    readings = [_read(a, hand, ctx, rs, counts, zhi, waits) for a in arrs]
-    best = max(readings, key=lambda r: r.value)  # first of equals: stable
-    payments: dict[Seat, int] = each_pays(best.value)
-    if best.dealer_extra and ctx.dealer_seat:
-        payments[ctx.dealer_seat] += best.dealer_extra
-    return result(
-        rs,
-        hand,
-        value=best.value,
-        items=best.items,
-        patterns=best.patterns,
-        payments=payments,
-        decomposition=best.arrangement.to_dict(),
-        extra={"zhi": zhi, "ya_dang": best.ya_dang, "waits": [tile_str(t) for t in waits]},
-    )
+
+    def settle(best: Reading[WuhuFacts]) -> Settled:
+        payments = each_pays(best.value)
+        if best.facts.dealer_extra and ctx.dealer_seat:
+            payments[ctx.dealer_seat] += best.facts.dealer_extra
+        extra = {"zhi": zhi, "ya_dang": best.facts.ya_dang, "waits": [tile_str(t) for t in waits]}
+        return Settled(payments, best.facts.arrangement.to_dict(), extra)
+
+    readings = (_read(a, hand, ctx, rs, counts, zhi, waits) for a in arrs)
+    return best_result(rs, hand, readings, settle, lambda _: not_a_win("not_a_winning_hand", zhi, rs))

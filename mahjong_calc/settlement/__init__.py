@@ -17,22 +17,20 @@ never needs the rest (start-up time).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-
-from ..ruleset import Opt
 
 if TYPE_CHECKING:
     from ..hand import WinContext
     from ..result import ScoreResult
     from ..ruleset import Ruleset
     from ..seats import Position
-    from .base import Liability, Settlement, Settler, Sourced, Table, options_of, schema_of
+    from .base import Liability, Settlement, Settler, Sourced, Table, options_of
 
 SETTLERS: dict[str, Settler]  # {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
 OPTIONS: dict[str, type]  # {"wuhu": WuhuSettlement, ...}
-_FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of", "schema_of")
+_FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of")
 
 
 def __getattr__(name: str) -> Any:
@@ -52,8 +50,11 @@ def __getattr__(name: str) -> Any:
 
 def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
     """Who pays what for a scored hand, given the facts of the table."""
-    settlers: dict[str, Settler] = __getattr__("SETTLERS") if "SETTLERS" not in globals() else SETTLERS
-    return settlers[ruleset.scorer](result, ctx, table, ruleset)
+    settler = ruleset.variant.settle
+    if settler is None:
+        settlers: dict[str, Settler] = __getattr__("SETTLERS") if "SETTLERS" not in globals() else SETTLERS
+        settler = settlers[ruleset.scorer]
+    return settler(result, ctx, table, ruleset)  # type: ignore[no-any-return]
 
 
 def settlement_options(ruleset: Ruleset) -> Any:
@@ -62,62 +63,6 @@ def settlement_options(ruleset: Ruleset) -> Any:
 
     options: dict[str, type] = __getattr__("OPTIONS") if "OPTIONS" not in globals() else OPTIONS
     return options_of(options[ruleset.scorer], ruleset)
-
-
-class _SectionSpec(dict):  # type: ignore[type-arg]
-    """The loader spec of a `settlement:` section, derived from its dataclass when a ruleset is first validated."""
-
-    def __init__(self, scorer: str) -> None:
-        super().__init__()
-        self._scorer = scorer
-
-    def _fill(self) -> None:
-        if not dict.__len__(self):
-            from .base import schema_of
-
-            options: dict[str, type] = __getattr__("OPTIONS") if "OPTIONS" not in globals() else OPTIONS
-            self.update(schema_of(options[self._scorer]))
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return dict.__contains__(self, key)
-
-    def __getitem__(self, key: str) -> Any:
-        self._fill()
-        return dict.__getitem__(self, key)
-
-    def __iter__(self) -> Iterator[str]:
-        self._fill()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._fill()
-        return dict.__len__(self)
-
-    def __repr__(self) -> str:
-        self._fill()
-        return dict.__repr__(self)
-
-    def items(self) -> Any:
-        self._fill()
-        return dict.items(self)
-
-    def keys(self) -> Any:
-        self._fill()
-        return dict.keys(self)
-
-    def values(self) -> Any:
-        self._fill()
-        return dict.values(self)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self._fill()
-        return dict.get(self, key, default)
-
-
-def settlement_section(scorer: str) -> Opt:
-    """The ruleset-loader spec of a variant's optional `settlement:` section (one line in each SCHEMA)."""
-    return Opt(_SectionSpec(scorer))
 
 
 def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
@@ -153,10 +98,8 @@ __all__ = [
     "Sourced",
     "Table",
     "options_of",
-    "schema_of",
     "settle",
     "settlement_options",
-    "settlement_section",
     "split_meld_sources",
     "with_settlement",
 ]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
-from ..ruleset import Choice, Ruleset
 from ..seats import Position
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
 LABELS: dict[str, tuple[str, str]] = {
     "san_dui_bao_pai": ("三对包牌", "three-pung alarm: the feeder pays for all three"),
@@ -97,7 +98,7 @@ class Settlement:
         return sum(self.payments.values())
 
 
-Settler = Callable[[ScoreResult, WinContext, Table, Ruleset], Settlement]
+Settler = Callable[[ScoreResult, WinContext, Table, "Ruleset[Any, Any, Any]"], Settlement]
 
 
 def diff(before: Mapping[Seat, int], after: dict[Seat, int], code: str) -> Settlement:
@@ -116,53 +117,30 @@ def pays_for_all(before: Mapping[Seat, int], liable: Seat, code: str) -> Settlem
     return diff(before, {seat: (total if seat == liable else 0) for seat in SEATS}, code)
 
 
-# --- options: frozen dataclasses, their schema derived from the type hints ---------
-
-
-def schema_of(cls: type) -> dict[str, Any]:
-    """The ruleset-loader schema of an options dataclass: bool/int/str keys, Literal choices."""
-    hints = get_type_hints(cls)
-    out: dict[str, Any] = {}
-    for f in fields(cls):
-        hint = hints[f.name]
-        if get_origin(hint) is Literal:
-            out[f.name] = Choice(*get_args(hint))
-        elif get_origin(hint) in (Union, types.UnionType):
-            raise TypeError(f"{cls.__name__}.{f.name}: optional options are not supported")  # pragma: no cover
-        else:
-            out[f.name] = hint
-    return out
-
-
-_OPTIONS: dict[tuple[type, int], tuple[Ruleset, Any]] = {}  # (class, id(ruleset)) -> (the ruleset, kept alive; its options)
+# --- options ----------------------------------------------------------------------------
 
 
 def options_of(cls: type, ruleset: Ruleset) -> Any:
-    """The ruleset's `settlement:` section as `cls`; the dataclass defaults where it has none.
+    """The ruleset's `settlement:` section, typed as `cls` (the loader built it from the YAML)."""
+    options = ruleset.settlement
+    if not isinstance(options, cls):
+        from ..errors import RulesetError
 
-    Memoised per ruleset object (rulesets are immutable once loaded), since a game reads
-    them for every hand.
-    """
-    key = (cls, id(ruleset))
-    hit = _OPTIONS.get(key)
-    if hit is not None and hit[0] is ruleset:
-        return hit[1]
-    section: Mapping[str, Any] = ruleset.data.get("settlement") or {}
-    options = cls(**{f.name: section[f.name] for f in fields(cls) if f.name in section})
-    if len(_OPTIONS) > 256:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (ruleset, options)
+        raise RulesetError("ruleset_invalid", f"{ruleset.source}: settlement: missing; the {ruleset.scorer} variant needs it to settle")
     return options
 
 
 @dataclass(frozen=True)
 class GameRules:
-    """Options every variant's game needs: dealer rotation, 一炮多响, the 子 ledger."""
+    """Options every variant's game needs: dealer rotation, 一炮多响, the 子 ledger.
+
+    Values live only in the rulesets' `settlement:` sections (no defaults here).
+    """
 
     # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
     # the winner deals, or the deal always passes to the next seat
-    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"] = "stay_if_dealer_else_next"
-    dealer_after_draw: Literal["stay", "next"] = "stay"  # after 流局 / 黄庄
-    multiple_winners: bool = False  # 一炮多响: several players may win on one discard
-    chips: int = 0  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
+    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"]
+    dealer_after_draw: Literal["stay", "next"]  # after 流局 / 黄庄
+    multiple_winners: bool  # 一炮多响: several players may win on one discard
+    chips: int  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
 

@@ -17,26 +17,28 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TYPE_CHECKING
 
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
-from ..ruleset import Ruleset
 from ..tiles import is_honour
 from .base import GameRules, Liability, Settlement, Sourced, Table, diff, options_of
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True)
 class ChizhouSettlement(GameRules):
     """The `settlement:` section of the Chizhou ruleset."""
 
-    cheng_bao: bool = True  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
-    cheng_bao_min_melds: int = 3  # 吃碰一色3口以上
-    fan_bao: bool = True  # 反包 cases (1)-(7)
+    cheng_bao: bool  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
+    cheng_bao_min_melds: int  # 吃碰一色3口以上
+    fan_bao: bool  # 反包 cases (1)-(7)
     # the seed's figures 1,2,3 (and 2,4,6) are what R pays in all (total), or on top of the normal payment (extra)
-    fan_bao_amounts: Literal["total", "extra"] = "total"
+    fan_bao_amounts: Literal["total", "extra"]
     # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
-    cheng_bao_table: Literal["cases", "cheng_bao_section"] = "cases"
+    cheng_bao_table: Literal["cases", "cheng_bao_section"]
 
 
 def _one_suit_feeder(melds: list[Sourced], need: int) -> Seat | None:
@@ -93,14 +95,14 @@ def _forward(result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSet
 
 def exposed_hua(melds: tuple[Sourced, ...], ruleset: Ruleset) -> int:
     """The 花 a player's exposed melds bring (字碰, 明杠, 字明杠): the least their hand has."""
-    per = ruleset.data["numbers"]["flowers"]
+    per = ruleset.numbers.flowers
     total = 0
     for s in melds:
         honour = is_honour(s.meld.first)
         if s.meld.kind == "kong":
-            total += per[("zi_" if honour else "") + ("an_gang" if s.meld.concealed else "ming_gang")]
+            total += getattr(per, ("zi_" if honour else "") + ("an_gang" if s.meld.concealed else "ming_gang"))
         elif s.meld.kind == "pung" and honour:
-            total += per["zi_peng"]
+            total += per.zi_peng
     return int(total)
 
 

@@ -1,0 +1,298 @@
+"""The win situation is declared once (mahjong_calc/flags.py); everything else agrees with it."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from mahjong_calc import accel, generate
+from mahjong_calc.api import score_hand
+from mahjong_calc.cli import app
+from mahjong_calc.errors import InputError, MjcalcError, shown
+from mahjong_calc.flags import (
+    BY_NAME,
+    FIELDS,
+    FLAGS,
+    KEY_FIELDS,
+    MAX_PIAO,
+    MAX_PUNGS,
+    SCORERS,
+    readme_table,
+    readme_with_table,
+    schema_text,
+)
+from mahjong_calc.hand import WinContext, make_context
+from mahjong_calc.records import FIELDS as RECORD_FIELDS
+from mahjong_calc.records import KEY_FIELDS as RECORD_KEY
+from mahjong_calc.records import normalize, normalize_csv, record_id, score_kwargs
+from mahjong_calc.ruleset import load_ruleset, shipped_names
+
+# A value that sets each flag, and a hand that the flag's variants can be asked about.
+SET_VALUE: dict[str, Any] = {
+    "self_draw": True,
+    "dealer": True,
+    "dealer_seat": "next",
+    "after_kong": True,
+    "robbing_kong": True,
+    "heavenly": True,
+    "earthly": True,
+    "discarder": "next",
+    "wild": "3m",
+    "piao": 1,
+    "opponent_pungs": "1,0,0",
+    "piao_by": "next",  # issue 12
+    "piao_count": 1,  # issue 12
+}
+VARIANT_OF = {"wuhu": "wuhu315", "chizhou": "chizhou", "pujiang": "pujiang"}
+HAND = "123456m13m99p555p2m"
+REPO = Path(__file__).resolve().parent.parent
+
+
+# --- one declaration, the same everywhere ----------------------------------------------------
+
+
+def test_every_flag_has_a_value_in_this_test() -> None:
+    assert set(SET_VALUE) == {f.name for f in FLAGS}
+
+
+def test_win_context_holds_exactly_the_declared_flags() -> None:
+    assert {f.name for f in dataclasses.fields(WinContext)} == {f.name for f in FLAGS}
+
+
+def test_every_field_is_declared_completely() -> None:
+    names = [f.name for f in FIELDS]
+    assert len(names) == len(set(names))
+    for field in FIELDS:
+        assert field.en and field.zh, field.name
+        assert set(field.variants) <= set(SCORERS) and field.variants, field.name
+        if field.role != "flag":
+            assert field.variants == SCORERS, f"{field.name}: only flags may be variant-specific"
+    assert BY_NAME["discarder"].variants == SCORERS  # Wuhu liability will need who discarded
+
+
+def test_every_shipped_variant_has_a_scorer_the_table_knows() -> None:
+    assert {load_ruleset(name).scorer for name in shipped_names()} == set(SCORERS)
+
+
+def test_records_take_the_declared_fields_in_key_order() -> None:
+    assert list(RECORD_FIELDS) == [f.name for f in FIELDS]
+    assert RECORD_KEY == KEY_FIELDS == tuple(f.name for f in FIELDS if f.name != "id")
+
+
+def test_score_hand_accepts_every_declared_keyword() -> None:
+    params = inspect.signature(score_hand).parameters
+    for field in FIELDS:
+        if field.role in ("hand", "ruleset") and field.name not in ("hand",):
+            assert field.name in params, field.name
+    with pytest.raises(TypeError, match="nonsense"):
+        score_hand(HAND, nonsense=True)
+    with pytest.raises(TypeError, match="nonsense"):
+        make_context(nonsense=True)
+
+
+def _score_options() -> dict[str, Any]:
+    command = typer.main.get_command(app).commands["score"]  # type: ignore[attr-defined]
+    return {param.name: param for param in command.params}
+
+
+def test_score_options_are_built_from_the_table() -> None:
+    options = _score_options()
+    for field in FIELDS:
+        if not field.cli:
+            assert field.name not in options
+        elif field.argument:
+            assert options[field.name].param_type_name == "argument"
+        else:
+            assert tuple(options[field.name].opts) == field.cli, field.name
+            assert field.en in options[field.name].help
+
+
+@pytest.mark.parametrize(
+    ("name", "opts"),
+    [("variant", ("--variant", "-v")), ("rules", ("--rules", "-r")), ("set_", ("--set",)),
+     ("json_out", ("--json", "-j")), ("lang", ("--lang", "-l")), ("self_draw", ("--self-draw", "-s")),
+     ("discarder", ("--discarder", "-f")), ("melds", ("--meld", "-m")), ("concealed_kongs", ("--concealed-kong", "-k")),
+     ("win", ("--win", "-w")), ("dealer", ("--dealer", "-d"))],
+)
+def test_the_existing_spellings_are_kept(name: str, opts: tuple[str, ...]) -> None:
+    assert tuple(_score_options()[name].opts) == opts
+
+
+def test_readme_and_schema_are_generated_from_the_table() -> None:
+    """In the source tree (which CI may not import: it tests the installed package)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme == readme_with_table(readme), "README.md is stale: run python -m mahjong_calc.generate"
+    schema = (REPO / "mahjong_calc" / "record.schema.json").read_text(encoding="utf-8")
+    assert schema == schema_text(), "record.schema.json is stale: run python -m mahjong_calc.generate"
+    table = readme_table()
+    for field in FLAGS:
+        assert f"`{field.name}`" in table and field.cli[0] in table
+
+
+def test_generate_check_reports_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    stale = tmp_path / "record.schema.json"
+    stale.write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(generate, "targets", lambda: [(stale, schema_text())])
+    assert generate.main(["--check"]) == 1 and "out of date" in capsys.readouterr().err
+    assert generate.main([]) == 0 and stale.read_text(encoding="utf-8") == schema_text()
+    assert generate.main(["--check"]) == 0
+
+
+# --- a flag the variant does not use ----------------------------------------------------------
+
+CASES = [(field.name, scorer) for field in FLAGS for scorer in SCORERS]
+
+
+@pytest.mark.parametrize(("name", "scorer"), CASES)
+def test_a_flag_is_refused_exactly_where_its_variant_does_not_take_it(name: str, scorer: str) -> None:
+    field = BY_NAME[name]
+    try:
+        score_hand(HAND, variant=VARIANT_OF[scorer], **{name: SET_VALUE[name]})
+    except MjcalcError as err:
+        refused = err.code == "flag_not_in_variant"
+        if refused:
+            assert err.exit_code == 2
+            assert err.message.startswith(f"{name} does not apply to {VARIANT_OF[scorer]}")
+            assert ", ".join(field.variants) in err.message
+    else:
+        refused = False
+    assert refused == (scorer not in field.variants)
+
+
+@pytest.mark.parametrize("name", [f.name for f in FLAGS])
+def test_a_flag_at_its_default_is_not_a_use(name: str) -> None:
+    for scorer in SCORERS:
+        try:
+            score_hand(HAND, variant=VARIANT_OF[scorer], **{name: BY_NAME[name].default})
+        except MjcalcError as err:
+            assert err.code != "flag_not_in_variant"
+
+
+# --- bounds --------------------------------------------------------------------------------
+
+PIAO_HAND = ("111m222p333s444s3m7z", {"variant": "pujiang", "wild": "3m"})
+
+
+@pytest.mark.parametrize("piao", [MAX_PIAO + 1, 20000, 10**9, 10**12, 10**5000, -1, "1e12", "two", True], ids=shown)
+def test_piao_is_bounded(piao: Any) -> None:
+    hand, flags = PIAO_HAND
+    with pytest.raises(InputError) as info:
+        score_hand(hand, **flags, piao=piao)
+    assert info.value.code == "bad_piao"
+    assert len(info.value.message) < 200
+
+
+@pytest.mark.parametrize("piao", [0, 1, MAX_PIAO])
+def test_piao_within_bounds_scores(piao: int) -> None:
+    hand, flags = PIAO_HAND
+    result = score_hand(hand, **flags, piao=piao)
+    assert result.patterns.count("piao_cai") == (1 if piao else 0)
+
+
+@pytest.mark.parametrize("pungs", [f"{MAX_PUNGS + 1},0,0", "-1,0,0", "1,1", "1,1,1,1", [9, 0, 0], [1, 0], [True, 0, 0], "١,0,0"])
+def test_opponent_pungs_are_bounded(pungs: Any) -> None:
+    hand, flags = PIAO_HAND
+    with pytest.raises(InputError) as info:
+        score_hand(hand, **flags, opponent_pungs=pungs)
+    assert info.value.code == "bad_opponent_pungs"
+
+
+def test_opponent_pungs_up_to_the_bound_score() -> None:
+    hand, flags = PIAO_HAND
+    result = score_hand(hand, **flags, opponent_pungs=f"{MAX_PUNGS}, 0 ,1")
+    assert result.payments["opposite"] > result.payments["previous"]
+
+
+# --- records: huge numbers never crash --------------------------------------------------------
+
+
+def test_a_huge_piao_in_a_record_is_bad_piao() -> None:
+    key, _ = normalize({"hand": PIAO_HAND[0], "variant": "pujiang", "wild": "3m", "piao": 10**5000})
+    with pytest.raises(InputError) as info:
+        score_hand(**score_kwargs(key))
+    assert info.value.code == "bad_piao" and "piao must be" in info.value.message and "--piao" not in info.value.message
+
+
+def test_a_record_names_the_field_not_the_option() -> None:
+    key, _ = normalize({"hand": HAND, "piao": 2})
+    with pytest.raises(InputError) as info:
+        score_hand(**score_kwargs(key))
+    assert info.value.code == "flag_not_in_variant"
+    assert info.value.message.startswith("piao does not apply to wuhu315") and "pujiang" in info.value.message
+
+
+@pytest.mark.parametrize("record", [{"hand": 10**5000}, {"hand": HAND, "id": 10**5000}, {"hand": HAND, "id": 2**63}], ids=shown)
+def test_huge_integers_elsewhere_are_bad_fields(record: dict[str, Any]) -> None:
+    with pytest.raises(InputError) as info:
+        normalize(record)
+    assert info.value.code == "bad_field" and len(info.value.message) < 200
+    assert record_id(record) is None
+
+
+def test_a_huge_csv_number_is_an_error_not_a_crash() -> None:
+    with pytest.raises(InputError) as info:
+        normalize_csv({"hand": HAND, "piao": "9" * 5000})
+    assert info.value.code == "bad_piao"
+
+
+# --- shown() ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value", ["\x1b]0;PWNED\x07", "12\n3x", "\udcff", "x" * 10_000, 10**5000, [10**5000], "\u202eevil", b"\xff"], ids=shown
+)
+def test_shown_is_short_printable_and_one_line(value: object) -> None:
+    text = shown(value)
+    assert len(text) <= 80
+    assert text.isprintable()
+    text.encode("utf-8")
+
+
+def test_shown_is_repr_for_ordinary_values() -> None:
+    assert shown("3m") == "'3m'" and shown(12) == "12" and shown("中") == "'中'"
+
+
+# --- the compiled scorer is told the key layout -----------------------------------------------
+
+needs_accel = pytest.mark.skipif(not accel.available(), reason="the compiled Wuhu scorer is not built here")
+
+
+@needs_accel
+def test_the_compiled_scorer_declines_every_flag_it_does_not_implement() -> None:
+    plan = accel.compile_plan(load_ruleset("wuhu315"))
+    assert plan is not None
+    key, _ = normalize({"hand": HAND, "self_draw": True})
+    assert plan.score(key) is not None
+    reads = set(accel._wuhu_accel.FIELDS)
+    for name in KEY_FIELDS:
+        if name in reads or BY_NAME[name].role == "ruleset":
+            continue
+        changed = dict(zip(KEY_FIELDS, key))
+        changed[name] = SET_VALUE.get(name, ("x",))
+        assert plan.score(tuple(changed[n] for n in KEY_FIELDS)) is None, name
+
+
+@needs_accel
+def test_a_new_flag_does_not_turn_the_compiled_scorer_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flag added to the table is appended to the key; the compiled scorer keeps working
+    for records without it and declines records that set it, until it learns it."""
+    today = accel.compile_plan(load_ruleset("wuhu315"))
+    length, field_at, absent = accel.key_layout(tuple(accel._wuhu_accel.FIELDS))
+    monkeypatch.setattr(accel, "key_layout", lambda reads: (length + 1, field_at, (*absent, (length, False))))
+    plan = accel.compile_plan(load_ruleset("wuhu315"))
+    assert plan is not None and accel.available()
+    key, _ = normalize({"hand": HAND, "self_draw": True})
+    answer = plan.score(key + (False,))
+    assert answer is not None and answer == today.score(key)
+    assert plan.score(key + (True,)) is None
+    assert plan.score(key) is None  # a key of the wrong length is never misread
+
+
+def test_a_field_the_compiled_scorer_reads_must_be_declared() -> None:
+    with pytest.raises(RuntimeError, match="no_such_field"):
+        accel.key_layout(("hand", "no_such_field"))

@@ -1,0 +1,85 @@
+"""A variant that lives only in the tests: its schema, detectors and scorer, and its `Variant`.
+
+Everything a real variant needs, in the three places docs/architecture.md names
+(here one file stands for scoring/toy.py and patterns/toy.py); the YAML is tests/data/toy.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mahjong_calc.decompose import Arrangement, arrangements, hand_counts
+from mahjong_calc.errors import NotAWin
+from mahjong_calc.hand import Hand, WinContext
+from mahjong_calc.patterns import Candidate, Detectors, common, detect
+from mahjong_calc.result import ScoreResult
+from mahjong_calc.schema import Label
+from mahjong_calc.scoring.common import Reading, Settled, best_result, each_pays, item
+from mahjong_calc.variants import Variant
+
+if TYPE_CHECKING:
+    from mahjong_calc.ruleset import Ruleset
+
+YAML = Path(__file__).parent / "data" / "toy.yaml"
+
+
+# --- the scorer module's schema ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToyNumbers:
+    base: int
+    per_pung: int
+
+
+@dataclass(frozen=True)
+class ToyOptions:
+    count_kongs_as_pungs: bool
+
+
+@dataclass(frozen=True)
+class ToyPattern(Label):
+    fan: int
+
+
+if TYPE_CHECKING:
+    ToyRuleset = Ruleset[ToyNumbers, ToyOptions, ToyPattern]
+
+
+# --- the detectors module ---------------------------------------------------------------
+
+
+def pungs(c: Candidate[ToyOptions]) -> int:
+    """How many pungs (and, if the option says so, kongs): the toy's meaning of `dui_dui_hu`."""
+    kinds = ("pung", "kong") if c.options.count_kongs_as_pungs else ("pung",)
+    return sum(1 for s in c.sets if s.kind in kinds)
+
+
+DETECTORS: Detectors = {"dui_dui_hu": pungs, "qing_yi_se": common.qing_yi_se}
+
+
+# --- the scorer -------------------------------------------------------------------------
+
+
+def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: ToyRuleset, counts: tuple[int, ...]) -> Reading[Arrangement]:
+    found = detect(rs.detectors, Candidate(hand, ctx, arr, counts, rs.options))
+    items = [item(rs, "base", rs.numbers.base)]
+    items += [item(rs, key, rs.patterns[key].fan * times, f"× {times}") for key, times in found.items()]
+    return Reading(sum(i.value for i in items), tuple(items), tuple(found), arr)
+
+
+def score(hand: Hand, ctx: WinContext, rs: ToyRuleset) -> ScoreResult:
+    counts = hand_counts(hand)
+    readings = [_read(a, hand, ctx, rs, counts) for a in arrangements(hand)]
+
+    def settle(best: Reading[Arrangement]) -> Settled:
+        return Settled(each_pays(best.value), best.facts.to_dict(), {})
+
+    return best_result(rs, hand, readings, settle, lambda _: NotAWin("not_a_winning_hand", "not a toy win"))
+
+
+# --- the one line in the table ----------------------------------------------------------
+
+TOY: Variant[Any, Any, Any] = Variant("toy", ToyNumbers, ToyOptions, ToyPattern, DETECTORS, score)
