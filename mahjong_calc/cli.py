@@ -23,7 +23,7 @@ import typer
 from . import __version__
 from .api import score_hand
 from .errors import MjcalcError
-from .flags import FIELDS, SCORERS, Field
+from .flags import FIELDS, Field
 from .game_cli import game_app
 from .render import clean, error_json, error_line, print_table, to_json
 
@@ -104,7 +104,7 @@ def _root(
 
 def _flag_option(field: Field) -> inspect.Parameter:
     """The `score` parameter for one declared field: its Typer option, type and default."""
-    help_text = field.en + ("" if field.variants == SCORERS else f" [{', '.join(field.variants)} only]")
+    help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]")
     if field.argument:
         return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                  annotation=Annotated[str, typer.Argument(help=help_text, show_default=False)])

@@ -32,7 +32,6 @@ Kind = Literal["id", "text", "tile", "seat", "bool", "count", "melds", "pungs"]
 Role = Literal["id", "ruleset", "hand", "flag"]
 Spelling = Literal["field", "cli"]
 
-SCORERS: tuple[str, ...] = ("wuhu", "chizhou", "pujiang")
 SEAT_NAMES: tuple[str, ...] = ("next", "opposite", "previous")
 
 # 飘财神: seed 002 counts one 飘 per 财神 the winner discards on a 财神吊头 wait and,
@@ -56,7 +55,7 @@ class Field:
     role: Role = "flag"
     cli: tuple[str, ...] = ()  # ("--self-draw", "-s"); () for a record-only field; ("HAND",) for the argument
     metavar: str | None = None
-    variants: tuple[str, ...] = SCORERS  # scorers that accept it
+    variants: tuple[str, ...] | None = None  # scorers that accept it; None: every variant
     minimum: int | None = None
     maximum: int | None = None
     example: str | None = None
@@ -184,7 +183,7 @@ def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spe
     """A flag that the chosen variant does not use is an error (`flag_not_in_variant`), never ignored."""
     for name, value in values.items():
         field = BY_NAME[name]
-        if scorer not in field.variants and field.is_set(value):
+        if field.variants is not None and scorer not in field.variants and field.is_set(value):
             raise InputError(
                 "flag_not_in_variant",
                 f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
@@ -222,7 +221,7 @@ def _schema_of(field: Field) -> dict[str, Any]:
         out = dict(_SCHEMA_TYPES[field.kind])
     if field.name == "hand":
         out["type"] = "string"
-    out["description"] = field.en + ("" if field.variants == SCORERS else f" Variants: {', '.join(field.variants)}.")
+    out["description"] = field.en + ("" if field.variants is None else f" Variants: {', '.join(field.variants)}.")
     out["x-zh"] = field.zh
     if field.example:
         out["examples"] = [field.example]
@@ -271,7 +270,7 @@ def readme_table() -> str:
         if not f.cli or f.argument or f.role == "ruleset":
             continue
         flag = ", ".join(f.cli) + (f" {f.metavar}" if f.metavar else "")
-        variants = "all" if f.variants == SCORERS else ", ".join(f.variants)
+        variants = "all" if f.variants is None else ", ".join(f.variants)
         rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
     return "\n".join(rows) + "\n"
 
