@@ -281,3 +281,8 @@ def test_compiled_and_python_scorers_settle_alike(monkeypatch: pytest.MonkeyPatc
     assert game.cache["compiled"] is not None
     monkeypatch.setattr("mahjong_calc.game.fast.compiled_for", lambda rs: None)
     assert report_json(settle_game(read_game(path))) == fast
+
+
+def test_a_flag_the_variant_does_not_use_is_an_error_row() -> None:
+    report = settle_hands("chizhou", [{"winner": "A", "hand": "111s222s333m444m55p", "self_draw": True, "heavenly": True}])
+    assert report["hands"][0]["error"]["code"] == "flag_not_in_variant"

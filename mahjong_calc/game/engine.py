@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ..errors import InputError, MjcalcError
+from ..flags import BY_NAME, check_variant
 from ..hand import SEATS, Seat, WinContext, build_hand, make_context, parse_meld
 from ..result import ScoreResult
 from ..scoring import score
@@ -206,6 +207,8 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
+_RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
+_DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
 
 
@@ -303,6 +306,10 @@ def _win_one(
         "piao": f.get("piao", 0),
         "opponent_pungs": pungs,
     }
+    given = {k: values[k] for k in _RECORD_FLAGS if k in f}
+    check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
+    if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
+        values["dealer"], values["dealer_seat"] = False, None
     result, body, ctx = _score_cached(game, values)
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None

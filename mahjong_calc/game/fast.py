@@ -22,7 +22,7 @@ from ..tiles import parse_tile
 class Compiled:
     """A compiled plan for one game's ruleset, and the record key order it reads."""
 
-    def __init__(self, plan: Any, fields: tuple[str, ...], ruleset: Ruleset) -> None:
+    def __init__(self, plan: Any, fields: tuple[str, ...], ruleset: Ruleset[Any, Any, Any]) -> None:
         from ..flags import BY_NAME
 
         self.plan = plan
@@ -65,7 +65,7 @@ class Compiled:
         return result, body
 
 
-def compiled_for(ruleset: Ruleset) -> Compiled | None:
+def compiled_for(ruleset: Ruleset[Any, Any, Any]) -> Compiled | None:
     """The compiled scorer for `ruleset`, or None (not Wuhu, not built, MJCALC_NO_ACCEL=1)."""
     from ..accel import compile_plan
     from ..records import KEY_FIELDS  # the key the compiled scorer reads (`accel.available` checks it)

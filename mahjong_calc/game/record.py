@@ -40,7 +40,7 @@ class RawHand:
 class GameFile:
     """A read game: the checked header, and the hands still raw."""
 
-    ruleset: Ruleset
+    ruleset: Ruleset[Any, Any, Any]
     players: tuple[str, str, str, str]
     dealer: int  # the first dealer's seat, 0..3 = E S W N
     chips: int | None  # the starting 子; None: the ruleset's default

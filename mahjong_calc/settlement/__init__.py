@@ -48,16 +48,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """Who pays what for a scored hand, given the facts of the table."""
     settler = ruleset.variant.settle
     if settler is None:
         settlers: dict[str, Settler] = __getattr__("SETTLERS") if "SETTLERS" not in globals() else SETTLERS
         settler = settlers[ruleset.scorer]
-    return settler(result, ctx, table, ruleset)  # type: ignore[no-any-return]
+    return settler(result, ctx, table, ruleset)
 
 
-def settlement_options(ruleset: Ruleset) -> Any:
+def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
     """The typed settlement options of a ruleset (its variant's dataclass)."""
     from .base import options_of
 
@@ -82,7 +82,7 @@ def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()
     return texts, tuple(sources)
 
 
-def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> ScoreResult:
+def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:
     """The result with the settled `payments` and a `liability` list (its JSON gains the key)."""
     settled = settle(result, ctx, table, ruleset)
     liability = [row.to_dict() for row in settled.liability]

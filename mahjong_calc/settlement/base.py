@@ -120,7 +120,7 @@ def pays_for_all(before: Mapping[Seat, int], liable: Seat, code: str) -> Settlem
 # --- options ----------------------------------------------------------------------------
 
 
-def options_of(cls: type, ruleset: Ruleset) -> Any:
+def options_of(cls: type, ruleset: Ruleset[Any, Any, Any]) -> Any:
     """The ruleset's `settlement:` section, typed as `cls` (the loader built it from the YAML)."""
     options = ruleset.settlement
     if not isinstance(options, cls):

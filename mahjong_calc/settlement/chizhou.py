@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal, TYPE_CHECKING
+from typing import Any, Literal, TYPE_CHECKING
 
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
@@ -93,7 +93,7 @@ def _forward(result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSet
     return diff(before, after, "cheng_bao")
 
 
-def exposed_hua(melds: tuple[Sourced, ...], ruleset: Ruleset) -> int:
+def exposed_hua(melds: tuple[Sourced, ...], ruleset: Ruleset[Any, Any, Any]) -> int:
     """The 花 a player's exposed melds bring (字碰, 明杠, 字明杠): the least their hand has."""
     per = ruleset.numbers.flowers
     total = 0
@@ -123,7 +123,7 @@ def _fan_bao_units(table: Table, r: Seat, opt: ChizhouSettlement, hua: int) -> t
 
 
 def _reverse(
-    result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement, payments: dict[Seat, int], ruleset: Ruleset
+    result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement, payments: dict[Seat, int], ruleset: Ruleset[Any, Any, Any]
 ) -> tuple[dict[Seat, int], list[Liability]]:
     v = _unit(result)
     after = dict(payments)
@@ -143,7 +143,7 @@ def _reverse(
     return after, rows
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """承包 of the winner's feeder, then 反包 of anyone the winner fed."""
     opt = options_of(ChizhouSettlement, ruleset)
     settled = Settlement(dict(result.payments))

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..errors import NotAWin
 from ..hand import SEATS, Seat, WinContext
@@ -52,14 +52,14 @@ def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_ne
         raise NotAWin("win_not_allowed_during_piao", f"{table.piao_by} has 1 飘: the others may win only hands with 番 (piao_one_needs_fan)")
 
 
-def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset) -> int:
+def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:
     from ..scoring.pujiang import owed  # the scorer's arithmetic for one payer
 
     pungs = ctx.opponent_pungs or (0, 0, 0)
     return owed(int(result.extra["zi"]), fan, pungs[SEATS.index(seat)], rs)
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     opt = options_of(PujiangSettlement, ruleset)
     if opt.piao_limits:
         check_piao_limits(result, ctx, table, opt.piao_one_needs_fan)

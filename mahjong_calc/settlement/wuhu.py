@@ -16,7 +16,7 @@ See docs/rules/wuhu.md, "Liability and settlement".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TYPE_CHECKING
+from typing import Any, Literal, TYPE_CHECKING
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
@@ -104,7 +104,7 @@ def liable(result: ScoreResult, ctx: WinContext, table: Table, opt: WuhuSettleme
     return None
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset) -> Settlement:
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """The liable player, if any, pays all three shares (dealer extras included)."""
     found = liable(result, ctx, table, options_of(WuhuSettlement, ruleset))
     if found is None:
