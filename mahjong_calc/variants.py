@@ -23,9 +23,8 @@ from .patterns import pujiang as pujiang_patterns
 from .patterns import wuhu as wuhu_patterns
 from .result import ScoreResult
 from .scoring import chizhou, pujiang, wuhu
-from .settlement import chizhou as chizhou_settlement
-from .settlement import pujiang as pujiang_settlement
-from .settlement import wuhu as wuhu_settlement
+from .settlement import lazy_settler
+from .settlement.options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -55,11 +54,11 @@ class Variant(Generic[N, O, P]):
 
 VARIANTS: dict[str, Variant[Any, Any, Any]] = {
     "wuhu": Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, wuhu_patterns.DETECTORS, wuhu.score,
-                    wuhu_settlement.WuhuSettlement, wuhu_settlement.settle),
+                    WuhuSettlement, lazy_settler("wuhu")),
     "chizhou": Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, chizhou_patterns.DETECTORS, chizhou.score,
-                       chizhou_settlement.ChizhouSettlement, chizhou_settlement.settle),
+                       ChizhouSettlement, lazy_settler("chizhou")),
     "pujiang": Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, pujiang_patterns.DETECTORS, pujiang.score,
-                       pujiang_settlement.PujiangSettlement, pujiang_settlement.settle),
+                       PujiangSettlement, lazy_settler("pujiang")),
 }
 
 

@@ -39,13 +39,28 @@ def __getattr__(name: str) -> Any:
         from . import chizhou, pujiang, wuhu
 
         globals()["SETTLERS"] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
-        globals()["OPTIONS"] = {"wuhu": wuhu.WuhuSettlement, "chizhou": chizhou.ChizhouSettlement, "pujiang": pujiang.PujiangSettlement}
+        from .options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
+
+        globals()["OPTIONS"] = {"wuhu": WuhuSettlement, "chizhou": ChizhouSettlement, "pujiang": PujiangSettlement}
         return globals()[name]
     if name in _FROM_BASE:
         from . import base
 
         return getattr(base, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def lazy_settler(scorer: str) -> Settler:
+    """The settler of `scorer`, imported on its first call (for the variants table)."""
+
+    def settle_lazily(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+        from importlib import import_module
+
+        real: Settler = import_module(f".{scorer}", __name__).settle
+        return real(result, ctx, table, ruleset)
+
+    settle_lazily.__qualname__ = f"{scorer}.settle"
+    return settle_lazily
 
 
 def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
@@ -98,6 +113,7 @@ __all__ = [
     "Sourced",
     "Table",
     "options_of",
+    "lazy_settler",
     "settle",
     "settlement_options",
     "split_meld_sources",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
@@ -128,19 +128,3 @@ def options_of(cls: type, ruleset: Ruleset[Any, Any, Any]) -> Any:
 
         raise RulesetError("ruleset_invalid", f"{ruleset.source}: settlement: missing; the {ruleset.scorer} variant needs it to settle")
     return options
-
-
-@dataclass(frozen=True)
-class GameRules:
-    """Options every variant's game needs: dealer rotation, 一炮多响, the 子 ledger.
-
-    Values live only in the rulesets' `settlement:` sections (no defaults here).
-    """
-
-    # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
-    # the winner deals, or the deal always passes to the next seat
-    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"]
-    dealer_after_draw: Literal["stay", "next"]  # after 流局 / 黄庄
-    multiple_winners: bool  # 一炮多响: several players may win on one discard
-    chips: int  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
-

@@ -16,29 +16,16 @@ Several winners on one discard (一炮多响) are settled one by one, each with 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Literal, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
 from ..tiles import is_honour
-from .base import GameRules, Liability, Settlement, Sourced, Table, diff, options_of
+from .base import Liability, Settlement, Sourced, Table, diff, options_of
+from .options import ChizhouSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class ChizhouSettlement(GameRules):
-    """The `settlement:` section of the Chizhou ruleset."""
-
-    cheng_bao: bool  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
-    cheng_bao_min_melds: int  # 吃碰一色3口以上
-    fan_bao: bool  # 反包 cases (1)-(7)
-    # the seed's figures 1,2,3 (and 2,4,6) are what R pays in all (total), or on top of the normal payment (extra)
-    fan_bao_amounts: Literal["total", "extra"]
-    # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
-    cheng_bao_table: Literal["cases", "cheng_bao_section"]
 
 
 def _one_suit_feeder(melds: list[Sourced], need: int) -> Seat | None:

@@ -13,27 +13,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, TYPE_CHECKING
 
 from ..errors import NotAWin
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
-from .base import GameRules, Liability, Settlement, Table, options_of, pays_for_all
+from .base import Liability, Settlement, Table, options_of, pays_for_all
+from .options import PujiangSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class PujiangSettlement(GameRules):
-    """The `settlement:` section of the Pujiang ruleset."""
-
-    qiang_gang_bao: bool  # record the robbed player's payment for all three (the scorer makes it)
-    sheng_zhang_bao: bool  # 生张 during a 飘 round: the discarder pays for all three
-    piao_bao: bool  # the feeder of a second 飘 pays that 飘
-    piao_limits: bool  # 1 飘: others self-draw only; 2: only hands with 番; 3 (保飘): no win
-    piao_one_needs_fan: bool  # L50 其他的人不能碰与平胡…有翻的牌就可以平胡: after 1 飘 too, only hands with 番
 
 
 def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_needs_fan: bool = False) -> None:

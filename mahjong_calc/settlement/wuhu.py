@@ -15,30 +15,16 @@ See docs/rules/wuhu.md, "Liability and settlement".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal, TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
 from ..tiles import RED, is_honour
-from .base import GameRules, Settlement, Sourced, Table, options_of, pays_for_all
+from .base import Settlement, Sourced, Table, options_of, pays_for_all
+from .options import WuhuSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class WuhuSettlement(GameRules):
-    """The `settlement:` section of a Wuhu ruleset."""
-
-    liability_needs_jiao: bool  # 包 only when the win is 交 (有个前提…是交就包)
-    san_dui_bao_pai: bool  # 三对包牌 (清一色/混一色 three-pung alarm)
-    san_dui_bao_on_self_draw: bool  # one feeder of all three pays even when the winner self-draws
-    si_dui_zhuan_bao: bool  # 四对转包
-    shuang_ba_zhi_bao: bool  # 双八支 alarm
-    shuang_si_he_bao: bool  # 双四核 alarm (顶嘴子)
-    # 交算输赢分，不扣底分: a 交 win moves the win/loss score only (score_only), or the 子 too (chips_too)
-    jiao_chips: Literal["score_only", "chips_too"]
 
 
 def _suited_pung(m: Meld) -> bool:
