@@ -102,3 +102,21 @@ def test_score_cli_bad_sources(args: list[str], code: str) -> None:
     res = CliRunner().invoke(app, ["score", "13m456m678m11p2m", *args, "--self-draw", "--json"])
     assert res.exit_code == 2
     assert f'"code": "{code}"' in res.stdout
+
+
+def test_batch_records_take_meld_sources() -> None:
+    # issue 12 §4: batch records accept meld sources and settle each hand's liability
+    import json as _json
+
+    records = [
+        {"id": 1, "hand": "456m99m", "melds": ["111m@next", "222m@next", "333m@next"], "discarder": "previous"},
+        {"id": 2, "hand": "456m99m", "melds": ["111m", "222m", "333m"], "discarder": "previous"},
+        {"id": 3, "hand": "13m456m678m11p2m", "concealed_kongs": ["5555p@next"], "self_draw": True},
+    ]
+    res = CliRunner().invoke(app, ["batch", "-"], input="\n".join(_json.dumps(r) for r in records) + "\n")
+    rows = [_json.loads(line) for line in res.stdout.splitlines()]
+    assert rows[0]["payments"] == {"next": 90, "opposite": 0, "previous": 0}
+    assert rows[0]["liability"][0]["code"] == "san_dui_bao_pai"
+    assert rows[1]["payments"] == {"next": 30, "opposite": 30, "previous": 30} and "liability" not in rows[1]
+    assert rows[2]["error"]["code"] == "source_on_concealed_kong"
+    assert res.exit_code == 1
