@@ -209,6 +209,8 @@ class _Win:
 
 _RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
 _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
+_TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
+_OPTIONS = "options"  # the game cache's key for the settlement options
 _COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
 
 
@@ -227,11 +229,15 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
             game.cache[_COMPILED] = compiled_for(game.ruleset)
         compiled = game.cache[_COMPILED]
         try:
-            ctx = make_context(**{k: v for k, v in values.items() if k not in ("hand", "melds", "concealed_kongs", "win")})
             answer = compiled.score(values) if compiled is not None else None
             if answer is None:
+                ctx = make_context(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
                 parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
                 answer = (score(parsed, ctx, game.ruleset), None)
+            else:  # the compiled scorer accepted the flags as one possible win: no checks left to make
+                ctx = WinContext(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+                if ctx.after_kong or ctx.heavenly:
+                    ctx = replace(ctx, self_draw=True)
             cached = (*answer, ctx)
         except MjcalcError as err:
             cached = err
@@ -315,13 +321,15 @@ def _win_one(
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
         raise _err("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
-    hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in (f.get("hua") or {}).items()}
-    la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f.get("la_zi", []))
+    hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
+    la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
+    if "winner" in hua or "winner" in la_zi:
+        raise _err("bad_field", f"hua: / la_zi: name the other players, not the winner {players[w.seat]}")
     table = Table(
         sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
         exposed=exposed,
-        hua={k: v for k, v in hua.items() if k != "winner"},
-        la_zi=frozenset(s for s in la_zi if s != "winner"),
+        hua=hua,  # type: ignore[arg-type]
+        la_zi=la_zi,  # type: ignore[arg-type]
         piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
         piao_count=int(f.get("piao_count", 0)),
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
@@ -345,7 +353,10 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
 
 
 def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
-    players, opt = game.players, settlement_options(game.ruleset)
+    opt = game.cache.get(_OPTIONS)
+    if opt is None:
+        opt = game.cache[_OPTIONS] = settlement_options(game.ruleset)
+    players = game.players
     f = _fields(raw.value)
     if "dealer" in f:
         said = _player(f.pop("dealer"), "dealer:", players)

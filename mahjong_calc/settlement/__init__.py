@@ -53,11 +53,14 @@ def __getattr__(name: str) -> Any:
 def lazy_settler(scorer: str) -> Settler:
     """The settler of `scorer`, imported on its first call (for the variants table)."""
 
-    def settle_lazily(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
-        from importlib import import_module
+    loaded: list[Settler] = []
 
-        real: Settler = import_module(f".{scorer}", __name__).settle
-        return real(result, ctx, table, ruleset)
+    def settle_lazily(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+        if not loaded:
+            from importlib import import_module
+
+            loaded.append(import_module(f".{scorer}", __name__).settle)
+        return loaded[0](result, ctx, table, ruleset)
 
     settle_lazily.__qualname__ = f"{scorer}.settle"
     return settle_lazily
