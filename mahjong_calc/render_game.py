@@ -21,6 +21,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
     """Lay out a `game settle` report (the dict `report_dict` returns)."""
     from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(file=file)
@@ -34,7 +35,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
         table.add_column(head[key])
     table.add_column(head["value"], justify="right")
     for p in players:
-        table.add_column(p + (head["chips"] if has_chips else ""), justify="right")
+        table.add_column(escape(p) + (head["chips"] if has_chips else ""), justify="right")
     table.add_column(head["liability"])
     for hand in data["hands"]:
         settlement = hand["settlement"]
@@ -51,14 +52,14 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
             how = head["self_draw"] if hand["self_draw"] else f"{head['discard']} {hand['discarder'] or '?'}"
             value = "+".join(str(r["value"]) for r in results)
         marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['code']} {row['payer']} +{row['amount']}" for row in settlement["liability"])
-        table.add_row(str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks)
+        table.add_row(*(escape(cell) for cell in (str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks)))
     table.add_section()
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
-    table.add_row(head["total"], "", "", "", "", *totals, "")
+    table.add_row(*(escape(cell) for cell in (head["total"], "", "", "", "", *totals, "")))
     console.print(table)
     if data["ended_at"] is not None:
         console.print(head["ended"].format(data["ended_at"]), highlight=False)
     if data["transfers"]:
         console.print(head["transfers"] + ":", highlight=False)
         for t in data["transfers"]:
-            console.print(f"  {t['from']} → {t['to']} {t['amount']}", highlight=False)
+            console.print(escape(f"  {t['from']} → {t['to']} {t['amount']}"), highlight=False)

@@ -286,3 +286,14 @@ def test_compiled_and_python_scorers_settle_alike(monkeypatch: pytest.MonkeyPatc
 def test_a_flag_the_variant_does_not_use_is_an_error_row() -> None:
     report = settle_hands("chizhou", [{"winner": "A", "hand": "111s222s333m444m55p", "self_draw": True, "heavenly": True}])
     assert report["hands"][0]["error"]["code"] == "flag_not_in_variant"
+
+
+def test_table_shows_error_rows_and_escapes_names(tmp_path: Path) -> None:
+    game = {"variant": "wuhu315", "players": ["[b]a", "b", "c", "d"], "dealer": "[b]a", "hands": [
+        {"winner": "b", "hand": "13m456m678m11p2m", "melds": ["555p@b"], "self_draw": True},
+        {"winner": "c", **WIN},
+    ]}
+    res = run("game", "settle", write(tmp_path, game), "--lang", "en")
+    assert res.exit_code == 1
+    assert "[self_fed_meld]" in res.stdout and "[b]a" in res.stdout
+    assert "hand 1: error [self_fed_meld]" in res.stderr

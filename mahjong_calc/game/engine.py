@@ -127,6 +127,7 @@ def _err(code: str, message: str) -> HandError:
 
 
 def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
+    name = name.rstrip(":")
     if not isinstance(value, str):
         raise _err("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
     seat = seat_index(value, players)
