@@ -11,6 +11,7 @@ always settles to the same totals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -526,19 +527,22 @@ def _result_text(scored: Scored) -> str:
     return json.dumps(_result_dict(scored), ensure_ascii=False)
 
 
+_SLOT = re.compile(r'"\\u0000(\d+)"')  # a result's place in the report's JSON text
+
+
 def report_json(report: Report) -> str:
-    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first."""
+    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first.
+
+    The report is encoded once with a placeholder where each result goes, then each
+    placeholder is replaced by that result's text (the compiled scorer's, where it can be).
+    """
     data = report_dict(report, results=False)
-    hands = []
+    texts: list[str] = []
     for row, head in zip(report.rows, data["hands"]):
-        text = json.dumps(head, ensure_ascii=False)
         if row.results:
-            texts = [_result_text(r) for r in row.results]
-            result = texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
-            settlement = text.index(', "settlement": ')
-            text = f'{text[:settlement]}, "result": {result}{text[settlement:]}'
-        hands.append(text)
-    del data["hands"]
-    body = json.dumps(data, ensure_ascii=False)
-    at = body.index(', "totals": ')
-    return f'{body[:at]}, "hands": [{", ".join(hands)}]{body[at:]}'
+            parts = [_result_text(r) for r in row.results]
+            settlement = head.pop("settlement")
+            head["result"] = f"\u0000{len(texts)}"
+            head["settlement"] = settlement  # keep the key order of report_dict
+            texts.append(parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]")
+    return _SLOT.sub(lambda m: texts[int(m.group(1))], json.dumps(data, ensure_ascii=False))
