@@ -10,12 +10,19 @@ from typing import Any
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
+from test_game_helpers import settle_hands
 from typer.testing import CliRunner
 
 from mahjong_calc.cli import app
-from mahjong_calc.game import fewest_transfers, load_schema, read_game, settle_game, start, step
+from mahjong_calc.game import (
+    fewest_transfers,
+    load_schema,
+    read_game,
+    settle_game,
+    start,
+    step,
+)
 from mahjong_calc.game.engine import FIELDS
-from test_game_helpers import settle_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -269,9 +276,8 @@ def test_report_json_is_the_report_dict(path: Path) -> None:
 
 
 def test_compiled_and_python_scorers_settle_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mahjong_calc.game import report_json
-
     from mahjong_calc import accel
+    from mahjong_calc.game import report_json
 
     if not accel.available():
         pytest.skip("the compiled Wuhu scorer is not built here (or MJCALC_NO_ACCEL is set)")

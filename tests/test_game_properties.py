@@ -12,7 +12,6 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from test_game_helpers import PLAYERS, settle_hands
 
 # winning tiles per variant: (fields, how it may be won)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_game_helpers import changes
 
 from mahjong_calc import score_hand
-from test_game_helpers import changes, settle_hands
 
 LA_ZI = "789m99m"  # with 123m 456m 777m: 清一色, 拉子 (value 3)
 FED = ["123m@previous", "456m@previous", "777m@previous"]  # 给你吃碰一色3口 (all from 上家)

@@ -413,7 +413,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     for t in transfers:
         changes[t.payer] -= t.amount
         changes[t.to] += t.amount
-    totals = tuple(a + b for a, b in zip(state.totals, changes))
+    totals = tuple(a + b for a, b in zip(state.totals, changes, strict=True))
     ended = state.ended_at
     if chips_after is not None and min(chips_after) <= 0:
         ended = raw.no
@@ -460,7 +460,7 @@ def settle_game(game: GameFile, hands: Iterable[RawHand] | None = None) -> Repor
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
-    return None if values is None else dict(zip(players, values))
+    return None if values is None else dict(zip(players, values, strict=True))
 
 
 def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict[str, Any]:
@@ -538,7 +538,7 @@ def report_json(report: Report) -> str:
     """
     data = report_dict(report, results=False)
     texts: list[str] = []
-    for row, head in zip(report.rows, data["hands"]):
+    for row, head in zip(report.rows, data["hands"], strict=True):
         if row.results:
             parts = [_result_text(r) for r in row.results]
             settlement = head.pop("settlement")

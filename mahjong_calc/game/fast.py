@@ -19,6 +19,7 @@ from ..result import ScoreResult
 from ..ruleset import Ruleset
 from ..tiles import parse_tile
 
+
 class Compiled:
     """A compiled plan for one game's ruleset, and the record key order it reads."""
 
@@ -59,7 +60,7 @@ class Compiled:
             value=value,
             items=(),
             patterns=tuple(patterns),
-            payments=dict(zip(SEATS, pays)),
+            payments=dict(zip(SEATS, pays, strict=True)),
             decomposition={},
         )
         return result, body
@@ -68,7 +69,9 @@ class Compiled:
 def compiled_for(ruleset: Ruleset[Any, Any, Any]) -> Compiled | None:
     """The compiled scorer for `ruleset`, or None (not Wuhu, not built, MJCALC_NO_ACCEL=1)."""
     from ..accel import compile_plan
-    from ..records import KEY_FIELDS  # the key the compiled scorer reads (`accel.available` checks it)
+    from ..records import (
+        KEY_FIELDS,  # the key the compiled scorer reads (`accel.available` checks it)
+    )
 
     plan = compile_plan(ruleset)
     if plan is None:

@@ -36,6 +36,8 @@ _FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options
 def __getattr__(name: str) -> Any:
     """Load SETTLERS, OPTIONS and the shared types on first use (PEP 562)."""
     if name in ("SETTLERS", "OPTIONS"):
+        if name in globals():  # called directly, after the first load
+            return globals()[name]
         from . import chizhou, pujiang, wuhu
 
         globals()["SETTLERS"] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
@@ -70,7 +72,7 @@ def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[
     """Who pays what for a scored hand, given the facts of the table."""
     settler = ruleset.variant.settle
     if settler is None:
-        settlers: dict[str, Settler] = __getattr__("SETTLERS") if "SETTLERS" not in globals() else SETTLERS
+        settlers: dict[str, Settler] = __getattr__("SETTLERS")
         settler = settlers[ruleset.scorer]
     return settler(result, ctx, table, ruleset)
 
@@ -79,7 +81,7 @@ def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
     """The typed settlement options of a ruleset (its variant's dataclass)."""
     from .base import options_of
 
-    options: dict[str, type] = __getattr__("OPTIONS") if "OPTIONS" not in globals() else OPTIONS
+    options: dict[str, type] = __getattr__("OPTIONS")
     return options_of(options[ruleset.scorer], ruleset)
 
 

@@ -16,7 +16,7 @@ Several winners on one discard (一炮多响) are settled one by one, each with 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult

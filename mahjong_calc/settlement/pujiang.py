@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotAWin
 from ..hand import SEATS, Seat, WinContext

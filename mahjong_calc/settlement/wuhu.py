@@ -15,7 +15,7 @@ See docs/rules/wuhu.md, "Liability and settlement".
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
