@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_game_helpers import changes
+from test_game_helpers import changes, settle_hands
 
 from mahjong_calc import score_hand
 
@@ -134,3 +134,22 @@ def test_cheng_bao_section_table(flags: dict[str, Any], expected: tuple[int, int
     got = payments("99m", melds=FOUR, overrides=SECTION, **flags)
     unit = score_hand("99m", variant="chizhou", melds=[m.split("@")[0] for m in FOUR], **flags).value
     assert got == tuple(n * unit for n in expected)
+
+
+def test_several_winners_settle_each_with_the_discarder() -> None:
+    # 3、可以一炮多响 (L83): each winner settles with the discarder on their own, 承包 included
+    hand = {
+        "winners": [
+            {"winner": "A", "hand": "123m456m789m11m999m"},  # 清一色: 拉子, 3
+            {"winner": "B", "hand": LA_ZI, "melds": ["123m@A", "456m@A", "777m@A"]},  # 拉子, and A fed B: 承包
+        ],
+        "discarder": "C",
+    }
+    got = changes("chizhou", hand)
+    # C pays A 3 and B 3; A, B's feeder, pays B 3 more and collects 3 from C
+    assert got == {"A": 3 - 3, "B": 3 + 3, "C": -6, "D": 0}
+
+
+def test_several_winners_need_a_discarder() -> None:
+    hand = {"winners": [{"winner": "A", "hand": "123m456m789m11m999m"}, {"winner": "B", "hand": "111s222s333m444m55p"}], "self_draw": True}
+    assert settle_hands("chizhou", [hand])["hands"][0]["error"]["code"] == "missing_discarder"
