@@ -6,17 +6,7 @@
 
 from __future__ import annotations
 
-from .engine import (
-    HandRow,
-    Report,
-    State,
-    report_dict,
-    report_json,
-    row_dict,
-    settle_game,
-    start,
-    step,
-)
+from .engine import HandRow, Report, State, settle_game, start, step
 from .ledger import fewest_transfers
 from .record import (
     GameFile,
@@ -27,6 +17,7 @@ from .record import (
     read_game,
     schema_path,
 )
+from .report import report_dict, report_json, row_dict
 
 __all__ = [
     "GameFile",
