@@ -89,7 +89,10 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
+        from . import accel  # only here: importing it loads the compiled scorer
+
         typer.echo(f"mjcalc {__version__}")
+        typer.echo(accel.status())
         raise typer.Exit()
 
 
