@@ -303,3 +303,20 @@ def test_table_shows_error_rows_and_escapes_names(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert "[self_fed_meld]" in res.stdout and "[b]a" in res.stdout
     assert "hand 1: error [self_fed_meld]" in res.stderr
+
+
+def test_the_installed_package_settles_games_and_ships_the_schema() -> None:
+    from installed import REPO, run_installed
+
+    done = run_installed(["game", "settle", str(REPO / "examples" / "wuhu315-club.yaml"), "--json"])
+    assert done.returncode == 0, done.stderr
+    here = settle_game(read_game(str(REPO / "examples" / "wuhu315-club.yaml")))
+    assert json.loads(done.stdout)["totals"] == dict(zip(here.game.players, here.state.totals, strict=True))
+    code = "from mahjong_calc.game import load_schema; print(load_schema()['title'])"
+    import subprocess
+    import sys
+
+    from installed import _WORKDIR, child_env
+
+    shown = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=False)
+    assert shown.stdout.strip() == "mjcalc game record", shown.stderr
