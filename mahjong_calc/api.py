@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .flags import FLAGS, Spelling, check_variant
+from .errors import InputError, MjcalcError
+from .flags import FLAGS, Spelling, check_variant, in_field_words
 from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
@@ -49,16 +49,21 @@ def score_hand(
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
     sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12
-    if sourced:
-        from .settlement import split_meld_sources
+    try:
+        if sourced:
+            from .settlement import split_meld_sources
 
-        melds, sources = split_meld_sources(melds, concealed_kongs)
-    parsed = build_hand(hand, melds, concealed_kongs, win)
-    ctx = make_context(spelling=spelling, **flags)
-    result = score(parsed, ctx, ruleset)
-    if not sourced:
-        return result
-    from .settlement import Table, with_settlement  # issue 12: settle (liability)
+            melds, sources = split_meld_sources(melds, concealed_kongs)
+        parsed = build_hand(hand, melds, concealed_kongs, win)
+        ctx = make_context(spelling=spelling, **flags)
+        result = score(parsed, ctx, ruleset)
+        if not sourced:
+            return result
+        from .settlement import Table, with_settlement  # issue 12: settle (liability)
 
-    table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
-    return with_settlement(result, ctx, table, ruleset)
+        table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
+        return with_settlement(result, ctx, table, ruleset)
+    except MjcalcError as err:
+        if spelling == "cli":
+            raise
+        raise type(err)(err.code, in_field_words(err.message), err.position, err.source) from None

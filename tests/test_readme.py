@@ -43,7 +43,7 @@ EXAMPLES = _examples()
 
 def test_readme_has_examples_for_every_command() -> None:
     used = {line.split()[1] for line in EXAMPLES if line.startswith("mjcalc ")}
-    assert {"score", "variants", "batch"} <= used
+    assert {"score", "variants", "batch", "waits", "options"} <= used
 
 
 @pytest.mark.parametrize("line", EXAMPLES)
