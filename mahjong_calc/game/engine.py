@@ -118,7 +118,7 @@ class HandError(InputError):
     """A hand of a game record that cannot be settled (its row says why)."""
 
 
-def _err(code: str, message: str) -> HandError:
+def _fail(code: str, message: str) -> HandError:
     return HandError(code, message)
 
 
@@ -128,10 +128,10 @@ def _err(code: str, message: str) -> HandError:
 def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
     name = name.rstrip(":")
     if not isinstance(value, str):
-        raise _err("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
+        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
     seat = seat_index(value, players)
     if seat is None:
-        raise _err("unknown_player", f"{name}: {value!r} is not one of the players {', '.join(players)} (or E/S/W/N)")
+        raise _fail("unknown_player", f"{name}: {value!r} is not one of the players {', '.join(players)} (or E/S/W/N)")
     return seat
 
 
@@ -160,19 +160,19 @@ _KIND_OK: dict[str, Any] = {
 
 def _check_kind(name: str, kind: str, value: Any) -> None:
     if not _KIND_OK[kind](value):
-        raise _err("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
+        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
 
 
 def _fields(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise _err("bad_record", f"a hand must be a mapping of fields, not {type(raw).__name__}")
+        raise _fail("bad_record", f"a hand must be a mapping of fields, not {type(raw).__name__}")
     out: dict[str, Any] = {}
     for key, value in raw.items():
         if key in COMPUTED:
-            raise _err("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
+            raise _fail("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
         kind = FIELDS.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _err("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
+            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
         if value is None:
             continue
         _check_kind(key, kind, value)
@@ -191,7 +191,7 @@ def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: 
             if seat is None:
                 _player(source, f"{where} {text!r}", players)  # raises unknown_player
             if seat == owner:
-                raise _err("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
+                raise _fail("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
         out.append((meld, seat))
     return out
 
@@ -263,17 +263,17 @@ def _win_one(
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
     if "hand" not in f:
-        raise _err("missing_field", f"{players[w.seat]}'s win has no 'hand'")
+        raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
     melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
-            raise _err("source_on_concealed_kong", f"concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source")
+            raise _fail("source_on_concealed_kong", f"concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source")
     dealer = state.dealer
     exposed: dict[Seat, tuple[Sourced, ...]] = {}
     for name, texts in (f.get("exposed") or {}).items():
         owner = _player(name, "exposed:", players)
         if owner == w.seat:
-            raise _err("bad_field", f"exposed: {name!r} is the winner; the winner's melds go in melds:")
+            raise _fail("bad_field", f"exposed: {name!r} is the winner; the winner's melds go in melds:")
         seat: Seat = relative(w.seat, owner)  # type: ignore[assignment]
         items = []
         for text, source in _sourced(texts, owner, players, f"exposed: {name}:"):
@@ -285,7 +285,7 @@ def _win_one(
         for name, n in pungs.items():
             owner = _player(name, "opponent_pungs:", players)
             if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise _err("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
+                raise _fail("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
             counts[SEATS.index(relative(w.seat, owner))] = n
         pungs = tuple(counts)
     elif isinstance(pungs, list):
@@ -294,7 +294,7 @@ def _win_one(
         # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
         pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
-        raise _err("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
+        raise _fail("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
     values: dict[str, Any] = {
         "hand": f["hand"],
         "win": f.get("win"),
@@ -320,11 +320,11 @@ def _win_one(
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
-        raise _err("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
+        raise _fail("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
     hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
     la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
     if "winner" in hua or "winner" in la_zi:
-        raise _err("bad_field", f"hua: / la_zi: name the other players, not the winner {players[w.seat]}")
+        raise _fail("bad_field", f"hua: / la_zi: name the other players, not the winner {players[w.seat]}")
     table = Table(
         sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
         exposed=exposed,
@@ -346,7 +346,7 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         if raw.error is not None:
             raise raw.error
         if state.ended_at is not None:
-            raise _err("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
+            raise _fail("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
         return _step(game, state, raw)
     except MjcalcError as err:
         return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)
@@ -361,18 +361,18 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     if "dealer" in f:
         said = _player(f.pop("dealer"), "dealer:", players)
         if said != state.dealer:
-            raise _err("two_dealers", f"dealer: the record says {players[said]}, but {players[state.dealer]} deals this hand")
+            raise _fail("two_dealers", f"dealer: the record says {players[said]}, but {players[state.dealer]} deals this hand")
     f.pop("id", None)
     winners_given = [k for k in ("winner", "winners") if k in f]
     if f.pop("draw", False):
         if winners_given:
-            raise _err("conflicting_fields", "draw: true and a winner cannot both be given")
+            raise _fail("conflicting_fields", "draw: true and a winner cannot both be given")
         if len(f):
-            raise _err("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
+            raise _fail("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
         dealer = next_dealer(state.dealer, (), opt)
         return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
     if len(winners_given) != 1:
-        raise _err("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
+        raise _fail("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
     discarder = _player(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
     if "winner" in f:
         wins = [_Win(_player(f.pop("winner"), "winner:", players), {})]
@@ -382,20 +382,20 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         for i, entry in enumerate(entries):
             for key in entry:
                 if key not in WINNER_FIELDS:
-                    raise _err("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
+                    raise _fail("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
             if "winner" not in entry:
-                raise _err("missing_field", f"winners[{i}]: name the winner")
+                raise _fail("missing_field", f"winners[{i}]: name the winner")
             for key, value in entry.items():
                 if key != "winner" and value is not None:
                     _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
             wins.append(_Win(_player(entry["winner"], f"winners[{i}].winner:", players), {k: v for k, v in entry.items() if k != "winner" and v is not None}))
         if len({w.seat for w in wins}) != len(wins):
-            raise _err("bad_field", "winners: a player is named twice")
+            raise _fail("bad_field", "winners: a player is named twice")
         if len(wins) > 1:
             if not opt.multiple_winners:
-                raise _err("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
+                raise _fail("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
             if discarder is None or f.get("self_draw"):
-                raise _err("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
+                raise _fail("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
     results: list[Scored] = []
     transfers: list[Transfer] = []
     liability: list[tuple[int, str, str, str, int]] = []

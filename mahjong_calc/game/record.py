@@ -59,8 +59,12 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
+def _fail(code: str, message: str) -> GameFileError:
+    return GameFileError(code, message)
+
+
 def _bad(message: str) -> GameFileError:
-    return GameFileError("bad_game", message)
+    return _fail("bad_game", message)
 
 
 def _read_text(name: str) -> str:
@@ -71,9 +75,9 @@ def _read_text(name: str) -> str:
             return sys.stdin.buffer.read().decode("utf-8")
         return Path(name).read_bytes().decode("utf-8")
     except OSError as exc:
-        raise GameFileError("game_not_found", f"{name}: cannot read the game file ({exc.strerror})") from None
+        raise _fail("game_not_found", f"{name}: cannot read the game file ({exc.strerror})") from None
     except UnicodeDecodeError:
-        raise GameFileError("bad_encoding", f"{name}: the game file is not UTF-8") from None
+        raise _fail("bad_encoding", f"{name}: the game file is not UTF-8") from None
 
 
 def _is_jsonl(name: str, text: str) -> bool:
@@ -105,7 +109,7 @@ def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise GameFileError("bad_yaml", f"{name}: not valid YAML{at}") from None
+        raise _fail("bad_yaml", f"{name}: not valid YAML{at}") from None
     if not isinstance(data, dict):
         raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
     hands = data.get("hands")
@@ -172,12 +176,12 @@ def check_header(header: Mapping[str, Any], hands: list[RawHand], name: str = "g
     names: tuple[str, str, str, str] = tuple(players)
     dealer = header.get("dealer")
     if isinstance(dealer, list):
-        raise GameFileError("two_dealers", f"{name}: dealer: one player deals the first hand, not {dealer!r}")
+        raise _fail("two_dealers", f"{name}: dealer: one player deals the first hand, not {dealer!r}")
     if not isinstance(dealer, str):
-        raise GameFileError("missing_dealer", f"{name}: dealer: name the first hand's dealer (a player or E/S/W/N)")
+        raise _fail("missing_dealer", f"{name}: dealer: name the first hand's dealer (a player or E/S/W/N)")
     seat = seat_index(dealer, names)
     if seat is None:
-        raise GameFileError("unknown_player", f"{name}: dealer: {dealer!r} is not one of the players {', '.join(names)}")
+        raise _fail("unknown_player", f"{name}: dealer: {dealer!r} is not one of the players {', '.join(names)}")
     chips = header.get("chips")
     if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0):
         raise _bad(f"{name}: chips: must be a whole number of 子 above 0, not {chips!r}")
