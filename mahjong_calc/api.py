@@ -16,7 +16,7 @@ from .scoring import score
 _FLAG_NAMES = frozenset(f.name for f in FLAGS)
 
 
-def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
+def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
     """`--variant` names a shipped ruleset; `--rules` a file. Not both."""
     if variant is not None and rules is not None:
         raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")

@@ -7,6 +7,7 @@ mapped to an exit code in one place (`_errors_to_exit`): 2 for bad input,
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import inspect
 import json
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -89,10 +90,8 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_mode:
-            try:
+            with contextlib.suppress(_OutputError):  # the error is on stderr already, and it is the one to report
                 _emit(error_json(err))
-            except _OutputError:
-                pass  # the error is on stderr already, and it is the one to report
         raise typer.Exit(err.exit_code) from None
 
 
@@ -240,8 +239,8 @@ class OutFormat(str, Enum):
 @app.command()
 def batch(
     file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
-    input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
-    out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
@@ -312,10 +311,8 @@ def _fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
     """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
     message = clean(message)
     if json_mode:
-        try:
+        with contextlib.suppress(OSError):
             typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
-        except OSError:
-            pass
     typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
     sys.exit(exit_code)
 

@@ -105,7 +105,7 @@ def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
     if value not in SEATS:
         choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
         raise InputError("bad_seat", f"{flag} must be one of {choices}, not {shown(value)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def build_hand(

@@ -79,7 +79,7 @@ def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -
                 rendered.append(jsonl_line(line, rid, out))
             elif out_format == "csv":
                 rendered.append(csv_row(line, rid, out))
-        except Exception as exc:  # noqa: BLE001 - a record that cannot be rendered is that record's error row
+        except Exception as exc:
             out = error_outcome(internal_error(exc), None)
             rendered.append(jsonl_line(line, None, out) if out_format == "jsonl" else csv_row(line, None, out))
         tally.add(out, line, rid)
@@ -194,7 +194,7 @@ def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_
                     future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
                 else:
                     future = pool.submit(process_chunk, chunk, out_format, fail_fast)
-            except Exception as exc:  # noqa: BLE001 - a broken pool: reported in order, below
+            except Exception as exc:
                 future = Future()
                 future.set_exception(exc)
             pending.append((chunk[0][0], slot, future))
@@ -230,7 +230,7 @@ def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -
                 raise OSError(f"the output of a chunk is {len(data)} bytes, not {size}")
             data += part
         return result._replace(data=bytes(data))  # type: ignore[no-any-return]
-    except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or a chunk that could not be done
+    except Exception as exc:
         return _Failed(first_line, exc)
 
 

@@ -72,7 +72,7 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
 
 
-def _compiled_outcome(rs: Ruleset, answer: tuple[Any, ...]) -> Outcome:
+def _compiled_outcome(rs: Ruleset[Any, Any, Any], answer: tuple[Any, ...]) -> Outcome:
     """An Outcome from the compiled scorer's answer: a win, or (code, zhi) for a hand that is not one."""
     if len(answer) == 2:
         return error_outcome(wuhu.not_a_win(answer[0], answer[1], rs), rs.name)._replace(compiled=True)
@@ -145,7 +145,7 @@ def outcome(key: Key) -> Outcome:
         return _python_outcome(key, variant)
     except MjcalcError as err:
         return error_outcome(err, variant)
-    except Exception as exc:  # noqa: BLE001 - a bug must not stop the batch; report it on the record
+    except Exception as exc:
         return error_outcome(internal_error(exc), variant)
 
 
@@ -172,7 +172,7 @@ def _outcome_with(key: Key, defaults: Defaults) -> Outcome:
         )
     except MjcalcError as err:
         return error_outcome(err, shown)
-    except Exception as exc:  # noqa: BLE001 - a bug must not stop the batch; report it on the record
+    except Exception as exc:
         return error_outcome(internal_error(exc), shown)
 
 
@@ -229,7 +229,7 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
             raise InputError(*payload)
     except MjcalcError as err:
         return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
-    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's row
+    except Exception as exc:
         return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
     if type(rid) is str and not rid.isascii() and not _is_text(rid):
         return line, None, error_outcome(BAD_ID)
@@ -258,7 +258,7 @@ def echo_id(raw: Any) -> RecordId:
     """The id to echo on a bad record's row: None where it cannot be written back."""
     try:
         rid = record_id(raw)
-    except Exception:  # noqa: BLE001 - e.g. a mapping whose .get fails: no id to echo
+    except Exception:
         return None
     if isinstance(rid, int) and rid.bit_length() > 4000:  # could not be printed in decimal
         return None
@@ -270,7 +270,7 @@ def echo_id(raw: Any) -> RecordId:
 def _safe_variant(raw: Any) -> str | None:
     try:
         variant = _echo_variant(raw)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     return variant if variant is None or len(variant) <= MESSAGE_LIMIT else None
 

@@ -162,7 +162,9 @@ def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whi
     return Shape("standard", arrangement, arrangement.text(), wild_faces, whites, facts)
 
 
-def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset) -> Shape | None:
+def _qi_dui(
+    faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset
+) -> Shape | None:
     """Seven pairs; with wilds, pair the winning tile with a wild if any pairing allows."""
     four = rs.options.qi_dui_four_as_two_pairs
     found = seven_pairs(faces, jokers, four)
