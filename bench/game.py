@@ -102,7 +102,8 @@ def main() -> None:
         for _ in range(args.runs):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "mahjong_calc", "game", "settle", str(path), "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            command = [sys.executable, "-m", "mahjong_calc", "game", "settle", str(path), "--json"]
+            proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
             times.append(time.perf_counter() - start)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)

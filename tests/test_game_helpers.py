@@ -30,7 +30,7 @@ def settle_hands(variant: str, hands: list[Any], dealer: str = "D", settlement: 
         return report_dict(settle_game(game))
 
 
-def changes(variant: str, hand: dict[str, Any], **kw: Any) -> dict[str, int]:  # noqa: D103
+def changes(variant: str, hand: dict[str, Any], **kw: Any) -> dict[str, int]:
     """One hand's changes per player; fails the test if the hand was an error row."""
     report = settle_hands(variant, [hand], **kw)
     row = report["hands"][0]

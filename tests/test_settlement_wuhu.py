@@ -50,7 +50,7 @@ CASES = [
 @pytest.mark.parametrize(("case", "hand", "flags", "liable", "code"), CASES, ids=[c[0] for c in CASES])
 def test_wuhu_liability(case: str, hand: str, flags: dict[str, Any], liable: str | None, code: str | None) -> None:
     plain_flags = {**flags, "melds": [m.split("@")[0] for m in flags["melds"]]}
-    normal, no_rows, value = pays(hand, **plain_flags)
+    normal, _, _ = pays(hand, **plain_flags)
     got, rows, _ = pays(hand, **flags)
     assert sum(got) == sum(normal)  # liability moves money between payers, never creates it
     if liable is None:

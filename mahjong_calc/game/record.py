@@ -103,7 +103,7 @@ def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
     from ..ruleset import _strict_loader
 
     try:
-        data = yaml.load(text, Loader=_strict_loader())  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_strict_loader())
     except RulesetError as exc:  # a duplicate key
         raise _bad(f"{name}: {exc.message}") from None
     except yaml.YAMLError as exc:
