@@ -154,3 +154,12 @@ def test_zhen_13_wide_gaps(hand: str, flags: dict[str, Any], on: Any, off: Any, 
 
 def test_wide_gaps_is_the_default() -> None:
     assert score_hand("159m258p369s12345z", variant=V).value == 10
+
+
+def test_liability_row_under_the_robbed_fan_reading() -> None:
+    """With meld sources the settler shows what the robbed player pays beyond their own share."""
+    args: dict[str, Any] = {"win": "4s", "robbing_kong": True, "discarder": "opposite", "melds": ["555p@next"]}
+    plain = score_hand("111m222p456s77z", variant=V, **args).to_dict()  # 7 子 × 2 (抢杠 1 番) each
+    assert plain["payments"]["opposite"] == 42 and plain["liability"][0]["amount"] == 42 - 14
+    robbed = score_hand("111m222p456s77z", variant=V, robbed_fan=3, overrides=["options.qiang_gang_amount=robbed_fan"], **args).to_dict()
+    assert robbed["payments"]["opposite"] == 63 and robbed["liability"][0]["amount"] == 63 - 21  # own share 3 × 7
