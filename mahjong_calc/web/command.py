@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -46,14 +46,14 @@ def serve(
 
     Example: mjcalc serve --port 8315
     """
-    from ..cli import _errors_to_exit, _fail
+    from ..cli import _errors_to_exit
 
     try:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        _fail("missing_extra", INSTALL_HINT, 2, False)
-        return
+        typer.echo(f"mjcalc: error [missing_extra]: {INSTALL_HINT}", err=True)
+        raise typer.Exit(2) from None
     from ..live import Store
     from .app import create_app
 
@@ -75,4 +75,4 @@ def serve(
     uvicorn.run(create_app(Path(where), tokens=tokens), host=host, port=port, log_level="warning", access_log=False)
 
 
-__all__ = ["INSTALL_HINT", "Optional", "is_loopback", "serve"]
+__all__ = ["INSTALL_HINT", "is_loopback", "serve"]
