@@ -19,6 +19,9 @@ Figures, all as whole processes except the `mahjong` package's:
    and the `--jobs 2` speed-up on that larger file.
 5. For contrast, `mjcalc batch --jobs 1` on a log that repeats 1,000 distinct hands,
    where the whole-record result cache answers most records.
+6. The library path of README's Dask recipe, `score_partition` over the same records
+   (already parsed, in partitions of 5,000, in a fresh process that imports the package
+   the way `mjcalc` does): microseconds a record, against `mjcalc batch --jobs 1`'s.
 
 The package is byte-compiled first (as pip does for a regular install): this
 machine sets PYTHONDONTWRITEBYTECODE, so an editable install would otherwise
@@ -197,6 +200,30 @@ def bench_jobs(path: Path, n: int, runs: int) -> tuple[float, float, float]:
     return n / statistics.median(ones), n / statistics.median(twos), ratio
 
 
+_LIBRARY_CODE = """
+import json, sys, time
+import mahjong_calc.accel as accel
+from mahjong_calc.batch import score_partition
+with open(sys.argv[1], encoding="utf-8") as f:
+    records = [json.loads(line) for line in f]
+parts = [records[i:i + 5000] for i in range(0, len(records), 5000)]
+start = time.perf_counter()
+for part in parts:
+    score_partition(part)
+print(json.dumps({"us": (time.perf_counter() - start) / len(records) * 1e6, "compiled": accel.available()}))
+"""
+
+
+def bench_library(path: Path) -> tuple[float, bool]:
+    """(µs a record, compiled scorer on) of `score_partition` over `path`'s records, in a child
+    process started outside the repository (so that it imports the installed package)."""
+    with tempfile.TemporaryDirectory() as cwd:
+        done = subprocess.run([sys.executable, "-c", _LIBRARY_CODE, str(path)], cwd=cwd, capture_output=True,
+                              text=True, check=True, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    info = json.loads(done.stdout)
+    return float(info["us"]), bool(info["compiled"])
+
+
 def bench_mahjong_package(n: int, seed: int) -> float | None:
     """hands/s of the riichi `mahjong` package's HandCalculator on random complete hands."""
     try:
@@ -278,6 +305,10 @@ def main() -> None:
               f"median of {args.batch_runs} runs)")
         print(f"mjcalc batch --jobs 2: {two:>10,.0f} hands/s ({ratio:.2f}x --jobs 1: the median ratio "
               f"of {args.batch_runs} interleaved pairs)")
+        library, compiled = bench_library(data)
+        print(f"Dask path (score_partition, in process): {library:>8.1f} µs/record; mjcalc batch --jobs 1: "
+              f"{1e6 / one:.1f} µs/record; ratio {library / (1e6 / one):.2f}x "
+              f"(compiled scorer {'on' if compiled else 'off'} in the library path)")
         if accel.available():
             python_only = bench_batch(data, args.hands, 1, env={"MJCALC_NO_ACCEL": "1"})
             print(f"mjcalc batch --jobs 1, MJCALC_NO_ACCEL=1: {python_only:>10,.0f} hands/s "

@@ -366,7 +366,7 @@ static int arrangements(const int *conc, const TSet *melds, int nmelds, int win,
 enum {
     D_DRAW,          /* di_fan: 点炮 discard / 自摸 self-draw [, 压档 ya]; a = self-draw, b = ya */
     D_ZHI,           /* zhi_fan: {zhi}支[ + 压{ya}] × {factor}; a = zhi, b = ya, c = self-draw */
-    D_ZUI_ZI,        /* 嘴子[ × {a} self-draw]; a = multiplier, 0 when not doubled */
+    D_ZUI_ZI,        /* 嘴子[ × {a} self-draw]; a = multiplier, -1 when not doubled */
     D_KONG,          /* the kong's notation; a = index of the set */
     D_DEALER,        /* winner is dealer: one more 底番 */
     D_JIAO_SOURCE,   /* {pattern} is 交 by itself; a = pattern */
@@ -446,7 +446,7 @@ static void read_arrangement(const Plan *P, const Arr *a, const Ctx *x, const in
         for (int z = 0; z < nzui; z++) {
             int doubled = x->self_draw && zui[z] != P->gang_hou_kai_hua;
             long mult = doubled ? P->zui_zi_mult : 1;
-            add_item(r, N_FIXED + zui[z], P->zui_zi * mult, D_ZUI_ZI, doubled ? (int)mult : 0, 0, 0);
+            add_item(r, N_FIXED + zui[z], P->zui_zi * mult, D_ZUI_ZI, doubled ? (int)mult : -1, 0, 0);
         }
         for (int s = 0; s < 4; s++) {
             const TSet *set = &a->sets[s];
@@ -547,7 +547,7 @@ static void write_detail(Buf *b, const Plan *P, const Arr *arr, const Item *it)
         break;
     case D_ZUI_ZI:
         puts_(b, "嘴子");
-        if (it->a) puts_(b, " × "), put_long(b, it->a), puts_(b, " self-draw");
+        if (it->a >= 0) puts_(b, " × "), put_long(b, it->a), puts_(b, " self-draw");
         break;
     case D_KONG: put_set(b, &arr->sets[it->a]); break;
     case D_DEALER: puts_(b, "winner is dealer: one more 底番"); break;

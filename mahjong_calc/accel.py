@@ -70,6 +70,15 @@ def key_layout(reads: tuple[str, ...], key_fields: tuple[str, ...] = KEY_FIELDS)
     return len(key_fields), field_at, absent
 
 
+def status() -> str:
+    """One line for `mjcalc --version`: whether the compiled scorer is on, and if not, why."""
+    if _wuhu_accel is None:
+        return "compiled scorer: off (not built: no C compiler at install time)"
+    if os.environ.get("MJCALC_NO_ACCEL"):
+        return "compiled scorer: off (MJCALC_NO_ACCEL is set)"
+    return "compiled scorer: on" if available() else "compiled scorer: off (built for another version; reinstall)"
+
+
 def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 

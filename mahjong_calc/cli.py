@@ -88,7 +88,10 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
+        from . import accel  # only here: importing it loads the compiled scorer
+
         typer.echo(f"mjcalc {__version__}")
+        typer.echo(accel.status())
         raise typer.Exit()
 
 
@@ -209,14 +212,16 @@ def batch(
     file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
     input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
     out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Worker processes (output order is unchanged).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
 ) -> None:
     """Score many hands: one result per record, in input order.
 
     Each record has the fields of `score`'s flags (hand, variant, win, self_draw,
     melds, …) plus an optional id that is echoed back. Exit status 1 if any record
-    is an error (a hand that is not a win is an answer, not an error), else 0.
+    is an error row (a hand that is not a win is an answer, not an error), else 0;
+    2 if the request is wrong (nothing is read); 3 if the run had to stop (a worker
+    died, the output cannot be written): stderr then says from which line to resume.
 
     Example: printf '{"id": 1, "hand": "123456m13m99p555p2m", "self_draw": true}\\n' | mjcalc batch -
     """

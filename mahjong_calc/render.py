@@ -123,7 +123,8 @@ def print_table(result: ScoreResult, lang: str = "zh", file: IO[str] | None = No
 
 
 def print_summary(tally: Any, file: IO[str] | None = None) -> None:
-    """The terminal summary of a batch (a `batch.Tally`): counts, value by variant, patterns."""
+    """The terminal summary of a batch (a `batch.Tally`): counts (with how many records the
+    compiled scorer answered), value by variant, patterns."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -133,7 +134,8 @@ def print_summary(tally: Any, file: IO[str] | None = None) -> None:
     counts.add_column(style="bold")
     counts.add_column(justify="right")
     for label, number in (("records", tally.records), ("wins", tally.wins),
-                          ("not wins", tally.not_wins), ("errors", tally.errors)):
+                          ("not wins", tally.not_wins), ("errors", tally.errors),
+                          ("compiled", tally.compiled)):
         counts.add_row(label, str(number))
     console.print(counts)
 

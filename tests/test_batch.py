@@ -1,22 +1,32 @@
-"""`mjcalc batch`: formats, stdin, ordering, error records, exit codes, --jobs, --fail-fast."""
+"""`mjcalc batch`: formats, stdin, ordering, error records, exit codes, --jobs, --fail-fast.
+
+The subprocess tests run the *installed* package (tests/installed.py), where the
+compiled Wuhu scorer is built, and check through the summary's `compiled` count that
+it really answered; faults (bad records, dead workers, signals) are in
+tests/test_batch_faults.py.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from installed import needs_compiled, popen_installed, run_installed, which_ran
 from typer.testing import CliRunner
 
-from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_records
+from mahjong_calc import accel
+from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_record, score_records
+from mahjong_calc.batch.evaluate import outcome
+from mahjong_calc.batch.readers import read_items
 from mahjong_calc.cli import app
-from mahjong_calc.readers import read_items
+from mahjong_calc.records import normalize
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -26,7 +36,7 @@ RECORDS = [WIN_315, WIN_525, NOT_WIN, MELDED]
 
 
 def _write_jsonl(path: Path, records: list[Any]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
 
 
@@ -146,6 +156,7 @@ def test_fail_fast_stops_after_the_first_error(runner: CliRunner, tmp_path: Path
         (["in.txt"], 2),
         (["in.txt", "--input-format", "jsonl"], 0),
         (["in.txt", "--jobs", "0"], 2),
+        (["in.txt", "--input-format", "jsonl", "--jobs", "100000"], 2),
     ],
 )
 def test_exit_codes_for_the_run(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], code: int) -> None:
@@ -250,7 +261,8 @@ def test_summary_counts(runner: CliRunner, tmp_path: Path) -> None:
     result = _invoke(runner, str(path), "--format", "summary")
     assert result.exit_code == 1
     text = result.stdout
-    for label, number in (("records", 6), ("wins", 4), ("not wins", 1), ("errors", 1)):
+    compiled = 5 if accel.available() else 0  # every record but the bad hand is plain Wuhu
+    for label, number in (("records", 6), ("wins", 4), ("not wins", 1), ("errors", 1), ("compiled", compiled)):
         assert any(line.split() == [*label.split(), str(number)] for line in text.splitlines()), label
     assert "tong_tian" in text
     assert any("wuhu525" in line and "24" in line for line in text.splitlines())
@@ -260,26 +272,47 @@ def test_summary_counts(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_score_records_matches_the_command(runner: CliRunner, tmp_path: Path) -> None:
-    records: list[Any] = [*RECORDS, {"hand": "123m", "bogus": 1}, "not a mapping"]
+    records: list[Any] = [*RECORDS, {"hand": "123m", "bogus": 1}, "not a mapping", {"id": "\udcff", "hand": "123m"}]
     path = _write_jsonl(tmp_path / "in.jsonl", records)
     assert _results(_invoke(runner, str(path)).stdout) == list(score_records(records))
 
 
+def test_the_library_path_takes_the_cache_and_the_compiled_scorer() -> None:
+    """score_record (the Dask recipe's path) goes through the batch engine's cached outcome."""
+    record = {**WIN_315, "id": "lib"}
+    before = outcome.cache_info()
+    first, second = score_record(record), score_record(record)
+    after = outcome.cache_info()
+    assert first == second and first["value"] == 8
+    assert after.hits + after.misses == before.hits + before.misses + 2
+    assert after.hits >= before.hits + 1
+    key, _ = normalize(record)
+    assert outcome(key).compiled is accel.available()
+
+
+@pytest.mark.parametrize("record", [
+    {"id": "\udcff", "hand": "123456m13m99p555p2m"},
+    {"id": 1, "hand": "123456m13m99p555p2m", "variant": "\udcff"},
+    {"id": 2, "variant": "pujiang", "hand": "111m222p333s444s3m7z", "wild": "3m", "piao": 20000},
+    {"id": 3, "hand": {"not": "a string"}},
+])
+def test_score_record_never_raises(record: dict[str, Any]) -> None:
+    got = score_record(record)
+    assert got["valid"] is False and got["error"]["code"]
+    json.dumps(got).encode("utf-8")  # writable as UTF-8 JSON
+
+
 def test_run_batch_streams_chunk_by_chunk() -> None:
-    """Each chunk is written before the next is read."""
-    lines = [json.dumps(WIN_315).encode() + b"\n"] * 7
-    read: list[int] = []
-
-    def source() -> Any:
-        for i, line in enumerate(lines):
-            read.append(i)
-            yield line
-
+    """Each chunk is written before much more of the input is read."""
+    data = (json.dumps(WIN_315) + "\n").encode() * 7
+    stream = io.BytesIO(data)
     out = io.StringIO()
     seen: list[tuple[int, int]] = []
-    run_batch(read_items(source(), "jsonl", block=3), out,  # type: ignore[arg-type]
-              on_chunk=lambda n: seen.append((len(read), out.getvalue().count("\n"))))
-    assert seen == [(3, 3), (6, 6), (7, 7)]
+    line_bytes = len(data) // 7
+    run_batch(read_items(stream, "jsonl", block=3, read_size=line_bytes), out,
+              on_chunk=lambda n: seen.append((stream.tell() // line_bytes, out.getvalue().count("\n"))))
+    assert [written for _, written in seen] == [3, 6, 7]
+    assert all(read <= written + 1 for read, written in seen[:-1])  # at most a line ahead
 
 
 def _many(n: int) -> list[dict[str, Any]]:
@@ -287,14 +320,22 @@ def _many(n: int) -> list[dict[str, Any]]:
     return [{**base[i % len(base)], "id": i} for i in range(n)]
 
 
+def _summary_counts(text: str) -> dict[str, int]:
+    """The counts table of `--format summary`: label -> number."""
+    counts: dict[str, int] = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[-1].isdigit() and words[0] in ("records", "wins", "not", "errors", "compiled"):
+            counts[" ".join(words[:-1])] = int(words[-1])
+    return counts
+
+
+@needs_compiled
 def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
     path = _write_jsonl(tmp_path / "in.jsonl", _many(2600))  # several chunks per worker
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "mahjong_calc", "batch", str(path), *extra],
-            capture_output=True, text=True, encoding="utf-8", check=False,
-        )
+        return run_installed(["batch", str(path), *extra], timeout=300)
 
     one, two = run(), run("--jobs", "2")
     assert one.returncode == two.returncode == 1
@@ -306,6 +347,11 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
     csv_one, csv_two = run("--format", "csv"), run("--format", "csv", "--jobs", "2")
     assert csv_two.stdout == csv_one.stdout
     assert csv_two.stdout.count("\n") == 2601  # the header once, then one row per record
+    for jobs in ("1", "2"):  # the installed copy's compiled scorer answered every plain Wuhu record
+        counts = _summary_counts(run("--format", "summary", "--jobs", jobs).stdout)
+        assert counts["records"] == 2600
+        assert counts["compiled"] == counts["records"] - counts["errors"] == 2080
+    assert which_ran()["accel"] is True
 
 
 def test_jobs_through_a_pool_when_the_output_has_no_descriptor(runner: CliRunner, tmp_path: Path) -> None:
@@ -323,16 +369,16 @@ def _error_after(good: int, then: int) -> list[dict[str, Any]]:
     ]
 
 
+@needs_compiled
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_fail_fast_with_jobs_through_the_descriptor(tmp_path: Path, jobs: str) -> None:
+def test_fail_fast_with_jobs_in_a_subprocess(tmp_path: Path, jobs: str) -> None:
     path = _write_jsonl(tmp_path / "in.jsonl", _error_after(1600, 1500))  # the error is in the fourth chunk
-    done = subprocess.run(
-        [sys.executable, "-m", "mahjong_calc", "batch", str(path), "--fail-fast", "--jobs", jobs],
-        capture_output=True, text=True, encoding="utf-8", check=False,
-    )
+    done = run_installed(["batch", str(path), "--fail-fast", "--jobs", jobs], timeout=300)
     assert done.returncode == 1
     assert [r["id"] for r in _results(done.stdout)] == list(range(1601))
     assert done.stderr == ""
+    summary = run_installed(["batch", str(path), "--fail-fast", "--jobs", jobs, "--format", "summary"], timeout=300)
+    assert _summary_counts(summary.stdout)["compiled"] == 1600  # the bad hand takes the Python path
 
 
 def test_fail_fast_with_jobs_through_a_pool(runner: CliRunner, tmp_path: Path) -> None:
@@ -342,21 +388,35 @@ def test_fail_fast_with_jobs_through_a_pool(runner: CliRunner, tmp_path: Path) -
     assert [r["id"] for r in _results(result.stdout)] == list(range(1601))
 
 
+@needs_compiled
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_reader_that_goes_away_stops_the_run_quietly(tmp_path: Path, jobs: str) -> None:
     """`mjcalc batch big.jsonl | head -1`: no traceback, no error, from the parent or a worker."""
     path = _write_jsonl(tmp_path / "in.jsonl", [{**WIN_315, "id": i} for i in range(20000)])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mahjong_calc", "batch", str(path), "--jobs", jobs],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
+    proc = popen_installed(["batch", str(path), "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()
     stderr = proc.stderr.read()
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=120) == 0
     assert json.loads(first)["id"] == 0
     assert stderr == b""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path, jobs: str) -> None:
+    path = _write_jsonl(tmp_path / "in.jsonl", [{**WIN_315, "id": i} for i in range(50000)])
+    proc = popen_installed(["batch", str(path), "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()  # running
+    import os
+
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
+    proc.stdout.read()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) == 130
+    assert b"Traceback" not in stderr
 
 
 @pytest.mark.parametrize(

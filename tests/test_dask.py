@@ -7,7 +7,10 @@ from typing import Any
 import dask.bag as db  # the dask extra; README's test command installs it
 import pytest
 
+from mahjong_calc import accel
 from mahjong_calc.batch import score_partition, score_records
+from mahjong_calc.batch.evaluate import outcome
+from mahjong_calc.records import normalize
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -29,3 +32,14 @@ def test_dask_bag_matches_single_process(scheduler: str) -> None:
     assert got == expected
     assert [r["id"] for r in got] == list(range(len(records)))
     assert sum(r["valid"] for r in got) == 15  # three wins per block of six
+
+
+def test_the_dask_path_is_the_batch_engine_s_fast_path() -> None:
+    """score_partition goes through the engine's cached outcome, compiled where built."""
+    records = _records()
+    outcome.cache_clear()
+    db.from_sequence(records, npartitions=2).map_partitions(score_partition).compute(scheduler="sync")
+    scored = [r for r in records if "bogus" not in r]  # the unknown field never reaches the scorer
+    assert outcome.cache_info().currsize == len({normalize(r)[0] for r in scored})
+    key, _ = normalize(WIN_315)
+    assert outcome(key).compiled is accel.available()

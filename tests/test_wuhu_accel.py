@@ -8,18 +8,22 @@ error, or where the record uses what it leaves to Python (see accel.py).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from installed import child_env, needs_compiled, run_installed, which_ran
+from test_accel_properties import legal_wins
 from test_wuhu import PATTERN_CASES
 from wuhu_hands import build
 
@@ -32,23 +36,38 @@ from mahjong_calc.scoring import wuhu
 from mahjong_calc.tiles import format_tiles
 
 OPTIONS = accel.OPTIONS
+IN_CI = os.environ.get("CI", "").lower() in ("true", "1")
+compiled = pytest.mark.skipif(
+    not accel.available(),
+    reason="the compiled Wuhu scorer (mahjong_calc._wuhu_accel) is not built in this install "
+    "(no C compiler at install time) or MJCALC_NO_ACCEL is set",
+)
 
 
+@pytest.mark.skipif(
+    not IN_CI and not accel.available(),
+    reason="the compiled Wuhu scorer is not built here (no C compiler at install time); in CI (CI=true) this fails instead",
+)
 def test_the_extension_is_built_and_in_use() -> None:
     # CI installs with a C compiler; without one the batch would silently be ~10x slower
-    assert accel.available(), "mahjong_calc._wuhu_accel did not build or import"
+    assert accel.available(), "mahjong_calc._wuhu_accel did not build or import (or MJCALC_NO_ACCEL is set)"
     assert accel.plan_for("wuhu315") is not None
     assert accel.plan_for("wuhu525") is not None
     assert accel.plan_for("chizhou") is None
     assert accel.plan_for("no_such_variant") is None
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("mahjong_calc._wuhu_accel") is None,
+    reason="the compiled Wuhu scorer is not built in this install (no C compiler at install time)",
+)
 def test_it_reads_only_fields_the_table_declares() -> None:
+    # not through accel.available(): a stale build that reads another field must fail here, not skip;
     # it is told where each sits in the key (accel.key_layout); see tests/test_flags.py
-    assert set(accel._wuhu_accel.FIELDS) <= set(KEY_FIELDS)
+    assert set(importlib.import_module("mahjong_calc._wuhu_accel").FIELDS) <= set(KEY_FIELDS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(variant: str, overrides: tuple[str, ...]) -> Any:
     plan = accel.compile_plan(load_ruleset(variant, overrides=overrides))
     assert plan is not None
@@ -88,6 +107,7 @@ def _check(record: dict[str, Any], overrides: tuple[str, ...] = (), leaves_to_py
     return str(python[0])
 
 
+@compiled
 @pytest.mark.parametrize(("hand", "flags", "patterns", "value"), PATTERN_CASES, ids=lambda v: str(v))
 @pytest.mark.parametrize("variant", ["wuhu315", "wuhu525"])
 def test_every_pattern_case(variant: str, hand: str, flags: dict[str, Any], patterns: list[str], value: int) -> None:
@@ -96,6 +116,7 @@ def test_every_pattern_case(variant: str, hand: str, flags: dict[str, Any], patt
     assert _check({"variant": variant, "hand": hand, **flags}, overrides) == "win"
 
 
+@compiled
 @pytest.mark.parametrize("zhi", range(8, 15))
 @pytest.mark.parametrize("ya", [0, 2, 3, 4, 5, 6, 7, 8])  # the seed's rows: 平和, then 压2-压8
 def test_every_seed_table_hand(zhi: int, ya: int) -> None:
@@ -106,6 +127,7 @@ def test_every_seed_table_hand(zhi: int, ya: int) -> None:
             assert _check(record) == "win"
 
 
+@compiled
 @pytest.mark.parametrize("mask", range(2 ** len(OPTIONS)))
 def test_every_combination_of_options(mask: int) -> None:
     overrides = tuple(f"options.{name}={'true' if mask >> i & 1 else 'false'}" for i, name in enumerate(OPTIONS))
@@ -122,6 +144,7 @@ def test_every_combination_of_options(mask: int) -> None:
         assert _check(record, overrides) == "win"
 
 
+@compiled
 @pytest.mark.parametrize(
     "record",
     [
@@ -138,6 +161,7 @@ def test_what_it_leaves_to_python(record: dict[str, Any]) -> None:
     assert _check(record, leaves_to_python=True) == "declined"
 
 
+@compiled
 def test_plans_only_for_what_it_can_mirror(tmp_path: Path) -> None:
     house = tmp_path / "house.yaml"
     house.write_text(
@@ -204,6 +228,7 @@ def records(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
     return record, tuple(sorted(f"options.{name}=true" for name in chosen if name != "si_he_exposed_pung"))
 
 
+@compiled
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records())
 def test_random_records_agree(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
@@ -211,6 +236,7 @@ def test_random_records_agree(case: tuple[dict[str, Any], tuple[str, ...]]) -> N
     _check(record, overrides)
 
 
+@compiled
 def test_random_records_reach_every_outcome() -> None:
     """The strategy above is no use if it never makes wins, not-wins and errors."""
     seen: set[str] = set()
@@ -222,28 +248,84 @@ def test_random_records_reach_every_outcome() -> None:
 # --- the whole command ------------------------------------------------------------------------
 
 
+# Run in the child instead of `python -m mahjong_calc`: it checks that the child imported
+# the installed package with its compiled scorer on, counts the records that scorer
+# answered, and reports both on stderr's last line after the batch has run.
+_COUNTING_CHILD = """
+import atexit, json, sys
+import mahjong_calc, mahjong_calc.accel as accel, mahjong_calc.batch as batch
+from mahjong_calc.cli import main
+
+answered = [0]
+real_plan_for = batch.plan_for
+
+class Counting:
+    def __init__(self, plan):
+        self.plan = plan
+    def score(self, key):
+        answer = self.plan.score(key)
+        answered[0] += answer is not None
+        return answer
+
+def plan_for(variant):
+    found = real_plan_for(variant)
+    return None if found is None else (found[0], Counting(found[1]))
+
+batch.plan_for = plan_for
+atexit.register(lambda: print(json.dumps({"package": mahjong_calc.__path__[0], "accel": accel.available(),
+                                          "compiled_answers": answered[0]}), file=sys.stderr))
+sys.argv = ["mjcalc", *sys.argv[1:]]
+main()
+"""
+
+
+def _batch_in_child(source: Path, cwd: Path, **env: str) -> tuple[subprocess.CompletedProcess[bytes], dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _COUNTING_CHILD, "batch", "--jobs", "1", str(source)],
+        cwd=cwd, capture_output=True, check=False, env=child_env(env), timeout=300,
+    )
+    report: dict[str, Any] = json.loads(done.stderr.decode().strip().splitlines()[-1])
+    return done, report
+
+
+@needs_compiled
 def test_batch_output_is_the_same_without_it(tmp_path: Path) -> None:
-    lines = [json.dumps({"id": i, **record}) for i, (record, _) in enumerate(_sample_records(300))]
+    """The installed `mjcalc batch`, compiled path on (asserted in the child) against MJCALC_NO_ACCEL=1."""
+    # near-wins and junk, then real wins (their option and number overrides do not apply to a batch)
+    wins = _sample_records(200, legal_wins())
+    sample = _sample_records(300) + wins
+    lines = [json.dumps({"id": i, **record}) for i, (record, _) in enumerate(sample)]
     source = tmp_path / "in.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "cwd").mkdir()  # outside the repository: the child imports the installed package
 
-    def run(**env: str) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run(
-            [sys.executable, "-m", "mahjong_calc", "batch", str(source)],
-            capture_output=True, check=False, env={**os.environ, **env},
-        )
-
-    fast, slow = run(), run(MJCALC_NO_ACCEL="1")
+    (fast, on), (slow, off) = _batch_in_child(source, tmp_path / "cwd"), _batch_in_child(source, tmp_path / "cwd", MJCALC_NO_ACCEL="1")
+    assert on["package"] == off["package"] == which_ran()["package"]
+    distinct_wins = {normalize(record)[0] for record, _ in wins}  # batch scores a repeated hand once
+    assert on["accel"] and on["compiled_answers"] >= len(distinct_wins) > 50, on  # the real wins took the compiled path
+    assert not off["accel"] and off["compiled_answers"] == 0, off
     assert fast.returncode == slow.returncode
     assert fast.stdout == slow.stdout
-    assert len(fast.stdout.splitlines()) == 300
+    assert len(fast.stdout.splitlines()) == 500
 
 
-def _sample_records(n: int) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+def test_version_says_whether_the_compiled_scorer_is_on() -> None:
+    on = run_installed(["--version"])
+    off = run_installed(["--version"], env={"MJCALC_NO_ACCEL": "1"})
+    assert on.returncode == off.returncode == 0
+    if which_ran()["accel"]:
+        assert on.stdout.splitlines()[1] == "compiled scorer: on", on.stdout
+        assert off.stdout.splitlines()[1] == "compiled scorer: off (MJCALC_NO_ACCEL is set)", off.stdout
+    else:
+        assert on.stdout.splitlines()[1].startswith("compiled scorer: off ("), on.stdout
+        assert off.stdout == on.stdout
+
+
+def _sample_records(n: int, strategy: st.SearchStrategy[tuple[dict[str, Any], tuple[str, ...]]] | None = None) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
 
-    @settings(max_examples=n, deadline=None, database=None, derandomize=True)
-    @given(records())
+    @settings(max_examples=n, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(records() if strategy is None else strategy)
     def collect(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
         out.append(case)
 

@@ -13,7 +13,13 @@ from .readers import Position
 def progress_bar(total_bytes: int | None, pos: Position) -> Iterator[Callable[[int], None]]:
     """Yield `advance(records)`; shows records, records/s and, when the size is known, an ETA."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     columns = [
         TextColumn("{task.fields[records]:,} records"),

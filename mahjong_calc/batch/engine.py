@@ -1,0 +1,300 @@
+"""The batch engine: chunks of items in, scored and rendered, written in input order.
+
+With `jobs` > 1 the chunks are scored and rendered by a `ProcessPoolExecutor`
+(fork where the platform has it); each chunk's rendered bytes come back through an
+unnamed temporary file (its slot) and its tally as a small message, and only this
+process writes. A bounded window of chunks is in flight,
+so memory stays flat. The pool reports a worker that dies (BrokenProcessPool):
+the run then stops with `BatchStopped` (exit 3), saying how many records were
+written and from which line to resume. Workers end when this process ends
+(PR_SET_PDEATHSIG on Linux, a watcher thread elsewhere).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import IO, Any, NamedTuple
+
+from ..errors import MjcalcError
+from .evaluate import ERROR, error_outcome, internal_error, outcomes
+from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
+from .readers import BLOCK, LINES, Item
+from .tally import Tally
+
+CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
+WINDOW_PER_JOB = 2  # chunks in flight per worker, besides two spare
+
+
+class BatchStopped(MjcalcError):
+    """The run could not go on (a worker died, the output cannot be written): exit 3.
+
+    The message says how many records were written and where to resume.
+    """
+
+    exit_code = 3
+
+    def __init__(self, code: str, what: str, written: int, resume_line: int | None) -> None:
+        where = f"resume from line {resume_line}" if resume_line is not None else "nothing is left to score"
+        super().__init__(code, f"{what}; {written:,} records were written in full; {where}")
+        self.written = written
+        self.resume_line = resume_line
+
+
+class ChunkResult(NamedTuple):
+    """One chunk scored and rendered (in a worker process, with --jobs)."""
+
+    data: bytes  # the chunk's output (JSON Lines or CSV rows), UTF-8; empty for the summary
+    tally: Tally
+    stopped: bool  # fail-fast: the chunk ends at its first error record
+    first_line: int  # where the chunk starts (to resume from, if it is not written)
+
+
+def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -> ChunkResult:
+    """Score a chunk of items and render it for `out_format` (jsonl, csv or summary).
+
+    The worker does the rendering and the counting, so that the parent only writes
+    bytes and adds up tallies.
+    """
+    tally = Tally()
+    rendered: list[Any] = []
+    stopped = False
+    for line, rid, out in outcomes(items):
+        try:
+            if out_format == "jsonl":
+                rendered.append(jsonl_line(line, rid, out))
+            elif out_format == "csv":
+                rendered.append(csv_row(line, rid, out))
+        except Exception as exc:  # noqa: BLE001 - a record that cannot be rendered is that record's error row
+            out = error_outcome(internal_error(exc), None)
+            rendered.append(jsonl_line(line, None, out) if out_format == "jsonl" else csv_row(line, None, out))
+        tally.add(out)
+        if fail_fast and out.status == ERROR:
+            stopped = True
+            break
+    data = b"".join(rendered) if out_format == "jsonl" else csv_text(rendered) if rendered else b""
+    return ChunkResult(data, tally, stopped, items[0][0] if items else 0)
+
+
+def chunks(items: Iterable[Item], size: int = CHUNK) -> Iterator[list[Item]]:
+    """Items in chunks of `size` records; a block of JSON Lines is a chunk by itself."""
+    chunk: list[Item] = []
+    for item in items:
+        if item[1] == LINES:
+            if chunk:
+                yield chunk
+                chunk = []
+            yield [item]
+            continue
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+# --- workers ---------------------------------------------------------------------------------
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make this worker end when `parent` does: the kernel's parent-death signal on Linux,
+    else (or if that fails) a thread that watches for the parent to change."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before prctl took effect
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mjcalc-parent-watch", daemon=True).start()
+
+
+def worker_init(parent: int) -> None:
+    """In each worker: Ctrl-C is the parent's to handle; end when the parent ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(parent)
+
+
+def _fork_context() -> Any:
+    import multiprocessing
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def _executor(jobs: int, context: Any) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(),))
+
+
+def process_chunk_into(fd: int, items: list[Item], out_format: str, fail_fast: bool) -> tuple[int, ChunkResult]:
+    """In a worker: process a chunk, put its output in the file `fd` (from offset 0), and
+    return its length with the result (without the output). The answer stays a few hundred
+    bytes, which a pipe carries in one write: a worker killed while answering cannot leave
+    half an answer in the pipe for the pool to wait on forever."""
+    result = process_chunk(items, out_format, fail_fast)
+    view, offset = memoryview(result.data), 0
+    while offset < len(view):
+        offset += os.pwrite(fd, view[offset:], offset)
+    return len(view), result._replace(data=b"")
+
+
+class _Failed(NamedTuple):
+    """A chunk that could not be processed: the pool broke under it."""
+
+    first_line: int
+    error: BaseException
+
+
+def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_fast: bool) -> Iterator[ChunkResult | _Failed]:
+    """Chunks processed by `jobs` worker processes; results in input order.
+
+    With fork, each chunk in flight has a slot: an unnamed temporary file, inherited by
+    the workers, that carries the chunk's output back (see `process_chunk_into`).
+    """
+    import tempfile
+
+    window = WINDOW_PER_JOB * jobs + 2
+    context = _fork_context()
+    slots = [tempfile.TemporaryFile() for _ in range(window)] if context is not None else []  # noqa: SIM115
+    pool = _executor(jobs, context)
+    pending: deque[tuple[int, int, Future[Any]]] = deque()
+    try:
+        for index, chunk in enumerate(chunk_iter):
+            slot = index % window
+            future: Future[Any]
+            try:
+                if slots:
+                    future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
+                else:
+                    future = pool.submit(process_chunk, chunk, out_format, fail_fast)
+            except Exception as exc:  # noqa: BLE001 - a broken pool: reported in order, below
+                future = Future()
+                future.set_exception(exc)
+            pending.append((chunk[0][0], slot, future))
+            if len(pending) >= window:
+                yield _result(slots, *pending.popleft())
+        while pending:
+            yield _result(slots, *pending.popleft())
+    finally:
+        for _, _, future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+        for file in slots:
+            file.close()
+
+
+def _failure(error: BaseException) -> str:
+    if isinstance(error, BrokenProcessPool):
+        return "a worker process died"
+    return f"a chunk could not be scored ({type(error).__name__}: {str(error)[:200]})"
+
+
+def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -> ChunkResult | _Failed:
+    try:
+        answer = future.result()
+        if not slots:
+            return answer  # type: ignore[no-any-return]
+        size, result = answer
+        fd = slots[slot].fileno()
+        data = bytearray()
+        while len(data) < size:
+            part = os.pread(fd, size - len(data), len(data))
+            if not part:
+                raise OSError(f"the output of a chunk is {len(data)} bytes, not {size}")
+            data += part
+        return result._replace(data=bytes(data))  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or a chunk that could not be done
+        return _Failed(first_line, exc)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def byte_writer(out: IO[str]) -> Callable[[bytes], None]:
+    """Write UTF-8 to a text stream, straight to its binary buffer where it has one (stdout)."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+
+        def write_text(data: bytes) -> None:
+            out.write(data.decode("utf-8"))
+            out.flush()
+
+        return write_text
+    out.flush()
+
+    def write_bytes(data: bytes) -> None:
+        buffer.write(data)
+        buffer.flush()
+
+    return write_bytes
+
+
+def run_batch(
+    items: Iterable[Item],
+    out: IO[str] | None,
+    out_format: str = "jsonl",
+    jobs: int = 1,
+    fail_fast: bool = False,
+    on_chunk: Callable[[int], None] | None = None,
+    chunk_size: int = CHUNK,
+) -> Tally:
+    """Score `items`, writing results to `out` as each chunk is done; return the tally.
+
+    `out_format` is jsonl, csv or summary (write nothing). With `fail_fast` the run
+    stops after writing the first error record. `on_chunk(n)` is told of every n
+    records done (the progress bar). Raises `BatchStopped` if a worker dies or the
+    output cannot be written (BrokenPipeError, a reader gone away, is left to the caller).
+    """
+    tally = Tally()
+    write = byte_writer(out) if out is not None and out_format != "summary" else None
+    chunk_iter = chunks(items, chunk_size)
+    results: Iterator[ChunkResult | _Failed]
+    if jobs <= 1:
+        results = (process_chunk(chunk, out_format, fail_fast) for chunk in chunk_iter)
+    else:
+        results = _in_pool(chunk_iter, out_format, jobs, fail_fast)
+    try:
+        if write is not None and out_format == "csv":
+            _write(write, csv_text([CSV_COLUMNS]), tally, 1)
+        for chunk in results:
+            if isinstance(chunk, _Failed):
+                raise BatchStopped("worker_died", _failure(chunk.error), tally.records, chunk.first_line)
+            if write is not None and chunk.data:
+                _write(write, chunk.data, tally, chunk.first_line)
+            tally.merge(chunk.tally)
+            if on_chunk is not None:
+                on_chunk(chunk.tally.records)
+            if chunk.stopped:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return tally
+
+
+def _write(write: Callable[[bytes], None], data: bytes, tally: Tally, first_line: int) -> None:
+    try:
+        write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise BatchStopped("write_failed", f"cannot write the output: {exc.strerror or exc}", tally.records, first_line) from None

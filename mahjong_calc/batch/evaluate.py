@@ -1,0 +1,220 @@
+"""One record to one outcome: parse, check, score (compiled where built, cached), never raise.
+
+Everything that can go wrong with one record becomes that record's outcome: bad
+input is an `error` with its code, a hand that is not a win is a `not_a_win`
+with its reason, and anything unforeseen (a bug, a number too large to print, a
+nesting too deep) is an `error` with code `internal_error`, so the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from ..accel import plan_for
+from ..api import score_hand
+from ..errors import InputError, MjcalcError, NotAWin
+from ..records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..render import error_dict
+from ..ruleset import Ruleset
+from ..scoring import wuhu
+from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
+
+WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
+CACHE_SIZE = 8192
+MESSAGE_LIMIT = 200  # characters of an unforeseen exception's text kept in a message
+
+
+class Outcome(NamedTuple):
+    """What the engine keeps of one result: its JSON body text and summary facts.
+
+    A NamedTuple, not a dataclass: one is made per record, and tuples are made fastest.
+    """
+
+    status: str
+    body: bytes  # json.dumps(result) without its opening brace, UTF-8
+    variant: str | None = None
+    value: int = 0
+    total: int = 0
+    payments: tuple[int, ...] = ()
+    patterns: tuple[str, ...] = ()
+    code: str = ""
+    message: str = ""
+    compiled: bool = False  # answered by the compiled scorer
+
+
+def _dumps(body: dict[str, Any]) -> bytes:
+    text = json.dumps(body, ensure_ascii=False)[1:]
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate somewhere: JSON escapes keep it valid UTF-8
+        return json.dumps(body)[1:].encode("ascii")
+
+
+def _short(text: str) -> str:
+    """`text` cut to MESSAGE_LIMIT characters, control characters escaped (messages are one line)."""
+    text = text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + "…"
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+
+
+def internal_error(exc: BaseException) -> InputError:
+    """An unforeseen failure on one record, as that record's error."""
+    return InputError("internal_error", f"internal error ({type(exc).__name__}: {_short(str(exc))}); please report this record")
+
+
+def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
+    status = NOT_A_WIN if isinstance(err, NotAWin) else ERROR
+    if len(err.message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
+        err = type(err)(err.code, _short(err.message))
+    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message)
+
+
+def _compiled_outcome(rs: Ruleset, answer: tuple[Any, ...]) -> Outcome:
+    """An Outcome from the compiled scorer's answer: a win, or (code, zhi) for a hand that is not one."""
+    if len(answer) == 2:
+        return error_outcome(wuhu.not_a_win(answer[0], answer[1], rs), rs.name)._replace(compiled=True)
+    body, value, total, payments, patterns = answer
+    return Outcome(WIN, body, rs.name, value, total, payments, patterns, compiled=True)
+
+
+def _python_outcome(key: Key, variant: str) -> Outcome:
+    result = score_hand(**score_kwargs(key))
+    body = result.to_dict()
+    pays = body["payments"]
+    return Outcome(
+        WIN, _dumps(body), result.variant, result.value, body["total"],
+        (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns),
+    )
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def outcome(key: Key) -> Outcome:
+    """Score a normalized record; memoised, since batches repeat hands. Never raises.
+
+    Wuhu records go to the compiled scorer first, where it is built (see `accel`).
+    """
+    variant = key[0] or "wuhu315"
+    try:
+        compiled = plan_for(variant)
+        if compiled is not None:
+            answer = compiled[1].score(key)
+            if answer is not None:
+                return _compiled_outcome(compiled[0], answer)
+        return _python_outcome(key, variant)
+    except MjcalcError as err:
+        return error_outcome(err, variant)
+    except Exception as exc:  # noqa: BLE001 - a bug must not stop the batch; report it on the record
+        return error_outcome(internal_error(exc), variant)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def loads(payload: bytes) -> Any:
+    """Parse one JSON record; bad input is an InputError (never another exception).
+
+    The usual line (UTF-8, one value, nothing around it) takes a shortcut; anything
+    else goes to json.loads itself, so that errors read exactly as it words them.
+    """
+    if len(payload) > RECORD_LIMIT:
+        raise InputError("record_too_large", f"the record is longer than {RECORD_LIMIT:,} bytes")
+    try:
+        try:
+            text = payload.decode("utf-8")
+            value, end = _DECODER.raw_decode(text)
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            return json.loads(payload)
+        if end != len(text) and text[end:].strip(" \t\r\n"):
+            return json.loads(payload)
+        return value
+    except UnicodeDecodeError:
+        raise InputError("bad_encoding", "the line is not valid UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise InputError("bad_json", f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError("bad_json", f"not valid JSON: {_short(str(exc))}") from None
+    except RecursionError:
+        raise InputError("bad_json", "not valid JSON: nested too deeply") from None
+
+
+def _echo_variant(raw: Any) -> str | None:
+    variant = raw.get("variant") if isinstance(raw, Mapping) else None
+    return variant if isinstance(variant, str) and variant else None
+
+
+def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
+    """One item's (line, id, outcome). Never raises."""
+    line, kind, payload = item
+    raw: Any = None
+    try:
+        if kind == JSON:
+            raw = loads(payload)
+            key, rid = normalize(raw)
+        elif kind == CSV:
+            raw = payload
+            key, rid = normalize_csv(payload)
+        elif kind == OBJ:
+            raw = payload
+            key, rid = normalize(payload)
+        else:
+            raise InputError(*payload)
+    except MjcalcError as err:
+        return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
+    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's row
+        return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
+    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+        return line, None, error_outcome(BAD_ID)
+    return line, rid, outcome(key)
+
+
+def _is_text(value: str) -> bool:
+    """Whether `value` is Unicode text (no lone surrogate, which UTF-8 cannot hold)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+BAD_ID = InputError("bad_field", "field 'id' is not valid Unicode text (it holds a lone surrogate such as \\udcff)")
+
+
+def check_id(rid: RecordId) -> None:
+    """Raise the error of an `id` that cannot be echoed back as text."""
+    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+        raise BAD_ID
+
+
+def echo_id(raw: Any) -> RecordId:
+    """The id to echo on a bad record's row: None where it cannot be written back."""
+    try:
+        rid = record_id(raw)
+    except Exception:  # noqa: BLE001 - e.g. a mapping whose .get fails: no id to echo
+        return None
+    if isinstance(rid, int) and rid.bit_length() > 4000:  # could not be printed in decimal
+        return None
+    if isinstance(rid, str) and (len(rid) > MESSAGE_LIMIT * 4 or not _is_text(rid)):
+        return None
+    return rid
+
+
+def _safe_variant(raw: Any) -> str | None:
+    try:
+        variant = _echo_variant(raw)
+    except Exception:  # noqa: BLE001
+        return None
+    return variant if variant is None or len(variant) <= MESSAGE_LIMIT else None
+
+
+def outcomes(items: list[Item]) -> Iterator[tuple[int, RecordId, Outcome]]:
+    """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
+    for item in items:
+        if item[1] != LINES:
+            yield evaluate(item)
+            continue
+        first = item[0]
+        for offset, raw in enumerate(item[2].split(b"\n")):
+            if raw and not raw.isspace():
+                yield evaluate((first + offset, JSON, raw))

@@ -1,0 +1,77 @@
+"""Rendering one record's outcome: a JSON Lines line or a CSV row, always valid UTF-8.
+
+JSON Lines: `{"line": …, "id": …, <the score --json object>}`. A string that
+cannot be written as UTF-8 (a lone surrogate such as JSON's `"\\udcff"`) is
+written as a JSON escape instead, so the line stays valid UTF-8 and the value
+round-trips. CSV: cells that a spreadsheet would run as a formula (starting with
+`=`, `+`, `-`, `@`, a tab or a carriage return) get a leading `'` (OWASP's advice);
+a string that cannot be written as UTF-8 is written with backslash escapes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..records import RecordId
+from .evaluate import ERROR, WIN, Outcome
+
+CSV_COLUMNS = ("line", "id", "status", "variant", "value", "total", "next", "opposite", "previous", "patterns", "code", "message")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _id_text(rid: RecordId) -> bytes:
+    if type(rid) is int:
+        return b"%d" % rid
+    text = json.dumps(rid, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: keep it as a JSON escape
+        return json.dumps(rid).encode("ascii")
+
+
+def jsonl_line(line: int, rid: RecordId, outcome: Outcome) -> bytes:
+    """One JSON Lines result: `{"line": …, "id": …, <the score --json object>}`, UTF-8."""
+    return b'{"line": %d, "id": %s, %s\n' % (line, _id_text(rid), outcome.body)
+
+
+def head_json(line: int | None, rid: RecordId) -> bytes:
+    """The opening of a result object: `{"line": …, "id": …, ` (no `line` when None)."""
+    if line is None:
+        return b'{"id": %s, ' % _id_text(rid)
+    return b'{"line": %d, "id": %s, ' % (line, _id_text(rid))
+
+
+def neutralise(cell: str) -> str:
+    """A cell a spreadsheet would take for a formula, made inert with a leading `'`."""
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
+
+
+def csv_row(line: int, rid: RecordId, outcome: Outcome) -> list[Any]:
+    """One CSV result row, in `CSV_COLUMNS` order, text cells neutralised."""
+    win = outcome.status == WIN
+    pays = outcome.payments if win else ("", "", "")
+    return [
+        line, "" if rid is None else neutralise(str(rid)), outcome.status, neutralise(outcome.variant or ""),
+        outcome.value if win else "", outcome.total if win else "", *pays,
+        " ".join(outcome.patterns), outcome.code, neutralise(outcome.message),
+    ]
+
+
+def csv_text(rows: Iterable[Sequence[Any]]) -> bytes:
+    """CSV rows as UTF-8 text, one per line (backslash escapes for what UTF-8 cannot hold)."""
+    rows = list(rows)
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    if "\r" in text.getvalue():  # csv quotes only the line terminator's "\n": quote a cell's "\r" too
+        text = io.StringIO()
+        plain, quoted = csv.writer(text, lineterminator="\n"), csv.writer(text, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        for row in rows:
+            (quoted if any(isinstance(cell, str) and "\r" in cell for cell in row) else plain).writerow(row)
+    return text.getvalue().encode("utf-8", "backslashreplace")
+
+
+__all__ = ["CSV_COLUMNS", "ERROR", "csv_row", "csv_text", "head_json", "jsonl_line", "neutralise"]
