@@ -13,14 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
+from installed import REPO, run_installed
 from typer.testing import CliRunner
 
 from mahjong_calc.cli import app
 from mahjong_calc.errors import InputError, NotAWin
 from mahjong_calc.live import SCHEMA_VERSION, Store
 from mahjong_calc.live.store import StoreError
-
-from installed import REPO, run_installed
 
 PLAYERS = ["王", "李", "张", "赵"]
 HEADER = {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"}
@@ -279,7 +278,7 @@ def test_concurrent_cli_processes(tmp_path: Path) -> None:
 
 def _session() -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```shell\n(.*?)```", text, re.S)
+    blocks = re.findall(r"```shell\n(.*?)```", text, re.DOTALL)
     return [line for block in blocks for line in block.splitlines() if line.startswith("mjcalc game ")]
 
 

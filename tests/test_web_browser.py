@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from installed import popen_installed, run_installed
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,7 +60,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                out, err = proc.communicate()
+                _, err = proc.communicate()
                 pytest.fail(f"mjcalc serve did not start: {err.decode(errors='replace')}")
             time.sleep(0.1)
     try:

@@ -10,7 +10,7 @@ import inspect
 import json
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,12 +29,12 @@ class Lang(str, Enum):
     en = "en"
 
 
-DbOption = Annotated[Optional[Path], typer.Option(
+DbOption = Annotated[Path | None, typer.Option(
     "--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
 JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the output (default zh).")]
-GameArg = Annotated[Optional[str], typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
+GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
 
 
 def _store(db: Path | None) -> Store:
@@ -46,8 +46,8 @@ def _store(db: Path | None) -> Store:
 def new(
     players: Annotated[str, typer.Option("--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
     variant: Annotated[str, typer.Option("--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
-    dealer: Annotated[Optional[str], typer.Option("--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
-    chips: Annotated[Optional[int], typer.Option("--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset).", show_default=False)] = None,
+    dealer: Annotated[str | None, typer.Option("--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
+    chips: Annotated[int | None, typer.Option("--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset).", show_default=False)] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -59,9 +59,8 @@ def new(
 
     names = [p.strip() for p in players.replace("，", ",").split(",")]
     header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
-    with _errors_to_exit(json_out):
-        with _store(db) as store:
-            info = store.new_game(header)
+    with _errors_to_exit(json_out), _store(db) as store:
+        info = store.new_game(header)
     _emit(json.dumps({"id": info.id}) if json_out else str(info.id))
 
 
@@ -78,7 +77,7 @@ def _option(field: Field) -> inspect.Parameter:
     elif field.kind == "melds":
         kind, default = list[str], []
     else:
-        kind = Optional[str]
+        kind = str | None
     return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
 
 
@@ -148,11 +147,11 @@ def _add_signature() -> inspect.Signature:
     kw = inspect.Parameter.KEYWORD_ONLY
     return inspect.Signature([
         inspect.Parameter("words", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[
-            Optional[list[str]], typer.Argument(metavar="[GAME] HAND...", show_default=False,
+            list[str] | None, typer.Argument(metavar="[GAME] HAND...", show_default=False,
                                                 help="The game's number (default: the most recent), then the winner's tiles.")]),
-        inspect.Parameter("winner", kw, default=None, annotation=Annotated[Optional[str], typer.Option(
+        inspect.Parameter("winner", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--winner", metavar="NAME", show_default=False, help="Who won (a player's name, or a seat E/S/W/N).")]),
-        inspect.Parameter("discarder", kw, default=None, annotation=Annotated[Optional[str], typer.Option(
+        inspect.Parameter("discarder", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--discarder", "-f", metavar="NAME", show_default=False, help="Who discarded the winning tile (or whose kong was robbed).")]),
         inspect.Parameter("draw", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--draw", help="Nobody won (流局 / 黄庄).")]),
@@ -178,9 +177,8 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     from ..cli import _emit, _errors_to_exit
     from ..game import report_dict, report_json
 
-    with _errors_to_exit(json_out):
-        with _store(db) as store:
-            report = store.report(game)
+    with _errors_to_exit(json_out), _store(db) as store:
+        report = store.report(game)
     if json_out:
         _emit(report_json(report))
         return
@@ -199,9 +197,8 @@ def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     from ..game import report_dict, report_json
     from .text import WORDS, standings
 
-    with _errors_to_exit(json_out):
-        with _store(db) as store:
-            _, report = store.undo(game)
+    with _errors_to_exit(json_out), _store(db) as store:
+        _, report = store.undo(game)
     if json_out:
         _emit(report_json(report))
         return
@@ -217,9 +214,8 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
     from ..cli import _emit, _errors_to_exit
     from .text import game_rows
 
-    with _errors_to_exit(json_out):
-        with _store(db) as store:
-            rows = [g.to_dict() for g in store.games()]
+    with _errors_to_exit(json_out), _store(db) as store:
+        rows = [g.to_dict() for g in store.games()]
     _emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
 
 
@@ -231,10 +227,9 @@ def export(game: GameArg = None, db: DbOption = None) -> None:
     from ..cli import _emit, _errors_to_exit
     from .store import export_yaml
 
-    with _errors_to_exit(False):
-        with _store(db) as store:
-            info = store.game(game)
-            text = export_yaml(info, store.hands(info.id))
+    with _errors_to_exit(False), _store(db) as store:
+        info = store.game(game)
+        text = export_yaml(info, store.hands(info.id))
     _emit(text.rstrip("\n"))
 
 

@@ -21,9 +21,9 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ..errors import InputError, MjcalcError
 
@@ -47,7 +47,7 @@ def default_db_path() -> Path:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _token() -> str:
@@ -140,7 +140,7 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -304,4 +304,4 @@ def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
     return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
 
 
-__all__ = ["MjcalcError", "SCHEMA_VERSION", "GameInfo", "Store", "StoreError", "default_db_path", "export_yaml", "live_hands"]
+__all__ = ["SCHEMA_VERSION", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml", "live_hands"]

@@ -58,10 +58,9 @@ def serve(
     from .app import create_app
 
     tokens = not is_loopback(host)
-    with _errors_to_exit(False):
-        with Store(db) as store:
-            games = store.games()[:8]
-            where = store.path
+    with _errors_to_exit(False), Store(db) as store:
+        games = store.games()[:8]
+        where = store.path
     shown = host if not tokens or host not in ("0.0.0.0", "::") else _lan_address()
     if ":" in shown:
         shown = f"[{shown}]"

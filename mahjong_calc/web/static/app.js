@@ -106,7 +106,7 @@ function renderGames() {
   for (const s of [vs, ws]) {
     const keep = s.value;
     s.replaceChildren(...S.variants.map((v) => el("option", { value: v.name }, `${v[S.lang]} (${v.name})`)));
-    if (keep) s.value = keep;
+    s.value = keep || (S.state && S.state.variant) || "wuhu315";
   }
 }
 
