@@ -285,3 +285,48 @@ def test_serve_without_the_extra_says_how_to_install(monkeypatch: pytest.MonkeyP
     assert done.exit_code == 2
     assert "pip install 'mjcalc[web]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_serve_on_the_network_prints_each_games_link(db: Path) -> None:
+    """`mjcalc serve --host 0.0.0.0`: a link with each game's token; no token, no answer."""
+    import re
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+
+    from installed import popen_installed
+
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+    local = TestClient(create_app(db))
+    game = new_game(local)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline(), proc.stdout.readline()]
+        link = re.search(r"(http://\S+/)\?game=(\d+)&token=(\S+)", lines[1])
+        assert link is not None, lines
+        assert (int(link.group(2)), link.group(3)) == (game["id"], game["token"])
+        url = f"http://127.0.0.1:{port}/api/games/{game['id']}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=2)
+                pytest.fail("a request without a token was answered")
+            except urllib.error.HTTPError as refused:
+                assert refused.code == 401
+                assert json.loads(refused.read())["error"]["code"] == "missing_token"
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "mjcalc serve did not start"
+                time.sleep(0.1)
+        with urllib.request.urlopen(f"{url}?token={game['token']}", timeout=5) as answer:
+            assert json.loads(answer.read())["players"] == PLAYERS
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -71,6 +72,7 @@ def serve(
             typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...`, then restart `mjcalc serve` for its link")
         for g in games:
             typer.echo(f"  game {g.id} ({','.join(g.header['players'])}): {base}?game={g.id}&token={g.token}")
+    sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     uvicorn.run(create_app(Path(where), tokens=tokens), host=host, port=port, log_level="warning", access_log=False)
 
 
