@@ -239,10 +239,10 @@ def test_a_full_disk_is_exit_3_with_one_line(tmp_path: Path, jobs: str) -> None:
         _, stderr = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 3
     text = stderr.decode()
-    assert text.count("\n") == 1 and "write_failed" in text and "resume from line 1" in text, text
+    assert text.count("\n") == 1 and "output_error" in text and "resume from line 1" in text, text
 
 
-@pytest.mark.parametrize(("stream", "code", "word"), [(0, 2, "cannot_read_input"), (1, 3, "cannot_write_output")])
+@pytest.mark.parametrize(("stream", "code", "word"), [(0, 2, "cannot_read_input"), (1, 3, "output_error")])
 def test_closed_standard_streams_are_one_line_errors(tmp_path: Path, stream: int, code: int, word: str) -> None:
     path = _big_jsonl(tmp_path, 10)
     target = "-" if stream == 0 else str(path)

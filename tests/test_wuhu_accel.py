@@ -253,7 +253,7 @@ def test_random_records_reach_every_outcome() -> None:
 # answered, and reports both on stderr's last line after the batch has run.
 _COUNTING_CHILD = """
 import atexit, json, sys
-import mahjong_calc, mahjong_calc.accel as accel, mahjong_calc.batch as batch
+import mahjong_calc, mahjong_calc.accel as accel, mahjong_calc.batch.evaluate as batch
 from mahjong_calc.cli import main
 
 answered = [0]

@@ -38,7 +38,7 @@ def run_file(name: str, input_format: str | None, out_format: str | None, jobs: 
         raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
     fmt = detect_format(name, input_format)
     if sys.stdout is None:
-        raise BatchStopped("cannot_write_output", "standard output is closed", 0, 1)
+        raise BatchStopped("output_error", "standard output is closed", 0, 1)
     if out_format is None:
         out_format = "summary" if sys.stdout.isatty() else "jsonl"
     if name == "-":

@@ -297,4 +297,4 @@ def _write(write: Callable[[bytes], None], data: bytes, tally: Tally, first_line
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise BatchStopped("write_failed", f"cannot write the output: {exc.strerror or exc}", tally.records, first_line) from None
+        raise BatchStopped("output_error", f"cannot write the output: {exc.strerror or exc}", tally.records, first_line) from None
