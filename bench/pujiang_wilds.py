@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import time
 
@@ -30,10 +31,8 @@ def main(rounds: int = 200) -> None:
             wild_splits.cache_clear()
             for bucket in (cold, warm):
                 start = time.perf_counter()
-                try:
+                with contextlib.suppress(MjcalcError):
                     score_hand(hand, variant="pujiang", **flags)  # type: ignore[arg-type]
-                except MjcalcError:
-                    pass
                 bucket.append(time.perf_counter() - start)
         print(
             f"{hand:28} cold median {statistics.median(cold) * 1e3:.2f} ms (max {max(cold) * 1e3:.2f}),"

@@ -533,6 +533,18 @@ static void put_tile(Buf *b, int t)
     put(b, text, 2);
 }
 
+/* p / q written out exactly, as Python's Decimal prints it: q divides a power of ten
+ * (the factor came from a decimal), so the long division ends, with no trailing zero. */
+static void put_decimal(Buf *b, long p, long q)
+{
+    char digits[24];
+    int n = 0;
+    long r = p % q;
+    put_long(b, p / q);
+    while (r && n < 24) r *= 10, digits[n++] = (char)('0' + r / q), r %= q;
+    if (n) puts_(b, "."), put(b, digits, (size_t)n);
+}
+
 static void write_detail(Buf *b, const Plan *P, const Arr *arr, const Item *it)
 {
     switch (it->kind) {
@@ -540,11 +552,15 @@ static void write_detail(Buf *b, const Plan *P, const Arr *arr, const Item *it)
         puts_(b, it->a ? "自摸 self-draw" : "点炮 discard");
         if (it->b) puts_(b, ", 压档 "), put_long(b, it->b);
         break;
-    case D_ZHI:
-        put_long(b, it->a), puts_(b, "支");
-        if (it->b) puts_(b, " + 压"), put_long(b, it->b);
-        puts_(b, " × "), puts_(b, P->factor_text[it->c]);
+    case D_ZHI: { /* scoring/wuhu.py zhi_fan_detail: (9 + 2) × 0.4 = 4.4 → 4 */
+        long n = (long)it->a + it->b, num = P->factor_num[it->c], den = P->factor_den[it->c];
+        if (it->b) puts_(b, "("), put_long(b, it->a), puts_(b, " + "), put_long(b, it->b), puts_(b, ")");
+        else put_long(b, it->a);
+        puts_(b, " × "), puts_(b, P->factor_text[it->c]), puts_(b, " = ");
+        put_decimal(b, n * num, den);
+        if ((n * num) % den || (n * num) / den != it->value) puts_(b, " → "), put_long(b, it->value);
         break;
+    }
     case D_ZUI_ZI:
         puts_(b, "嘴子");
         if (it->a >= 0) puts_(b, " × "), put_long(b, it->a), puts_(b, " self-draw");

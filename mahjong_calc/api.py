@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .flags import FLAGS, Spelling, check_variant
+from .errors import InputError, MjcalcError
+from .flags import FLAGS, Spelling, check_variant, in_field_words
 from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
@@ -16,7 +16,7 @@ from .scoring import score
 _FLAG_NAMES = frozenset(f.name for f in FLAGS)
 
 
-def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset:
+def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
     """`--variant` names a shipped ruleset; `--rules` a file. Not both."""
     if variant is not None and rules is not None:
         raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")
@@ -46,6 +46,11 @@ def score_hand(
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
-    parsed = build_hand(hand, melds, concealed_kongs, win)
-    ctx = make_context(spelling=spelling, **flags)
-    return score(parsed, ctx, ruleset)
+    try:
+        parsed = build_hand(hand, melds, concealed_kongs, win)
+        ctx = make_context(spelling=spelling, **flags)
+        return score(parsed, ctx, ruleset)
+    except MjcalcError as err:
+        if spelling == "cli":
+            raise
+        raise type(err)(err.code, in_field_words(err.message), err.position, err.source) from None

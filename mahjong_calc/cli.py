@@ -7,6 +7,7 @@ mapped to an exit code in one place (`_errors_to_exit`): 2 for bad input,
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import inspect
 import json
@@ -16,21 +17,36 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from . import __version__
 from .api import score_hand
+from .commands_table import register as register_table_commands
 from .errors import MjcalcError
+from .explain import explain as explain_result
 from .flags import FIELDS, Field
-from .render import clean, error_json, error_line, print_table, to_json
+from .hand import seat
+from .render import clean, error_json, error_line, print_explain, print_table, to_json
+
+
+def _argument_usage(self: typer.core.TyperArgument) -> str:
+    name = self.metavar or self.name.upper()
+    return name if self.required else f"[{name}]"
+
+
+# Typer prints an argument's Python type and braces (`{hand}`, `HAND... <list[str]>`) in help;
+# each argument's metavar already says what it takes.
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+typer.core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="mjcalc",
     help="Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang.",
-    no_args_is_help=True,
-    add_completion=False,
+    no_args_is_help=False,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -39,12 +55,6 @@ app = typer.Typer(
 class Lang(str, Enum):
     zh = "zh"
     en = "en"
-
-
-class SeatChoice(str, Enum):
-    next = "next"
-    opposite = "opposite"
-    previous = "previous"
 
 
 class _OutputError(Exception):
@@ -79,10 +89,8 @@ def _errors_to_exit(json_mode: bool) -> Iterator[None]:
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_mode:
-            try:
+            with contextlib.suppress(_OutputError):  # the error is on stderr already, and it is the one to report
                 _emit(error_json(err))
-            except _OutputError:
-                pass  # the error is on stderr already, and it is the one to report
         raise typer.Exit(err.exit_code) from None
 
 
@@ -97,19 +105,22 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
     """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
+    if ctx.invoked_subcommand is None:  # bare `mjcalc`: the command list, not an error
+        typer.echo(ctx.get_help())
 
 
 def _flag_option(field: Field) -> inspect.Parameter:
     """The `score` parameter for one declared field: its Typer option, type and default."""
     help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]")
-    if field.argument:
-        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                 annotation=Annotated[str, typer.Argument(help=help_text, show_default=False)])
+    if field.argument:  # several words are one hand: `13m 456m 2m`
+        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+            list[str], typer.Argument(help=help_text + " Several words are joined.", metavar="HAND...", show_default=False)])
     info = typer.Option(*field.cli, help=help_text, metavar=field.metavar, show_default=False)
     kind: Any
     default: Any = None
@@ -117,8 +128,8 @@ def _flag_option(field: Field) -> inspect.Parameter:
         kind, default = bool, False
     elif field.kind == "melds":
         kind, default = list[str], []
-    elif field.kind == "seat":
-        kind = SeatChoice | None
+    elif field.kind == "seat":  # the library reads next/opposite/previous and 下家/对家/上家
+        kind = str | None
     else:  # text, tiles, counts: the library parses them, so a bad one gets its own code (bad_piao)
         kind = str | None
     return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
@@ -126,15 +137,18 @@ def _flag_option(field: Field) -> inspect.Parameter:
 
 _FIXED_BEFORE = [
     inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-        Path | None, typer.Option("--rules", "-r", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
     inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
-        list[str], typer.Option("--set", help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true. Repeatable.")]),
+        list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False,
+                                help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.")]),
 ]
 _FIXED_AFTER = [
     inspect.Parameter("json_out", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
         bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")]),
     inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=Lang.zh, annotation=Annotated[
-        Lang, typer.Option("--lang", "-l", help="Language of the table.")]),
+        Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the table (default zh).", show_default=False)]),
+    inspect.Parameter("explain", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
+        bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")]),
 ]
 
 
@@ -148,21 +162,32 @@ def _score_signature() -> inspect.Signature:
 def score(**params: Any) -> None:
     """Score one winning hand and show what each seat pays.
 
+    HAND is the concealed tiles with the winning tile last: digits then a suit,
+    m 万 p 筒 s 条 z 字 (1z-7z 东南西北白发中), or 汉字, or several words:
+
+    \b
+      mjcalc score 123456m13m99p555p2m --self-draw
+      mjcalc score 一万二万三万456万13万99筒555饼2万
+      mjcalc score 13m 456m 678m 11p 555p 2m
+
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
     json_out: bool = params.pop("json_out")
     lang: Lang = params.pop("lang")
+    explain: bool = params.pop("explain")
     rules, overrides = params.pop("rules"), params.pop("set_")
     values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
-    hand = values.pop("hand")
+    hand = " ".join(values.pop("hand"))
     with _errors_to_exit(json_out):
         result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        _emit(to_json(result))
+        _emit(to_json(result, explain=explain))
     else:
         _stdout_open()
         try:
-            print_table(result, lang.value)
+            print_table(result, lang.value, dealer_seat=seat(values.get("dealer_seat")), rules_name=rules is not None)
+            if explain:
+                print_explain(explain_result(result), lang.value)
         except OSError as exc:
             raise _OutputError(exc) from None
 
@@ -210,10 +235,12 @@ class OutFormat(str, Enum):
 @app.command()
 def batch(
     file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
-    input_format: Annotated[Optional[InFormat], typer.Option("--input-format", "-i", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
-    out_format: Annotated[Optional[OutFormat], typer.Option("--format", "-o", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
+    input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
 ) -> None:
     """Score many hands: one result per record, in input order.
 
@@ -228,8 +255,12 @@ def batch(
     from .batch import run_file
 
     with _errors_to_exit(False):
-        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast)
+        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
+                        str(rules) if rules is not None else None, set_)
     raise typer.Exit(code)
+
+
+register_table_commands(app, _flag_option)
 
 
 def _json_requested(args: list[str], command: Any) -> bool:
@@ -276,10 +307,8 @@ def _fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
     """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
     message = clean(message)
     if json_mode:
-        try:
+        with contextlib.suppress(OSError):
             typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
-        except OSError:
-            pass
     typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
     sys.exit(exit_code)
 

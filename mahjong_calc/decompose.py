@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import product
 from typing import Literal
 
@@ -44,7 +44,7 @@ class TileSet:
         return f"[{text}]" if not self.concealed else f"[{text} concealed]"
 
 
-@lru_cache(maxsize=None)  # at most 3 kinds x 34 tiles x 2 x 2 flags
+@cache  # at most 3 kinds x 34 tiles x 2 x 2 flags
 def _tile_set(kind: SetKind, first: int, declared: bool = False, concealed: bool = True) -> TileSet:
     """A shared TileSet (they are immutable), so its tiles and notation are worked out once."""
     return TileSet(kind, first, declared, concealed)

@@ -50,7 +50,7 @@ def shown(value: object, limit: int = 80) -> str:
     """
     try:
         text = _SHORT.repr(value)
-    except Exception:  # noqa: BLE001 - an unprintable object must still give a message
+    except Exception:
         text = f"<{type(value).__name__}>"
     text = "".join(ch if ch.isprintable() or ch == " " else ascii(ch)[1:-1] for ch in text)
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"

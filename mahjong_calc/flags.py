@@ -128,6 +128,9 @@ FIELDS: tuple[Field, ...] = (
 )
 
 BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+_BY_FLAG_LENGTH: tuple[Field, ...] = tuple(
+    sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0]))
+)  # longest first, so that --dealer-seat is never read as --dealer
 KEY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS if f.role != "id")  # a record key's order
 FLAGS: tuple[Field, ...] = tuple(f for f in FIELDS if f.role == "flag")  # the WinContext facts
 
@@ -171,6 +174,17 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
             f"such as 2,0,1, not {shown(value)}",
         )
     return numbers
+
+
+def in_field_words(message: str) -> str:
+    """A library message in a record's words: `--discarder` → `discarder`, `--meld` → `melds`.
+
+    The scorers name flags as the CLI spells them; a batch record has fields, so its
+    error rows say `discarder`, not `--discarder`.
+    """
+    for field in _BY_FLAG_LENGTH:
+        message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
+    return message
 
 
 def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:

@@ -92,11 +92,17 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
     raise InputError("bad_meld", f"{flag} {shown(text)} is not {shape}")
 
 
+SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+
+
 def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
+    """next/opposite/previous, or as players say it: 下家/对家/上家."""
     if value is None:
         return None
+    value = SEAT_ZH.get(value, value)
     if value not in SEATS:
-        raise InputError("bad_seat", f"{flag} must be one of {', '.join(SEATS)}, not {shown(value)}")
+        choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
+        raise InputError("bad_seat", f"{flag} must be one of {choices}, not {shown(value)}")
     return value
 
 
@@ -113,10 +119,9 @@ def build_hand(
     parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
     expected = 14 - 3 * len(parsed)
     if len(concealed) != expected:
-        raise InputError(
-            "wrong_tile_count",
-            f"the hand has {len(concealed)} concealed tiles; with {len(parsed)} meld(s) it needs {expected}",
-        )
+        from .hints import tile_count_message  # only on this error path
+
+        raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
     win_tile = parse_tile(win) if win is not None else concealed[-1]
     if win_tile not in concealed:
         raise InputError("win_tile_not_in_hand", f"winning tile {tile_str(win_tile)} is not among the concealed tiles")

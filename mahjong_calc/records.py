@@ -96,7 +96,7 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     for name, value in raw.items():
         kind = FIELDS.get(name) if isinstance(name, str) else None
         if kind is None:
-            raise InputError("unknown_field", f"unknown field {shown(name)}; fields are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown field {shown(name)}{_did_you_mean(name)}; fields are: {', '.join(FIELDS)}")
         if value is None:
             continue
         if kind == "id":
@@ -108,6 +108,18 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
         else:
             values[_INDEX[name]] = _check(name, kind, value)
     return _finish(values), rid
+
+
+def _did_you_mean(name: object) -> str:
+    """` (did you mean 'self_draw'?)` for `selfdraw`, `self-draw`, `Self_Draw`; '' when nothing is close."""
+    if not isinstance(name, str):
+        return ""
+    import difflib
+
+    folded = {f.replace("_", ""): f for f in FIELDS}
+    plain = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(FIELDS), n=1, cutoff=0.75)), None)
+    return f" (did you mean {match!r}?)" if match else ""
 
 
 def _finish(values: list[Any]) -> Key:
@@ -149,7 +161,7 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     for name, text in row.items():
         kind = FIELDS.get(name)
         if kind is None:
-            raise InputError("unknown_field", f"unknown column {shown(name)}; columns are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown column {shown(name)}{_did_you_mean(name)}; columns are: {', '.join(FIELDS)}")
         if text == "":
             continue
         if kind == "id":

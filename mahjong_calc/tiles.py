@@ -18,6 +18,10 @@ MAX_INPUT = 200
 
 HONOUR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 HONOUR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "發": 32, "中": 33}
+# Players write suits in 汉字 too: 万 (萬) characters, 筒 or 饼 (餅) dots, 条 (條) or 索 bamboos.
+SUIT_CHARS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+NUMBER_CHARS = {c: n for n, c in enumerate("一二三四五六七八九", start=1)}
+_UPPER_SUITS = "MPSZ"
 
 _SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 _SUIT_EN = {"m": "Character", "p": "Dot", "s": "Bamboo"}
@@ -70,7 +74,7 @@ def tile_name(tile: int, lang: str = "zh") -> str:
 
 
 def parse_tiles(text: str) -> list[int]:
-    """Parse mpsz / ESWNPFC / 汉字 notation into tiles, in the order written."""
+    """Parse mpsz / ESWNPFC / 汉字 notation (东, 红中, 13万, 一万, 五条, 九筒) into tiles, in the order written."""
     if len(text) > MAX_INPUT:
         raise InputError(
             "input_too_long",
@@ -81,7 +85,7 @@ def parse_tiles(text: str) -> list[int]:
     if _PLAIN.fullmatch(text):
         return [SUITS.index(suit) * 9 + int(d) - 1 for digits, suit in _RUN.findall(text) for d in digits]
     tiles: list[int] = []
-    pending: list[tuple[int, int]] = []  # (digit, position) awaiting a suit letter
+    pending: list[tuple[int, int]] = []  # (number, position) awaiting a suit
     i = 0
     while i < len(text):
         ch = text[i]
@@ -92,17 +96,22 @@ def parse_tiles(text: str) -> list[int]:
             if ch == "0":
                 raise InputError("invalid_tile", "0 is not a tile (numbers run 1-9)", i, text)
             pending.append((int(ch), i))
-        elif ch in SUITS:
+        elif ch in NUMBER_CHARS:
+            pending.append((NUMBER_CHARS[ch], i))
+        elif ch in SUITS or ch in SUIT_CHARS:
+            suit = SUIT_CHARS.get(ch, ch)
             if not pending:
-                raise InputError("missing_number", f"suit letter '{ch}' has no numbers before it", i, text)
+                raise InputError("missing_number", f"suit {ch!r} has no numbers before it", i, text)
             for number, pos in pending:
-                if ch == "z" and number > 7:
+                if suit == "z" and number > 7:
                     raise InputError("invalid_tile", f"{number}z is not a tile (honours run 1z-7z)", pos, text)
-                tiles.append(tile_of(number, ch))
+                tiles.append(tile_of(number, suit))
             pending = []
+        elif pending and ch in _UPPER_SUITS:
+            raise _upper_case_suit(ch, pending, i, text)
         elif ch in HONOUR_LETTERS or ch in HONOUR_CHARS or ch == "红":
             if pending:
-                raise InputError("missing_suit", "digits without a suit letter (m, p, s or z)", pending[0][1], text)
+                raise _missing_suit(pending, text)
             if ch == "红":
                 if text[i + 1 : i + 2] != "中":
                     raise InputError("unknown_character", "'红' must be followed by '中' (红中)", i, text)
@@ -110,12 +119,26 @@ def parse_tiles(text: str) -> list[int]:
                 tiles.append(RED)
             else:
                 tiles.append(HONOUR_LETTERS.get(ch, HONOUR_CHARS.get(ch, -1)))
+        elif ch in _UPPER_SUITS:
+            raise InputError("unknown_character", f"unknown character {ch!r} in tiles; suits are lower case: m p s z", i, text)
         else:
             raise InputError("unknown_character", f"unknown character {ch!r} in tiles", i, text)
         i += 1
     if pending:
-        raise InputError("missing_suit", "digits without a suit letter (m, p, s or z)", pending[0][1], text)
+        raise _missing_suit(pending, text)
     return tiles
+
+
+def _missing_suit(pending: list[tuple[int, int]], text: str) -> InputError:
+    return InputError("missing_suit", "digits without a suit (m, p, s, z or 万 筒 条)", pending[0][1], text)
+
+
+def _upper_case_suit(ch: str, pending: list[tuple[int, int]], i: int, text: str) -> InputError:
+    """`13M`: suits are lower case; P and S after digits are a suit typed in capitals, not 白 or South."""
+    digits = "".join(str(n) for n, _ in pending)
+    honour = {"P": " (upper-case P means 白, the White Dragon)", "S": " (upper-case S means 南, South)"}.get(ch, "")
+    code = "unknown_character" if ch in "MZ" else "missing_suit"
+    return InputError(code, f"suits are lower case: write {digits}{ch.lower()}, not {digits}{ch}{honour}", i, text)
 
 
 def parse_tile(text: str) -> int:

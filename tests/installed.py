@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-@lru_cache(maxsize=None)
+@cache
 def which_ran() -> dict[str, Any]:
     """{'package': dir the child imported, 'accel': compiled scorer available} in a child like run_installed's."""
     code = "import json, mahjong_calc, mahjong_calc.accel as a; print(json.dumps({'package': mahjong_calc.__path__[0], 'accel': a.available()}))"

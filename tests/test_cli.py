@@ -272,8 +272,8 @@ def test_a_full_disk_is_one_line_and_exit_3(extra: list[str]) -> None:
         (["-vj", "--bogus"], False),  # j is --variant's value
         (["-v", "-j", "--bogus"], False),  # -j is --variant's value
         (["-s", "--bogus"], False),
-        (["--", "-j"], False),
-        (["--discarder", "x\ny", "-j"], True),
+        (["--bogus", "--", "-j"], False),  # after --, -j is a word of HAND
+        (["--lang", "x\ny", "-j"], True),
         (["--bogus\x1b]0;PWNED\x07" + "x" * 1000], False),
     ],
 )

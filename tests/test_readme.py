@@ -31,7 +31,7 @@ def _files() -> dict[str, str]:
     """Code blocks that start with a `# name.ext` comment are files the examples use."""
     files = {}
     for _, body in _blocks():
-        first, _, rest = body.partition("\n")
+        first, _, _ = body.partition("\n")
         match = re.fullmatch(r"# ([\w.-]+\.\w+)", first.strip())
         if match:
             files[match.group(1)] = body
@@ -43,7 +43,7 @@ EXAMPLES = _examples()
 
 def test_readme_has_examples_for_every_command() -> None:
     used = {line.split()[1] for line in EXAMPLES if line.startswith("mjcalc ")}
-    assert {"score", "variants", "batch"} <= used
+    assert {"score", "variants", "batch", "waits", "options"} <= used
 
 
 @pytest.mark.parametrize("line", EXAMPLES)

@@ -68,7 +68,7 @@ def test_set_overrides_one_key_and_is_validated() -> None:
     rs = load_ruleset("wuhu315", overrides=["numbers.jiao=35"])
     assert rs.numbers.jiao == 35
     assert load_ruleset("wuhu315").numbers.jiao == 30  # the shipped one is untouched
-    with pytest.raises(RulesetError, match="--set: numbers.jiao: must be an integer"):
+    with pytest.raises(RulesetError, match=r"--set: numbers\.jiao: must be an integer"):
         load_ruleset("wuhu315", overrides=["numbers.jiao=lots"])
     with pytest.raises(RulesetError, match="KEY=VALUE"):
         load_ruleset("wuhu315", overrides=["numbers.jiao"])
@@ -130,7 +130,7 @@ def test_an_unknown_pattern_key_is_refused_at_load(tmp_path: Path, runner: CliRu
 def test_a_key_another_variant_knows_is_still_unknown_here(tmp_path: Path) -> None:
     """Detectors are per variant: Chizhou's 字一色 is no Pujiang pattern."""
     path = write(tmp_path, "extends: pujiang\npatterns:\n  zi_yi_se: {zh: 字一色, en: all honours, fan: 1}\n")
-    with pytest.raises(RulesetError, match="patterns.zi_yi_se: no such pattern in the pujiang variant"):
+    with pytest.raises(RulesetError, match=r"patterns\.zi_yi_se: no such pattern in the pujiang variant"):
         load_ruleset(rules_file=path)
 
 

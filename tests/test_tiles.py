@@ -63,3 +63,49 @@ def test_format_round_trips_through_parse(tiles: list[int]) -> None:
     text = format_tiles(tiles)
     assert parse_tiles(text) == sorted(tiles)
     assert format_tiles(parse_tiles(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("13万456万", "13456m"),
+        ("一万二万三万", "123m"),
+        ("五条", "5s"),
+        ("九筒", "9p"),
+        ("三饼", "3p"),
+        ("七索", "7s"),
+        ("一二三万", "123m"),
+        ("123m四五六万白", "123456m5z"),
+        ("九萬 1条 2條 3餅", "9m3p12s"),
+        ("13万 99p 红中", "13m99p7z"),
+    ],
+)
+def test_chinese_numbers_and_suits(text: str, expected: str) -> None:
+    assert format_tiles(parse_tiles(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "position", "words"),
+    [
+        ("13M", "unknown_character", 2, ["lower case", "13m"]),
+        ("13P", "missing_suit", 2, ["13p", "白"]),
+        ("12S", "missing_suit", 2, ["12s", "南"]),
+        ("ZZ", "unknown_character", 0, ["lower case"]),
+        ("一二三", "missing_suit", 0, ["万"]),
+        ("万", "missing_number", 0, ["万"]),
+        ("十万", "unknown_character", 0, ["十"]),
+        ("9万8z", "invalid_tile", 2, ["8z"]),
+    ],
+)
+def test_upper_case_and_chinese_errors_point_at_the_character(text: str, code: str, position: int, words: list[str]) -> None:
+    with pytest.raises(InputError) as info:
+        parse_tiles(text)
+    assert (info.value.code, info.value.position) == (code, position)
+    for word in words:
+        assert word in info.value.message
+
+
+@given(st.lists(st.integers(0, 26), min_size=1, max_size=14))
+def test_chinese_notation_reads_as_mpsz(tiles: list[int]) -> None:
+    zh = "".join("一二三四五六七八九"[t % 9] + "万筒条"[t // 9] for t in tiles)
+    assert parse_tiles(zh) == tiles

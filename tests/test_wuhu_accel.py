@@ -169,9 +169,9 @@ def test_plans_only_for_what_it_can_mirror(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     # a pattern Wuhu has no detector for, or a negative amount, is refused at load: no plan is ever asked for
-    with pytest.raises(RulesetError, match="patterns.qi_dui"):
+    with pytest.raises(RulesetError, match=r"patterns\.qi_dui"):
         load_ruleset(rules_file=house)
-    with pytest.raises(RulesetError, match="numbers.jiao"):
+    with pytest.raises(RulesetError, match=r"numbers\.jiao"):
         load_ruleset("wuhu315", overrides=("numbers.jiao=-5",))
     assert accel.compile_plan(load_ruleset("chizhou")) is None
 

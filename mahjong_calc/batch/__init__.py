@@ -69,7 +69,7 @@ def score_record(record: Mapping[str, Any], line: int | None = None) -> dict[str
         result = {"id": rid, **json.loads(b"{" + outcome(key).body)}
     except MjcalcError as err:
         result = _failure(record, err)
-    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's result
+    except Exception as exc:
         result = _failure(record, internal_error(exc))
     return result if line is None else {"line": line, **result}
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
-from typing import IO
+from collections.abc import Sequence
+from typing import IO, Any
 
-from ..errors import InputError
+from ..errors import InputError, MjcalcError
 from .engine import BatchStopped, run_batch
+from .evaluate import Defaults, configure
 from .readers import Position, detect_format, read_items
+from .tally import Tally
 
 JOBS_PER_CPU = 4
 
@@ -27,7 +31,15 @@ def _silence_stdout() -> None:
         pass
 
 
-def run_file(name: str, input_format: str | None, out_format: str | None, jobs: int = 1, fail_fast: bool = False) -> int:
+def run_file(
+    name: str,
+    input_format: str | None,
+    out_format: str | None,
+    jobs: int = 1,
+    fail_fast: bool = False,
+    rules: str | None = None,
+    overrides: Sequence[str] = (),
+) -> int:
     """`mjcalc batch NAME`: read, score, write to stdout; return the exit status.
 
     0: every record scored (a hand that is not a win is an answer); 1: some record is
@@ -36,6 +48,12 @@ def run_file(name: str, input_format: str | None, out_format: str | None, jobs: 
     """
     if jobs < 1 or jobs > max_jobs():
         raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
+    defaults = Defaults(rules, tuple(overrides))
+    if defaults != Defaults():
+        from ..api import resolve_ruleset
+
+        resolve_ruleset(None, rules, overrides)  # a bad file or --set is exit 2, before anything is read
+    configure(defaults)
     fmt = detect_format(name, input_format)
     if sys.stdout is None:
         raise BatchStopped("output_error", "standard output is closed", 0, 1)
@@ -74,5 +92,39 @@ def run_file(name: str, input_format: str | None, out_format: str | None, jobs: 
     if out_format == "summary":
         from ..render import print_summary
 
-        print_summary(tally)
+        print_summary(tally, pattern_names(tally, defaults))
+    elif tally.errors and sys.stderr is not None and _to_a_file(sys.stdout):
+        codes = ", ".join(f"{code} {n}" for code, n in tally.error_codes.most_common())
+        sys.stderr.write(f"mjcalc: {tally.errors} of {tally.records} records failed ({codes}); their rows say why\n")
     return 1 if tally.errors else 0
+
+
+def _to_a_file(stream: IO[str]) -> bool:
+    """Whether `stream` is a regular file: rows nobody reads as they come, so stderr counts the failures."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # no descriptor (a test's buffer)
+        return False
+
+
+def pattern_names(tally: Tally, defaults: Defaults) -> dict[str, tuple[str, str]]:
+    """Each pattern key the summary counts, with its (zh, en) names from the rulesets that found it."""
+    from ..api import resolve_ruleset
+    from ..ruleset import Ruleset
+
+    names: dict[str, tuple[str, str]] = {}
+    for variant in tally.wins_by_variant:
+        rs: Ruleset[Any, Any, Any] | None
+        try:
+            rs = resolve_ruleset(variant, None, defaults.overrides)
+        except MjcalcError:
+            try:  # a --rules file's own name
+                rs = resolve_ruleset(None, defaults.rules, defaults.overrides) if defaults.rules else None
+            except MjcalcError:
+                rs = None
+        if rs is None:
+            continue
+        for key in tally.patterns:
+            if key not in names and (key in rs.patterns or key in rs.labels):
+                names[key] = rs.label(key)
+    return names

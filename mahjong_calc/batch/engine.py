@@ -23,7 +23,15 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any, NamedTuple
 
 from ..errors import MjcalcError
-from .evaluate import ERROR, error_outcome, internal_error, outcomes
+from .evaluate import (
+    ERROR,
+    Defaults,
+    configure,
+    current_defaults,
+    error_outcome,
+    internal_error,
+    outcomes,
+)
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
 from .readers import BLOCK, LINES, Item
 from .tally import Tally
@@ -71,10 +79,10 @@ def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -
                 rendered.append(jsonl_line(line, rid, out))
             elif out_format == "csv":
                 rendered.append(csv_row(line, rid, out))
-        except Exception as exc:  # noqa: BLE001 - a record that cannot be rendered is that record's error row
+        except Exception as exc:
             out = error_outcome(internal_error(exc), None)
             rendered.append(jsonl_line(line, None, out) if out_format == "jsonl" else csv_row(line, None, out))
-        tally.add(out)
+        tally.add(out, line, rid)
         if fail_fast and out.status == ERROR:
             stopped = True
             break
@@ -128,10 +136,11 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="mjcalc-parent-watch", daemon=True).start()
 
 
-def worker_init(parent: int) -> None:
-    """In each worker: Ctrl-C is the parent's to handle; end when the parent ends."""
+def worker_init(parent: int, defaults: Defaults | None = None) -> None:
+    """In each worker: Ctrl-C is the parent's to handle; end when the parent ends; `--rules`/`--set`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
+    configure(defaults or Defaults())
 
 
 def _fork_context() -> Any:
@@ -141,7 +150,7 @@ def _fork_context() -> Any:
 
 
 def _executor(jobs: int, context: Any) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(), current_defaults()))
 
 
 def process_chunk_into(fd: int, items: list[Item], out_format: str, fail_fast: bool) -> tuple[int, ChunkResult]:
@@ -185,7 +194,7 @@ def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_
                     future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
                 else:
                     future = pool.submit(process_chunk, chunk, out_format, fail_fast)
-            except Exception as exc:  # noqa: BLE001 - a broken pool: reported in order, below
+            except Exception as exc:
                 future = Future()
                 future.set_exception(exc)
             pending.append((chunk[0][0], slot, future))
@@ -221,7 +230,7 @@ def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -
                 raise OSError(f"the output of a chunk is {len(data)} bytes, not {size}")
             data += part
         return result._replace(data=bytes(data))  # type: ignore[no-any-return]
-    except Exception as exc:  # noqa: BLE001 - BrokenProcessPool, or a chunk that could not be done
+    except Exception as exc:
         return _Failed(first_line, exc)
 
 

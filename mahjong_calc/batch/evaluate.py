@@ -17,7 +17,7 @@ from ..accel import plan_for
 from ..api import score_hand
 from ..errors import InputError, MjcalcError, NotAWin
 from ..records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
-from ..render import error_dict
+from ..render import error_dict, error_where
 from ..ruleset import Ruleset
 from ..scoring import wuhu
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
@@ -43,6 +43,7 @@ class Outcome(NamedTuple):
     code: str = ""
     message: str = ""
     compiled: bool = False  # answered by the compiled scorer
+    where: str = ""  # an error's place in its text: ` at column 3: 12[x]3m` (CSV rows keep it)
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -68,10 +69,10 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     status = NOT_A_WIN if isinstance(err, NotAWin) else ERROR
     if len(err.message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
         err = type(err)(err.code, _short(err.message))
-    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message)
+    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
 
 
-def _compiled_outcome(rs: Ruleset, answer: tuple[Any, ...]) -> Outcome:
+def _compiled_outcome(rs: Ruleset[Any, Any, Any], answer: tuple[Any, ...]) -> Outcome:
     """An Outcome from the compiled scorer's answer: a win, or (code, zhi) for a hand that is not one."""
     if len(answer) == 2:
         return error_outcome(wuhu.not_a_win(answer[0], answer[1], rs), rs.name)._replace(compiled=True)
@@ -89,12 +90,51 @@ def _python_outcome(key: Key, variant: str) -> Outcome:
     )
 
 
+class Defaults(NamedTuple):
+    """`mjcalc batch --rules FILE --set KEY=VALUE`: the ruleset of records without a `variant`,
+    and overrides for every record's ruleset."""
+
+    rules: str | None = None
+    overrides: tuple[str, ...] = ()
+
+
+_defaults = Defaults()
+
+
+def configure(defaults: Defaults) -> None:
+    """Set the batch-wide `--rules`/`--set` (in the parent before workers start, and in each worker)."""
+    global _defaults
+    if defaults != _defaults:
+        _defaults = defaults
+        outcome.cache_clear()
+
+
+def current_defaults() -> Defaults:
+    return _defaults
+
+
+@lru_cache(maxsize=64)
+def _plan_with(variant: str | None, defaults: Defaults) -> tuple[Ruleset[Any, Any, Any], Any] | None:
+    """(ruleset, compiled plan) for a record's variant under `--rules`/`--set`, or None."""
+    from ..accel import compile_plan
+    from ..api import resolve_ruleset
+
+    try:
+        rs = resolve_ruleset(variant, defaults.rules if variant is None else None, defaults.overrides)
+    except MjcalcError:
+        return None  # the Python path reports it, on the record
+    plan = compile_plan(rs)
+    return None if plan is None else (rs, plan)
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def outcome(key: Key) -> Outcome:
     """Score a normalized record; memoised, since batches repeat hands. Never raises.
 
     Wuhu records go to the compiled scorer first, where it is built (see `accel`).
     """
+    if _defaults != Defaults():
+        return _outcome_with(key, _defaults)
     variant = key[0] or "wuhu315"
     try:
         compiled = plan_for(variant)
@@ -105,8 +145,35 @@ def outcome(key: Key) -> Outcome:
         return _python_outcome(key, variant)
     except MjcalcError as err:
         return error_outcome(err, variant)
-    except Exception as exc:  # noqa: BLE001 - a bug must not stop the batch; report it on the record
+    except Exception as exc:
         return error_outcome(internal_error(exc), variant)
+
+
+def _outcome_with(key: Key, defaults: Defaults) -> Outcome:
+    """`outcome` under `--rules`/`--set`: the record's own variant, else the rules file; overrides for all."""
+    variant = key[0]
+    shown = variant or "wuhu315"
+    try:
+        compiled = _plan_with(variant, defaults)
+        if compiled is not None:
+            answer = compiled[1].score(key)
+            if answer is not None:
+                return _compiled_outcome(compiled[0], answer)
+            shown = compiled[0].name
+        kwargs = score_kwargs(key)
+        if variant is None and defaults.rules is not None:
+            kwargs["rules"] = defaults.rules
+        result = score_hand(**kwargs, overrides=defaults.overrides)
+        body = result.to_dict()
+        pays = body["payments"]
+        return Outcome(
+            WIN, _dumps(body), result.variant, result.value, body["total"],
+            (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns),
+        )
+    except MjcalcError as err:
+        return error_outcome(err, shown)
+    except Exception as exc:
+        return error_outcome(internal_error(exc), shown)
 
 
 _DECODER = json.JSONDecoder()
@@ -162,7 +229,7 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
             raise InputError(*payload)
     except MjcalcError as err:
         return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
-    except Exception as exc:  # noqa: BLE001 - one record's failure is that record's row
+    except Exception as exc:
         return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
     if type(rid) is str and not rid.isascii() and not _is_text(rid):
         return line, None, error_outcome(BAD_ID)
@@ -191,7 +258,7 @@ def echo_id(raw: Any) -> RecordId:
     """The id to echo on a bad record's row: None where it cannot be written back."""
     try:
         rid = record_id(raw)
-    except Exception:  # noqa: BLE001 - e.g. a mapping whose .get fails: no id to echo
+    except Exception:
         return None
     if isinstance(rid, int) and rid.bit_length() > 4000:  # could not be printed in decimal
         return None
@@ -203,7 +270,7 @@ def echo_id(raw: Any) -> RecordId:
 def _safe_variant(raw: Any) -> str | None:
     try:
         variant = _echo_variant(raw)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
     return variant if variant is None or len(variant) <= MESSAGE_LIMIT else None
 

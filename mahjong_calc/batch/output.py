@@ -57,7 +57,7 @@ def csv_row(line: int, rid: RecordId, outcome: Outcome) -> list[Any]:
     return [
         line, "" if rid is None else neutralise(str(rid)), outcome.status, neutralise(outcome.variant or ""),
         outcome.value if win else "", outcome.total if win else "", *pays,
-        " ".join(outcome.patterns), outcome.code, neutralise(outcome.message),
+        " ".join(outcome.patterns), outcome.code, neutralise(outcome.message + outcome.where),
     ]
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..hand import Hand, WinContext
+from ..hints import variant_hint
 from ..result import ScoreResult
 from ..schema import Tiles
 from ..tiles import number_of, suit_of, tile_str
@@ -34,9 +35,11 @@ def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
             hint = ""
             if tiles.honours == (7,):
                 hint = "; the only honour is 红中 (write 7z, C or 中)"
+            hint += variant_hint(hand.all_tiles, any(m.kind == "chow" for m in hand.melds), ruleset.name)
             raise InputError("tile_not_in_variant", f"{tile_str(t)} is not a tile in {ruleset.name}{hint}")
     if not tiles.chow_melds and any(m.kind == "chow" for m in hand.melds):
-        raise InputError("chow_not_allowed", f"{ruleset.name} has no chow melds (吃); use --meld for pungs and kongs")
+        hint = variant_hint(hand.all_tiles, True, ruleset.name)
+        raise InputError("chow_not_allowed", f"{ruleset.name} has no chow melds (吃); use --meld for pungs and kongs{hint}")
 
 
 def score(hand: Hand, ctx: WinContext, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:

@@ -187,10 +187,19 @@ def payments(value: int, hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> dic
     return out
 
 
+def product_detail(base: int, facts: ChizhouFacts, rs: ChizhouRuleset) -> str:
+    """底 times each fan, and the cap, so the numbers add up on screen: `1 × 3 × 2 = 6, capped at 3`."""
+    fans = [str(rs.patterns[key].fan ** times) for key, times in facts.found.items()]
+    if not fans:
+        return "底"
+    text = f"{' × '.join([str(base), *fans])} = {base * facts.product}"
+    return text + (f", capped at {base * facts.multiplier}" if facts.product > facts.multiplier else "")
+
+
 def _items(facts: ChizhouFacts, rs: ChizhouRuleset) -> list[Item]:
     """底, each pattern with its fan, 拉子 when capped, then each 花 source."""
     num = rs.numbers
-    items = [item(rs, "di", num.base, "底")]
+    items = [item(rs, "di", num.base, product_detail(num.base, facts, rs))]
     for key, times in facts.found.items():
         fan = rs.patterns[key].fan ** times
         items.append(item(rs, key, fan, f"×{fan}"))

@@ -8,7 +8,7 @@ reading and keeps the one that pays most; `payments` alone decides who pays.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from ..decompose import Arrangement, TileSet, hand_counts, meld_sets
@@ -162,7 +162,9 @@ def _standard(split: WildSplit, hand: Hand, win_face: int | None, wild: int, whi
     return Shape("standard", arrangement, arrangement.text(), wild_faces, whites, facts)
 
 
-def _qi_dui(faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset) -> Shape | None:
+def _qi_dui(
+    faces: tuple[int, ...], jokers: int, win_face: int | None, wild: int, whites: tuple[int, ...], base_facts: dict[str, Any], rs: PujiangRuleset
+) -> Shape | None:
     """Seven pairs; with wilds, pair the winning tile with a wild if any pairing allows."""
     four = rs.options.qi_dui_four_as_two_pairs
     found = seven_pairs(faces, jokers, four)
@@ -306,7 +308,36 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: PujiangRuleset, counts: 
     for face in shape.white_faces:
         items.append(item(rs, "white_as", 0, f"5z → {tile_str(face)}"))
     value = zi * num.fan_multiplier ** fan
+    items[0] = replace(items[0], detail=value_detail(items[0].detail, zi, fan, ctx, rs))
     return Reading(value, tuple(items), tuple(found), PujiangFacts(shape, zi, fan))
+
+
+_SEAT_ZH = {"next": "下家", "opposite": "对家", "previous": "上家"}
+
+
+def value_detail(head: str, zi: int, fan: int, ctx: WinContext, rs: PujiangRuleset) -> str:
+    """The numbers as they add up: `子 7 × 2^1 番 = 14`, then each payer's 子 after their own pungs."""
+    m = rs.numbers.fan_multiplier
+    text = f"子 {zi} × {m}^{fan} 番 = {zi * m ** fan}"
+    if head != "子":  # 子 (七对): where a base other than the usual came from
+        text = f"{head}; {text}"
+    if ctx.opponent_pungs is None:
+        return text
+    parts = []
+    for seat, n in zip(SEATS, ctx.opponent_pungs):
+        amount = owed(zi, fan, n, rs)
+        if not n:
+            sum_text = f"{zi} × {m}^{fan}"
+        elif rs.options.subtract_pungs == "before_fan":
+            sum_text = f"({zi} − {n}) × {m}^{fan}"
+        else:
+            sum_text = f"{zi} × {m}^{fan} − {n}"
+        raw = (zi - n) * m ** fan if rs.options.subtract_pungs == "before_fan" else zi * m ** fan - n
+        parts.append(f"{_SEAT_ZH[seat]} {sum_text} = {raw}" + (f" → {amount}" if amount != raw else ""))
+    text += "; " + ", ".join(parts)
+    if ctx.robbing_kong and ctx.discarder is not None:
+        text += f"; {_SEAT_ZH[ctx.discarder]} pays all three (抢杠)"
+    return text
 
 
 # --- payments -----------------------------------------------------------------

@@ -83,6 +83,13 @@ def zhi_of(counts: tuple[int, ...]) -> int:
     return max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
 
 
+def zhi_fan_detail(zhi: int, ya: int, factor: Decimal, zhi_fan: int) -> str:
+    """支番 with its numbers, so they add up on screen: `(9 + 2) × 0.4 = 4.4 → 4` (支 + 压档 points)."""
+    exact = format(((zhi + ya) * factor).normalize(), "f")
+    text = f"({zhi} + {ya}) × {factor} = {exact}" if ya else f"{zhi} × {factor} = {exact}"
+    return text if exact == str(zhi_fan) else f"{text} → {zhi_fan}"
+
+
 def ya_dang_points(arr: Arrangement, win: int, waits: tuple[int, ...], edge: bool) -> int:
     """压档: a single wait, filled in the middle of a sequence (or its edge, if allowed)."""
     s = arr.win_set
@@ -129,7 +136,7 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts
             di, factor_of = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), num.zhi_factor.discard
         factor = Decimal(str(factor_of))
         zhi_fan = round_half_up((zhi + ya) * factor)
-        detail = f"{zhi}支" + (f" + 压{ya}" if ya else "") + f" × {factor}"
+        detail = zhi_fan_detail(zhi, ya, factor, zhi_fan)
         how = ("自摸 self-draw" if ctx.self_draw else "点炮 discard") + (f", 压档 {ya}" if ya else "")
         items = [item(rs, "di_fan", di, how), item(rs, "zhi_fan", zhi_fan, detail)]
         for key in zui_zi:
