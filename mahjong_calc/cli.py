@@ -24,6 +24,7 @@ import typer
 from . import __version__
 from .api import score_hand
 from .commands_table import register as register_table_commands
+from .web.command import serve
 from .errors import MjcalcError
 from .explain import explain as explain_result
 from .flags import FIELDS, Field
@@ -261,6 +262,7 @@ def batch(
 
 
 register_table_commands(app, _flag_option)
+app.command()(serve)  # issue 14: the page and its JSON API (the `web` extra)
 
 
 def _json_requested(args: list[str], command: Any) -> bool:
