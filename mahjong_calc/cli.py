@@ -24,12 +24,12 @@ import typer
 from . import __version__
 from .api import score_hand
 from .commands_table import register as register_table_commands
-from .web.command import serve
 from .errors import MjcalcError
 from .explain import explain as explain_result
 from .flags import FIELDS, Field
 from .hand import seat
 from .render import clean, error_json, error_line, print_explain, print_table, to_json
+from .web.command import serve
 
 
 def _argument_usage(self: typer.core.TyperArgument) -> str:

@@ -44,10 +44,14 @@ def _store(db: Path | None) -> Store:
 
 
 def new(
-    players: Annotated[str, typer.Option("--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
-    variant: Annotated[str, typer.Option("--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
-    dealer: Annotated[str | None, typer.Option("--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
-    chips: Annotated[int | None, typer.Option("--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset).", show_default=False)] = None,
+    players: Annotated[str, typer.Option(
+        "--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
+    variant: Annotated[str, typer.Option(
+        "--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
+    dealer: Annotated[str | None, typer.Option(
+        "--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
+    chips: Annotated[int | None, typer.Option(
+        "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset).", show_default=False)] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:

@@ -19,7 +19,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -171,10 +171,8 @@ class Store:
             for step in MIGRATIONS[version:target]:
                 step(db)
             db.execute(f"PRAGMA user_version = {max(version, target)}")
-        try:
+        with suppress(sqlite3.OperationalError):  # another process holds it; the mode is kept in the file once set
             self.db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
-        except sqlite3.OperationalError:
-            pass  # another process holds it; the mode is kept in the file once set
 
     @property
     def version(self) -> int:

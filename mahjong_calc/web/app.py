@@ -99,7 +99,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
                 return _error(err.code, err.message, err.status)
             except MjcalcError as err:
                 return _json(*api.error_answer(err))
-            except Exception as exc:  # noqa: BLE001 - a bug is one JSON line, never a traceback
+            except Exception as exc:
                 return _error("internal_error", f"internal error ({type(exc).__name__}); please report this request")
         return handle
 

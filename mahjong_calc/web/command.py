@@ -35,7 +35,8 @@ def _lan_address() -> str:
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on; 0.0.0.0 lets phones on the same network join (then each game's link carries its access token).")] = "127.0.0.1",
+    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help=(
+        "Address to listen on; 0.0.0.0 lets phones on the same network join (then each game's link carries its access token)."))] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")] = 8315,
     db: DbOption = None,
 ) -> None:
