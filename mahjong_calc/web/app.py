@@ -214,7 +214,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
-        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "bad_request" if status < 500 else "internal_error")
+        code = "not_found" if status == 404 else "method_not_allowed" if status == 405 else "bad_request" if status < 500 else "internal_error"
         return _error(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
 
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error})

@@ -48,14 +48,14 @@ def serve(
 
     Example: mjcalc serve --port 8315
     """
-    from ..cli import _errors_to_exit
+    from ..cli import _errors_to_exit, _fail
 
     try:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        typer.echo(f"mjcalc: error [missing_extra]: {INSTALL_HINT}", err=True)
-        raise typer.Exit(2) from None
+        _fail("missing_extra", INSTALL_HINT, 2, False)
+        return
     from ..live import Store
     from .app import create_app
 
