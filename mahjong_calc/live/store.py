@@ -202,6 +202,10 @@ class Store:
         rows = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC").fetchall()
         return [self._info(row) for row in rows]
 
+    def tokens(self) -> dict[int, str]:
+        """Each game's access token, by game number (cheap: no hands are read)."""
+        return {int(i): str(t) for i, t in self.db.execute("SELECT id, token FROM games").fetchall()}
+
     def _info(self, row: tuple[Any, ...]) -> GameInfo:
         game_id, created, header, token = row
         return GameInfo(game_id, created, json.loads(header), token, len(live_hands(self.events(game_id))))

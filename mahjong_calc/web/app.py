@@ -83,8 +83,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         if not given:
             raise ApiError("missing_token", "this server is open to the network: open the link with ?token=… that `mjcalc serve` printed")
         with store() as s:
-            known = [g for g in s.games() if game is None or g.id == game]
-        if not any(secrets.compare_digest(g.token.encode(), given.encode()) for g in known):
+            known = [t for g, t in s.tokens().items() if game is None or g == game]
+        if not any(secrets.compare_digest(t.encode(), given.encode()) for t in known):
             raise ApiError("bad_token", "the access token does not open this game")
 
     def endpoint(fn: Callable[[Request], Awaitable[Response]], game_route: bool = False) -> Handler:
