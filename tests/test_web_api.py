@@ -150,6 +150,10 @@ def test_variants_have_their_tiles(client: TestClient) -> None:
     assert set(rows) == {v["name"] for v in printed}
     assert [t["tile"] for t in rows["wuhu315"]["tiles"]][-1] == "7z"  # 红中, the only honour
     assert len(rows["chizhou"]["tiles"]) == 34 and rows["chizhou"]["chow_melds"] is True
+    flags = {name: [f["name"] for f in v["flags"]] for name, v in rows.items()}
+    assert "wild" in flags["pujiang"] and "piao" in flags["pujiang"] and "wild" not in flags["wuhu315"]
+    assert "heavenly" in flags["wuhu315"] and "heavenly" not in flags["chizhou"]
+    assert not {"self_draw", "dealer", "dealer_seat", "discarder"} & {f for names in flags.values() for f in names}
 
 
 # --- /api/games: the game commands ----------------------------------------------------------

@@ -114,6 +114,10 @@ def test_a_game_at_the_table(page: Any, server: tuple[str, Path], tmp_path: Path
     pg.click("[data-testid=start]")
     pg.wait_for_selector("#entry:not([hidden])")
 
+    # the variant's other flags: Wuhu has 天胡, not Pujiang's 财神
+    assert pg.locator("#extras [data-flag=heavenly]").count() == 1
+    assert pg.locator("#extras [data-flag=wild]").count() == 0
+
     # tap a hand: 李 wins on 王's discard
     pg.click("#winners [data-player='李']")
     pg.click("#discarders [data-player='王']")

@@ -79,20 +79,27 @@ def waits(body: Any) -> Answer:
     return (422 if result.reason is not None else 200), json.dumps(result.to_dict(), ensure_ascii=False)
 
 
+# flags a game works out itself, or that the page asks for on their own (winner, discarder, self-draw)
+_PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
+
+
 def variants() -> Answer:
-    """`GET /api/variants`: `mjcalc variants --json`, with each variant's tiles and players' fields for the page."""
+    """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
+    its tiles (the palette), whether it has chow melds, and the other flags of a win it takes
+    (from the declared flags, `flags.FIELDS`)."""
+    from ..flags import FLAGS
     from ..ruleset import load_ruleset, shipped_names
-    from ..tiles import tile_name
+    from ..tiles import parse_tiles, tile_name
 
     rows = []
     for name in shipped_names():
         rs = load_ruleset(name)
         tiles = [f"{n}{s}" for s in rs.tiles.suits for n in range(1, 10)] + [f"{n}z" for n in rs.tiles.honours]
-        from ..tiles import parse_tiles
-
+        flags = [f for f in FLAGS if f.name not in _PAGE_SKIPS and (f.variants is None or rs.scorer in f.variants)]
         rows.append({
             "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
             "chow_melds": rs.tiles.chow_melds,
+            "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum} for f in flags],
         })
     return 200, json.dumps(rows, ensure_ascii=False)

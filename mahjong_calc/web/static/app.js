@@ -33,6 +33,12 @@ const T = {
 };
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
 const SUIT = { zh: { m: "万", p: "筒", s: "条" }, en: { m: "m", p: "p", s: "s" } };
+// short labels for the other flags of a win (the API gives the long ones, shown as a tooltip)
+const FLAG_LABELS = {
+  after_kong: { zh: "杠开", en: "After kong" }, robbing_kong: { zh: "抢杠", en: "Robbing a kong" },
+  heavenly: { zh: "天胡", en: "Heavenly" }, earthly: { zh: "地胡", en: "Earthly" },
+  wild: { zh: "财神", en: "Wild 财神" }, piao: { zh: "飘", en: "Piao 飘" },
+};
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 
 const params = new URLSearchParams(location.search);
@@ -40,7 +46,7 @@ const S = {
   lang: params.get("lang") || localStorage.getItem("mjcalc.lang") || "zh",
   variants: [], games: [], game: null, state: null,
   tokens: JSON.parse(localStorage.getItem("mjcalc.tokens") || "{}"),
-  winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [],
+  winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
 };
 if (!T[S.lang]) S.lang = "zh";
 if (params.get("game") && params.get("token")) {
@@ -123,6 +129,7 @@ function renderEntry() {
     class: S.discarder === p ? "on" : "", "data-player": p, onclick: () => { S.discarder = p; $("self-draw").checked = false; renderEntry(); } }, p)));
   $("discarder-wrap").hidden = $("self-draw").checked;
   const variant = variantOf(S.state.variant);
+  renderExtras(variant);
   const modes = ["hand", "pung", "kong", ...(variant.chow_melds ? ["chow"] : []), "ckong"];
   $("modes").replaceChildren(...modes.map((m) => el("button", { type: "button", class: S.mode === m ? "on" : "", "data-mode": m,
     onclick: () => { S.mode = m; renderEntry(); } }, t(`mode_${m}`))));
@@ -135,6 +142,31 @@ function renderEntry() {
     class: `tile ${x[1]}${i === S.concealed.length - 1 ? " win" : ""}`, onclick: () => { S.concealed.splice(i, 1); renderEntry(); } })));
   $("melds").replaceChildren(...S.melds.map((m, i) => el("span", { class: "meld", "data-meld": m.text },
     ...m.tiles.map((x) => tileNode(x, { onclick: () => { S.melds.splice(i, 1); renderEntry(); } })), ...(m.source ? [el("em", {}, `@${m.source}`)] : []))));
+}
+
+function renderExtras(variant) {
+  const nodes = [];
+  for (const f of variant.flags || []) {
+    const label = (FLAG_LABELS[f.name] || {})[S.lang] || f[S.lang];
+    const set = (v) => { S.extras[f.name] = v; };
+    if (f.kind === "bool") {
+      const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => set(e.target.checked) });
+      box.checked = !!S.extras[f.name];
+      nodes.push(el("label", { class: "check", title: f[S.lang] }, box, ` ${label}`));
+    } else if (f.kind === "tile") {
+      const sel = el("select", { "data-flag": f.name, onchange: (e) => set(e.target.value) },
+        el("option", { value: "" }, "—"), ...variant.tiles.map((x) => el("option", { value: x.tile }, x[S.lang])));
+      sel.value = S.extras[f.name] || "";
+      nodes.push(el("label", { title: f[S.lang] }, `${label} `, sel));
+    } else if (f.kind === "count") {
+      const num = el("input", { type: "number", min: 0, max: f.max == null ? 9 : f.max, "data-flag": f.name, style: "width:4em",
+        onchange: (e) => set(Number(e.target.value) || 0) });
+      num.value = S.extras[f.name] || 0;
+      nodes.push(el("label", { title: f[S.lang] }, `${label} `, num));
+    }
+  }
+  $("extras").replaceChildren(...nodes);
+  $("extras").hidden = nodes.length === 0;
 }
 
 function tapTile(tile) {
@@ -246,7 +278,10 @@ async function chooseGame(id) {
   renderAll();
 }
 
-function resetHand() { S.winner = null; S.discarder = null; S.concealed = []; S.melds = []; S.mode = "hand"; $("self-draw").checked = false; }
+function resetHand() {
+  S.winner = null; S.discarder = null; S.concealed = []; S.melds = []; S.mode = "hand"; S.extras = {};
+  $("self-draw").checked = false;
+}
 
 async function recordHand(draw) {
   let hand;
@@ -261,6 +296,7 @@ async function recordHand(draw) {
     const kongs = S.melds.filter((m) => m.kind === "ckong").map((m) => m.text);
     if (open.length) hand.melds = open;
     if (kongs.length) hand.concealed_kongs = kongs;
+    for (const [name, value] of Object.entries(S.extras)) if (value) hand[name] = value;
   }
   const { status, data } = await call("POST", `/api/games/${S.game}/hands`, hand, S.game);
   if (status !== 200) { say(problem(data), true); return; }
