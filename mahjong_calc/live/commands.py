@@ -71,9 +71,12 @@ def new(
 def _option(field: Field) -> inspect.Parameter:
     """A `game add` option for one of `score`'s declared flags (flags.FIELDS)."""
     help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]")
+    metavar = field.metavar
     if field.name == "melds":
         help_text += " A source may follow: 555p@王 (a player or a seat E/S/W/N)."
-    info = typer.Option(*field.cli, help=help_text, metavar=field.metavar, show_default=False)
+    if field.kind == "seat":  # in a game, a seat is named by its player
+        help_text, metavar = f"{help_text} In a game: the player's name.", "NAME"
+    info = typer.Option(*field.cli, help=help_text, metavar=metavar, show_default=False)
     kind: Any
     default: Any = None
     if field.kind == "bool":
