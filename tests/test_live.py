@@ -156,6 +156,10 @@ def test_game_commands_round_trip(runner: CliRunner, tmp_path: Path) -> None:
     selfdraw = game_cmd(runner, db, "add", str(game_id), "--winner", "张", "-s", "123456m", "13m99p", "555p2m", "--lang", "en")
     assert selfdraw.exit_code == 0, selfdraw.stderr
     assert "standings after 3 hands" in selfdraw.stdout
+    exposed = game_cmd(runner, db, "add", "--winner", "李", "--discarder", "王", "--fields", '{"exposed": {"赵": ["666s@张"]}}', WIN)
+    assert exposed.exit_code == 0, exposed.stderr
+    assert game_cmd(runner, db, "undo").exit_code == 0
+    assert game_cmd(runner, db, "export").stdout.count("exposed") == 0  # the undone hand is not exported
     shown = game_cmd(runner, db, "show", "--json")
     assert shown.exit_code == 0
     state = json.loads(shown.stdout)
@@ -191,6 +195,10 @@ def test_add_refuses_with_the_usual_codes(runner: CliRunner, tmp_path: Path) -> 
         (["--winner", "李", "--discarder", "王", "--piao", "1", WIN], 2, "flag_not_in_variant"),
         (["--winner", "李", "--discarder", "王", "--piao", "x", WIN], 2, "bad_piao"),
         (["7", "--winner", "李", "--discarder", "王", WIN], 2, "unknown_game"),
+        (["--winner", "李", "--discarder", "王", "--fields", "[1]", WIN], 2, "bad_json"),
+        (["--winner", "李", "--discarder", "王", "--fields", "{", WIN], 2, "bad_json"),
+        (["--winner", "李", "--discarder", "王", "--fields", '{"hand": "1m"}', WIN], 2, "conflicting_flags"),
+        (["--winner", "李", "--discarder", "王", "--fields", '{"colour": 1}', WIN], 2, "unknown_field"),
     ]
     for args, code, error in cases:
         done = game_cmd(runner, db, "add", *args, "--json")

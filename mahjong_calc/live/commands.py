@@ -88,17 +88,35 @@ def _option(field: Field) -> inspect.Parameter:
     return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
 
 
-def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, discarder: str | None, draw: bool) -> dict[str, Any]:
+def _more_fields(text: str | None) -> dict[str, Any]:
+    """`--fields '{"exposed": {...}}'`: other fields of a game-record hand, as one JSON object."""
+    from ..errors import InputError
+
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise InputError("bad_json", "--fields must be one JSON object, e.g. '{\"sheng_zhang\": \"王\"}'") from None
+    if not isinstance(value, dict):
+        raise InputError("bad_json", f"--fields must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, discarder: str | None, draw: bool,
+                more: str | None = None) -> dict[str, Any]:
     """The game-record hand that `game add`'s flags describe (only what was given)."""
     from ..errors import InputError
     from ..flags import BY_NAME, parse_count
+
+    extra = _more_fields(more)
 
     if draw:
         given = [f"--{k.replace('_', '-')}" for k, v in values.items() if BY_NAME[k].is_set(v) and v != []]
         given += [name for name, v in (("HAND", hand), ("--winner", winner), ("--discarder", discarder)) if v]
         if given:
             raise InputError("conflicting_flags", f"--draw: a drawn hand (流局) takes no {', '.join(given)}")
-        return {"draw": True}
+        return {"draw": True, **extra}
     if not winner:
         raise InputError("missing_field", "name the winner with --winner NAME (or give --draw for a drawn hand)")
     if not hand:
@@ -116,7 +134,10 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         elif field.kind == "melds":
             value = list(value)
         record[name] = value
-    return record
+    clash = sorted(record.keys() & extra.keys())
+    if clash:
+        raise InputError("conflicting_flags", f"--fields repeats {', '.join(clash)}, given by its own flag")
+    return {**record, **extra}
 
 
 def add(**params: Any) -> None:
@@ -133,12 +154,12 @@ def add(**params: Any) -> None:
 
     words: list[str] = params.pop("words") or []
     db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
-    winner, discarder, draw = params.pop("winner"), params.pop("discarder"), params.pop("draw")
+    winner, discarder, draw, more = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more")
     game: str | None = None
     if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or draw):
         game, words = words[0], words[1:]
     with _errors_to_exit(json_out):
-        record = hand_record(params, "".join(words) or None, winner, discarder, draw)
+        record = hand_record(params, "".join(words) or None, winner, discarder, draw, more)
         with _store(db) as store:
             report = store.add_hand(game, record)
     if json_out:
@@ -163,6 +184,9 @@ def _add_signature() -> inspect.Signature:
         inspect.Parameter("draw", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--draw", help="Nobody won (流局 / 黄庄).")]),
         *(_option(f) for f in ADD_FIELDS),
+        inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            "--fields", metavar="JSON", show_default=False,
+            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help="Print the game's state: the object `mjcalc game settle FILE --json` prints.")]),
