@@ -40,16 +40,29 @@ def score_hand(
     `flags` are the win-situation keywords of `flags.FLAGS` (self_draw, dealer, discarder,
     piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
     `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
+    A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
+    hand is also settled (liability, issue 12) and the result gains `liability`.
     """
     if not flags.keys() <= _FLAG_NAMES:
         unknown = sorted(flags.keys() - _FLAG_NAMES)
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12
     try:
+        if sourced:
+            from .settlement import split_meld_sources
+
+            melds, sources = split_meld_sources(melds, concealed_kongs)
         parsed = build_hand(hand, melds, concealed_kongs, win)
         ctx = make_context(spelling=spelling, **flags)
-        return score(parsed, ctx, ruleset)
+        result = score(parsed, ctx, ruleset)
+        if not sourced:
+            return result
+        from .settlement import Table, with_settlement  # issue 12: settle (liability)
+
+        table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
+        return with_settlement(result, ctx, table, ruleset)
     except MjcalcError as err:
         if spelling == "cli":
             raise

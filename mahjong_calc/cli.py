@@ -27,6 +27,7 @@ from .commands_table import register as register_table_commands
 from .errors import MjcalcError
 from .explain import explain as explain_result
 from .flags import FIELDS, Field
+from .game_cli import game_app
 from .hand import seat
 from .render import clean, error_json, error_line, print_explain, print_table, to_json
 from .web.command import serve
@@ -170,6 +171,9 @@ def score(**params: Any) -> None:
       mjcalc score 123456m13m99p555p2m --self-draw
       mjcalc score 一万二万三万456万13万99筒555饼2万
       mjcalc score 13m 456m 678m 11p 555p 2m
+
+    A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
+    then liability (包牌, 承包, 反包) applies and JSON gains `liability`.
 
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
@@ -325,6 +329,9 @@ def _output_failed(exc: OSError) -> None:
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
         sys.exit(0)
     _fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
+
+
+app.add_typer(game_app, name="game")  # issue 12: `mjcalc game settle`
 
 
 def main(argv: list[str] | None = None) -> None:

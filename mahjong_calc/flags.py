@@ -125,6 +125,12 @@ FIELDS: tuple[Field, ...] = (
           f"Exposed pungs of NEXT,OPPOSITE,PREVIOUS (a kong counts 2), each 0 to {MAX_PUNGS}, e.g. 2,0,1.",
           f"下家, 对家, 上家各碰出几刻 (杠算 2), 各 0 到 {MAX_PUNGS}, 如 2,0,1", cli=("--opponent-pungs",),
           metavar="N,N,N", variants=("pujiang",), minimum=0, maximum=MAX_PUNGS),
+    # issue 12: another player's 飘 round limits the others' wins (seed 002 保飘); see settlement/pujiang.py
+    Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
+          "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",)),
+    Field("piao_count", "count", f"How many 飘 that seat has made (0 to {MAX_PIAO}).",
+          f"该家已飘次数 (0 到 {MAX_PIAO})", cli=("--piao-count",), metavar="N", variants=("pujiang",),
+          minimum=0, maximum=MAX_PIAO),
 )
 
 BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}

@@ -68,6 +68,8 @@ class WinContext:
     wild: int | None = None
     piao: int = 0
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
+    piao_by: Seat | None = None  # issue 12: another seat in a 飘 round (Pujiang)
+    piao_count: int = 0  # issue 12: that seat's 飘 so far
 
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)
@@ -177,6 +179,8 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
         wild=parse_tile(wild) if wild is not None else None,
         piao=parse_count(v["piao"], BY_NAME["piao"], spelling),
         opponent_pungs=parse_pungs(pungs, spelling) if pungs is not None else None,
+        piao_by=seat(v["piao_by"], BY_NAME["piao_by"].named(spelling)),
+        piao_count=parse_count(v["piao_count"], BY_NAME["piao_count"], spelling),
     )
 
 

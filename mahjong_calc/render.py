@@ -233,6 +233,15 @@ def print_table(
     pays.add_section()
     pays.add_row(_label("winner", lang, wide), str(data["total"]))
     console.print(_whole_words(pays, console.width))
+    print_liability(console, data.get("liability") or [], lang)
+
+
+def print_liability(console: Any, rows: list[dict[str, Any]], lang: str) -> None:
+    """Issue 12: one line per liability shift (包牌, 承包, 反包), under the payments."""
+    for row in rows:
+        who = SEAT_NAMES[row["payer"]][0 if lang == "zh" else 1] if row["payer"] in SEAT_NAMES else row["payer"]
+        name = f"{row['zh']} {row['code']}" if lang == "zh" else f"{row['code']} ({row['zh']}): {row['en']}"
+        console.print(f"{who} +{row['amount']}  {name}", highlight=False, markup=False)
 
 
 def _outcome_text(outcome: dict[str, Any], lang: str) -> str:

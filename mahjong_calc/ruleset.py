@@ -60,6 +60,7 @@ class Ruleset(Generic[N, O, P]):
     numbers: N
     options: O
     description: str | None = None
+    settlement: Any = None  # issue 12: the `settlement:` section, as the variant's `Variant.settlement` dataclass
     _: KW_ONLY
     source: str = field(metadata={"loaded": True})
     variant: Variant[N, O, P] = field(metadata={"loaded": True}, repr=False)
@@ -83,6 +84,10 @@ def document_schema(variant: Variant[Any, Any, Any]) -> dict[str, Any]:
         if f.metadata.get("loaded"):
             continue
         hint = hints(Ruleset)[f.name]
+        if f.name == "settlement":  # issue 12: typed by the variant, required where it has one
+            if variant.settlement is None:
+                continue
+            hint = variant.settlement
         if isinstance(hint, TypeVar):
             hint = sub[hint]
         elif getattr(hint, "__parameters__", ()):
@@ -111,7 +116,7 @@ def _check(doc: Mapping[str, Any], variant: Variant[Any, Any, Any], source: str,
     for key, hint in schema.items():
         if key in doc:
             built[key] = convert(doc[key], hint, key, source, partial)
-        elif not partial and key not in optional_fields(Ruleset):
+        elif not partial and (key not in optional_fields(Ruleset) or key == "settlement"):
             raise RulesetError("ruleset_invalid", f"{source}: {key}: missing key")
     if partial:
         return None

@@ -23,6 +23,8 @@ from .patterns import pujiang as pujiang_patterns
 from .patterns import wuhu as wuhu_patterns
 from .result import ScoreResult
 from .scoring import chizhou, pujiang, wuhu
+from .settlement import lazy_settler
+from .settlement.options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -42,15 +44,21 @@ class Variant(Generic[N, O, P]):
     pattern: type[P]
     detectors: Detectors
     score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
+    # issue 12: the `settlement:` section's dataclass and the settler (settlement/<variant>.py)
+    settlement: type | None = None
+    settle: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
 
 
 VARIANTS: dict[str, Variant[Any, Any, Any]] = {
-    "wuhu": Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, wuhu_patterns.DETECTORS, wuhu.score),
-    "chizhou": Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, chizhou_patterns.DETECTORS, chizhou.score),
-    "pujiang": Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, pujiang_patterns.DETECTORS, pujiang.score),
+    "wuhu": Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, wuhu_patterns.DETECTORS, wuhu.score,
+                    WuhuSettlement, lazy_settler("wuhu")),
+    "chizhou": Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, chizhou_patterns.DETECTORS, chizhou.score,
+                       ChizhouSettlement, lazy_settler("chizhou")),
+    "pujiang": Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, pujiang_patterns.DETECTORS, pujiang.score,
+                       PujiangSettlement, lazy_settler("pujiang")),
 }
 
 

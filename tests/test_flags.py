@@ -47,6 +47,8 @@ SET_VALUE: dict[str, Any] = {
     "wild": "3m",
     "piao": 1,
     "opponent_pungs": "1,0,0",
+    "piao_by": "next",  # issue 12
+    "piao_count": 1,  # issue 12
 }
 VARIANT_OF = {"wuhu": "wuhu315", "chizhou": "chizhou", "pujiang": "pujiang"}
 HAND = "123456m13m99p555p2m"

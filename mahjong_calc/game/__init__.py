@@ -1,0 +1,40 @@
+"""Whole games (issue 12): a game record, folded hand by hand into standings.
+
+    >>> from mahjong_calc.game import read_game, settle_game   # doctest: +SKIP
+    >>> report = settle_game(read_game("examples/wuhu315-club.yaml"))
+"""
+
+from __future__ import annotations
+
+from .engine import HandRow, Report, State, settle_game, start, step
+from .ledger import fewest_transfers
+from .record import (
+    GameFile,
+    GameFileError,
+    RawHand,
+    check_header,
+    load_schema,
+    read_game,
+    schema_path,
+)
+from .report import report_dict, report_json, row_dict
+
+__all__ = [
+    "GameFile",
+    "GameFileError",
+    "HandRow",
+    "RawHand",
+    "Report",
+    "State",
+    "check_header",
+    "fewest_transfers",
+    "load_schema",
+    "read_game",
+    "report_dict",
+    "report_json",
+    "row_dict",
+    "schema_path",
+    "settle_game",
+    "start",
+    "step",
+]

@@ -1,0 +1,454 @@
+"""A game is a fold over its hands: `step(game, state, hand) -> (state, row)`.
+
+For each hand the engine works out what a player would otherwise type: who deals,
+each payer's seat relative to the winner, who fed each meld, the Pujiang pungs of
+each payer; then it scores the hand (the floor below, unchanged), settles it
+(liability, `settlement/`), and moves the totals, the 子 ledger and the deal on.
+The standings are `reduce(step, hands, start)`: a game stored as its hands alone
+always settles to the same totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
+
+from ..errors import InputError, MjcalcError
+from ..flags import BY_NAME, check_variant
+from ..hand import SEATS, Seat, WinContext, build_hand, make_context, parse_meld
+from ..result import ScoreResult
+from ..scoring import score
+from ..seats import absolute, relative, seat_index, split_source
+from ..settlement import Settlement, Sourced, Table, settle, settlement_options
+from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
+from .record import GameFile, RawHand
+
+# field -> kind, for one hand of a game record
+FIELDS: dict[str, str] = {
+    "id": "id",
+    "winner": "player",
+    "winners": "winners",
+    "discarder": "player",
+    "draw": "bool",
+    "dealer": "player",
+    "hand": "str",
+    "win": "str",
+    "melds": "list",
+    "concealed_kongs": "list",
+    "self_draw": "bool",
+    "after_kong": "bool",
+    "robbing_kong": "bool",
+    "heavenly": "bool",
+    "earthly": "bool",
+    "wild": "str",
+    "piao": "int",
+    "opponent_pungs": "pungs",
+    "exposed": "exposed",
+    "piao_by": "player",
+    "piao_count": "int",
+    "sheng_zhang": "player",
+    "hua": "hua",
+    "la_zi": "players",
+}
+# what one winner of several (`winners: [...]`) may say for themself
+WINNER_FIELDS = ("winner", "hand", "win", "melds", "concealed_kongs", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
+COMPUTED = {
+    "variant": "a game has one variant, in its header",
+    "dealer_seat": "the game works out who deals each hand",
+}
+_KIND_TEXT = {
+    "str": "a string",
+    "bool": "true or false",
+    "int": "an integer ≥ 0",
+    "list": "a list of strings",
+    "player": "a player's name or a seat E/S/W/N",
+    "players": "a list of players",
+    "pungs": "three counts NEXT,OPPOSITE,PREVIOUS, or {player: count}",
+    "exposed": "{player: [meld@source, ...]}",
+    "hua": "{player: count}",
+    "winners": "a list of {winner, hand, melds, ...}",
+    "id": "a string or an integer",
+}
+
+
+@dataclass(frozen=True)
+class State:
+    """The standings after some hands: who deals next, the win/loss totals, the 子, the end."""
+
+    dealer: int
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+    chips: tuple[int, ...] | None = None
+    ended_at: int | None = None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand, settled (or its error), in absolute seats 0..3."""
+
+    no: int
+    dealer: int
+    winners: tuple[int, ...] = ()
+    discarder: int | None = None
+    self_draw: bool = False
+    draw: bool = False
+    results: tuple[Scored, ...] = ()
+    error: MjcalcError | None = None
+    changes: tuple[int, int, int, int] = (0, 0, 0, 0)
+    liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
+    chips_after: tuple[int, ...] | None = None
+    transfers: tuple[Transfer, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A settled game."""
+
+    game: GameFile
+    rows: tuple[HandRow, ...]
+    state: State
+    transfers: tuple[tuple[int, int, int], ...]  # (from, to, amount) settling the totals
+
+    @property
+    def failed(self) -> bool:
+        return any(r.error is not None for r in self.rows)
+
+
+class HandError(InputError):
+    """A hand of a game record that cannot be settled (its row says why)."""
+
+
+def _fail(code: str, message: str) -> HandError:
+    return HandError(code, message)
+
+
+# --- reading one hand ---------------------------------------------------------------
+
+
+def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
+    name = name.rstrip(":")
+    if not isinstance(value, str):
+        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
+    seat = seat_index(value, players)
+    if seat is None:
+        raise _fail("unknown_player", f"{name}: {value!r} is not one of the players {', '.join(players)} (or E/S/W/N)")
+    return seat
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+_KIND_OK: dict[str, Any] = {
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "int": _is_count,
+    "list": _strings,
+    "players": _strings,
+    "pungs": lambda v: isinstance(v, (str, list, dict)),
+    "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
+    "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
+    "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
+    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
+    "player": lambda v: True,  # checked against the players
+}
+
+
+def _check_kind(name: str, kind: str, value: Any) -> None:
+    if not _KIND_OK[kind](value):
+        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
+
+
+def _fields(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise _fail("bad_record", f"a hand must be a mapping of fields, not {type(raw).__name__}")
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in COMPUTED:
+            raise _fail("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
+        kind = FIELDS.get(key) if isinstance(key, str) else None
+        if kind is None:
+            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
+        if value is None:
+            continue
+        _check_kind(key, kind, value)
+        out[key] = value
+    return out
+
+
+def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
+    """Meld texts with their absolute source seat; nobody feeds their own meld."""
+    out: list[tuple[str, int | None]] = []
+    for text in texts:
+        meld, source = split_source(text)
+        seat = None
+        if source is not None:
+            seat = seat_index(source, players)
+            if seat is None:
+                _player(source, f"{where} {text!r}", players)  # raises unknown_player
+            if seat == owner:
+                raise _fail("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
+        out.append((meld, seat))
+    return out
+
+
+@dataclass(frozen=True)
+class _Win:
+    """One winner of a hand, read: what `score` and `settle` need."""
+
+    seat: int
+    fields: Mapping[str, Any]
+
+
+# --- one hand -----------------------------------------------------------------------
+
+
+_RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
+_DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
+_TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
+_OPTIONS = "options"  # the game cache's key for the settlement options
+_COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
+
+
+def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, bytes | None, WinContext]:
+    """Score one winner's tiles; memoised per game, since long games repeat hands.
+
+    Plain Wuhu hands go to the compiled scorer where it is built (`fast`): it returns
+    the result's JSON text, kept as bytes until the report is written.
+    """
+    key = tuple(values.items())
+    cached = game.cache.get(key)
+    if cached is None:
+        if _COMPILED not in game.cache:
+            from .fast import compiled_for
+
+            game.cache[_COMPILED] = compiled_for(game.ruleset)
+        compiled = game.cache[_COMPILED]
+        try:
+            answer = compiled.score(values) if compiled is not None else None
+            if answer is None:
+                ctx = make_context(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+                parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
+                answer = (score(parsed, ctx, game.ruleset), None)
+            else:  # the compiled scorer accepted the flags as one possible win: no checks left to make
+                ctx = WinContext(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+                if ctx.after_kong or ctx.heavenly:
+                    ctx = replace(ctx, self_draw=True)
+            cached = (*answer, ctx)
+        except MjcalcError as err:
+            cached = err
+        if len(game.cache) < 65536:
+            game.cache[key] = cached
+    if isinstance(cached, MjcalcError):
+        raise cached
+    return cached
+
+
+class Scored(NamedTuple):
+    """One winner's result as scored, the compiled scorer's JSON text of it (or None), and its settlement."""
+
+    result: ScoreResult
+    body: bytes | None
+    settled: Settlement
+
+
+def _win_one(
+    game: GameFile, state: State, w: _Win, discarder: int | None, shared: Mapping[str, Any]
+) -> tuple[Scored, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
+    """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
+    players, rs = game.players, game.ruleset
+    f = {**shared, **w.fields}
+    if "hand" not in f:
+        raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
+    melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
+    for kong in f.get("concealed_kongs", []):
+        if "@" in kong:
+            raise _fail("source_on_concealed_kong", f"concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source")
+    dealer = state.dealer
+    exposed: dict[Seat, tuple[Sourced, ...]] = {}
+    for name, texts in (f.get("exposed") or {}).items():
+        owner = _player(name, "exposed:", players)
+        if owner == w.seat:
+            raise _fail("bad_field", f"exposed: {name!r} is the winner; the winner's melds go in melds:")
+        seat: Seat = relative(w.seat, owner)  # type: ignore[assignment]
+        items = []
+        for text, source in _sourced(texts, owner, players, f"exposed: {name}:"):
+            items.append(Sourced(parse_meld(text), relative(w.seat, source) if source is not None else None))
+        exposed[seat] = tuple(items)
+    pungs = f.get("opponent_pungs")
+    if isinstance(pungs, dict):
+        counts = [0, 0, 0]
+        for name, n in pungs.items():
+            owner = _player(name, "opponent_pungs:", players)
+            if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise _fail("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
+            counts[SEATS.index(relative(w.seat, owner))] = n
+        pungs = tuple(counts)
+    elif isinstance(pungs, list):
+        pungs = tuple(pungs)
+    elif pungs is None and exposed:
+        # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
+        pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
+    if discarder is not None and discarder == w.seat:
+        raise _fail("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
+    values: dict[str, Any] = {
+        "hand": f["hand"],
+        "win": f.get("win"),
+        "melds": tuple(m for m, _ in melds),
+        "concealed_kongs": tuple(f.get("concealed_kongs", ())),
+        "self_draw": bool(f.get("self_draw")),
+        "dealer": dealer == w.seat,
+        "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
+        "after_kong": bool(f.get("after_kong")),
+        "robbing_kong": bool(f.get("robbing_kong")),
+        "heavenly": bool(f.get("heavenly")),
+        "earthly": bool(f.get("earthly")),
+        "discarder": relative(w.seat, discarder) if discarder is not None else None,
+        "wild": f.get("wild"),
+        "piao": f.get("piao", 0),
+        "opponent_pungs": pungs,
+    }
+    given = {k: values[k] for k in _RECORD_FLAGS if k in f}
+    check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
+    if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
+        values["dealer"], values["dealer_seat"] = False, None
+    result, body, ctx = _score_cached(game, values)
+    piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
+    sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
+    if sheng == w.seat:
+        raise _fail("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
+    hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
+    la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
+    if "winner" in hua or "winner" in la_zi:
+        raise _fail("bad_field", f"hua: / la_zi: name the other players, not the winner {players[w.seat]}")
+    table = Table(
+        sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
+        exposed=exposed,
+        hua=hua,  # type: ignore[arg-type]
+        la_zi=la_zi,  # type: ignore[arg-type]
+        piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
+        piao_count=int(f.get("piao_count", 0)),
+        sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
+    )
+    settled = settle(result, ctx, table, rs)
+    pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
+    rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
+    return Scored(result, body, settled), pays, rows
+
+
+def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
+    """Settle one hand: the new standings and the hand's row. A bad hand changes nothing."""
+    try:
+        if raw.error is not None:
+            raise raw.error
+        if state.ended_at is not None:
+            raise _fail("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
+        return _step(game, state, raw)
+    except MjcalcError as err:
+        return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)
+
+
+def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
+    opt = game.cache.get(_OPTIONS)
+    if opt is None:
+        opt = game.cache[_OPTIONS] = settlement_options(game.ruleset)
+    players = game.players
+    f = _fields(raw.value)
+    if "dealer" in f:
+        said = _player(f.pop("dealer"), "dealer:", players)
+        if said != state.dealer:
+            raise _fail("two_dealers", f"dealer: the record says {players[said]}, but {players[state.dealer]} deals this hand")
+    f.pop("id", None)
+    winners_given = [k for k in ("winner", "winners") if k in f]
+    if f.pop("draw", False):
+        if winners_given:
+            raise _fail("conflicting_fields", "draw: true and a winner cannot both be given")
+        if len(f):
+            raise _fail("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
+        dealer = next_dealer(state.dealer, (), opt)
+        return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
+    if len(winners_given) != 1:
+        raise _fail("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
+    discarder = _player(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
+    if "winner" in f:
+        wins = [_Win(_player(f.pop("winner"), "winner:", players), {})]
+    else:
+        entries = f.pop("winners")
+        wins = []
+        for i, entry in enumerate(entries):
+            for key in entry:
+                if key not in WINNER_FIELDS:
+                    raise _fail("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
+            if "winner" not in entry:
+                raise _fail("missing_field", f"winners[{i}]: name the winner")
+            for key, value in entry.items():
+                if key != "winner" and value is not None:
+                    _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
+            wins.append(_Win(_player(entry["winner"], f"winners[{i}].winner:", players), {k: v for k, v in entry.items() if k != "winner" and v is not None}))
+        if len({w.seat for w in wins}) != len(wins):
+            raise _fail("bad_field", "winners: a player is named twice")
+        if len(wins) > 1:
+            if not opt.multiple_winners:
+                raise _fail("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
+            if discarder is None or f.get("self_draw"):
+                raise _fail("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
+    results: list[Scored] = []
+    transfers: list[Transfer] = []
+    liability: list[tuple[int, str, str, str, int]] = []
+    for w in wins:
+        result, pays, rows = _win_one(game, state, w, discarder, f)
+        results.append(result)
+        moves_chips = _moves_chips(result.result, opt)
+        transfers += [Transfer(payer, w.seat, amount, moves_chips) for payer, amount in pays if amount]
+        liability += rows
+    chips_start = state.chips
+    transfers, chips_after = apply_chips(transfers, chips_start)
+    changes = [0, 0, 0, 0]
+    for t in transfers:
+        changes[t.payer] -= t.amount
+        changes[t.to] += t.amount
+    totals = tuple(a + b for a, b in zip(state.totals, changes, strict=True))
+    ended = state.ended_at
+    if chips_after is not None and min(chips_after) <= 0:
+        ended = raw.no
+    seats = tuple(w.seat for w in wins)
+    new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
+    self_draw = bool(f.get("self_draw") or f.get("after_kong") or f.get("heavenly"))
+    return new, HandRow(
+        raw.no,
+        state.dealer,
+        winners=seats,
+        discarder=discarder,
+        self_draw=self_draw,
+        results=tuple(results),
+        changes=tuple(changes),  # type: ignore[arg-type]
+        liability=tuple(liability),
+        chips_after=chips_after,
+        transfers=tuple(transfers),
+    )
+
+
+def _moves_chips(result: ScoreResult, opt: Any) -> bool:
+    """交算输赢分，不扣底分: a 交 win moves the score only, unless `jiao_chips: chips_too`."""
+    return not ("jiao" in result.patterns and getattr(opt, "jiao_chips", "chips_too") == "score_only")
+
+
+def start(game: GameFile) -> State:
+    """The standings before the first hand."""
+    opt = settlement_options(game.ruleset)
+    chips = game.chips if game.chips is not None else (opt.chips or None)
+    return State(game.dealer, (0, 0, 0, 0), (chips,) * 4 if chips else None)
+
+
+def settle_game(game: GameFile, hands: Iterable[RawHand] | None = None) -> Report:
+    """Fold `step` over the hands: every hand's row, the final standings, the fewest transfers."""
+    state = start(game)
+    rows: list[HandRow] = []
+    for raw in game.hands if hands is None else hands:
+        state, row = step(game, state, raw)
+        rows.append(row)
+    return Report(game, tuple(rows), state, tuple(fewest_transfers(state.totals)))

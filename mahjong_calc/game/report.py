@@ -1,0 +1,100 @@
+"""The JSON contract of `mjcalc game settle --json`: a settled game as plain data or text."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..hand import SEATS
+from .engine import HandRow, Report, Scored
+
+
+def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
+    return None if values is None else dict(zip(players, values, strict=True))
+
+
+def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict[str, Any]:
+    """One hand of `game settle --json`: its number, dealer, result (or error) and settlement."""
+    out: dict[str, Any] = {"no": row.no, "dealer": players[row.dealer]}
+    if row.error is not None:
+        out["error"] = row.error.to_dict()
+    elif row.draw:
+        out["draw"] = True
+    else:
+        if len(row.winners) == 1:
+            out["winner"] = players[row.winners[0]]
+        else:
+            out["winners"] = [players[w] for w in row.winners]
+        out["discarder"] = players[row.discarder] if row.discarder is not None else None
+        out["self_draw"] = row.self_draw
+        if results:
+            dicts = [_result_dict(r) for r in row.results]
+            out["result"] = dicts[0] if len(dicts) == 1 else dicts
+    out["settlement"] = {
+        "changes": _by_player(players, row.changes),
+        "liability": [
+            {"payer": players[p], "code": code, "zh": zh, "en": en, "amount": amount} for p, code, zh, en, amount in row.liability
+        ],
+        "chips_after": _by_player(players, row.chips_after),
+    }
+    return out
+
+
+def _result_dict(scored: Scored) -> dict[str, Any]:
+    """A winner's settled result as `score --json` with meld sources prints it."""
+    settled = scored.settled
+    if scored.body is None:
+        out = scored.result.to_dict()
+    else:
+        from .fast import result_json
+
+        out = result_json(scored.body)
+    out["payments"] = {seat: settled.payments[seat] for seat in SEATS}
+    out["total"] = settled.total
+    out["liability"] = [row.to_dict() for row in settled.liability]
+    return out
+
+
+def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
+    """`mjcalc game settle --json`: players, hands, totals, chips, transfers, ended_at."""
+    players = report.game.players
+    return {
+        "variant": report.game.ruleset.name,
+        "players": list(players),
+        "hands": [row_dict(r, players, results) for r in report.rows],
+        "totals": _by_player(players, report.state.totals),
+        "chips": _by_player(players, report.state.chips),
+        "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in report.transfers],
+        "ended_at": report.state.ended_at,
+    }
+
+
+def _result_text(scored: Scored) -> str:
+    """`_result_dict` as JSON text; the compiled scorer's text is spliced in when settling changed nothing."""
+    settled = scored.settled
+    if scored.body is not None and not settled.liability and settled.payments == scored.result.payments:
+        return "{" + scored.body.decode("utf-8")[:-1] + ', "liability": []}'
+    return json.dumps(_result_dict(scored), ensure_ascii=False)
+
+
+_SLOT = re.compile(r'"\\u0000(\d+)"')  # a result's place in the report's JSON text
+
+
+def report_json(report: Report) -> str:
+    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first.
+
+    The report is encoded once with a placeholder where each result goes, then each
+    placeholder is replaced by that result's text (the compiled scorer's, where it can be).
+    """
+    data = report_dict(report, results=False)
+    texts: list[str] = []
+    for row, head in zip(report.rows, data["hands"], strict=True):
+        if row.results:
+            parts = [_result_text(r) for r in row.results]
+            settlement = head.pop("settlement")
+            head["result"] = f"\u0000{len(texts)}"
+            head["settlement"] = settlement  # keep the key order of report_dict
+            texts.append(parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]")
+    return _SLOT.sub(lambda m: texts[int(m.group(1))], json.dumps(data, ensure_ascii=False))

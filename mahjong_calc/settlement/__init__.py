@@ -1,0 +1,126 @@
+"""Settling a scored hand: who really pays whom, and why (liability, 包牌 / 承包 / 反包).
+
+Scoring and settling are two steps. A scorer answers "what is this hand worth"
+(`ScoreResult.payments`, every payer as if nobody were liable); a settler takes that
+result plus the facts of the table a scorer never sees (who fed each meld, the other
+players' exposed melds, the 飘 state) and answers "who pays what", recording every
+shift as a `Liability`. A settler never decomposes tiles.
+
+Everything here is relative to the winner: payers are `next`, `opposite`, `previous`;
+a meld's source is one of those, or `winner` for another player's meld the winner fed.
+
+`SETTLERS` maps a ruleset's `scorer:` value to its settler; `OPTIONS` to the frozen
+dataclass of its `settlement:` options. Both, and the types, load on first use: the
+scorers name the `settlement:` schema at import, and `mjcalc score` without meld sources
+never needs the rest (start-up time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..hand import WinContext
+    from ..result import ScoreResult
+    from ..ruleset import Ruleset
+    from ..seats import Position
+    from .base import Liability, Settlement, Settler, Sourced, Table, options_of
+
+SETTLERS: dict[str, Settler]  # {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
+OPTIONS: dict[str, type]  # {"wuhu": WuhuSettlement, ...}
+_FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of")
+
+
+def __getattr__(name: str) -> Any:
+    """Load SETTLERS, OPTIONS and the shared types on first use (PEP 562)."""
+    if name in ("SETTLERS", "OPTIONS"):
+        if name in globals():  # called directly, after the first load
+            return globals()[name]
+        from . import chizhou, pujiang, wuhu
+
+        globals()["SETTLERS"] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
+        from .options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
+
+        globals()["OPTIONS"] = {"wuhu": WuhuSettlement, "chizhou": ChizhouSettlement, "pujiang": PujiangSettlement}
+        return globals()[name]
+    if name in _FROM_BASE:
+        from . import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def lazy_settler(scorer: str) -> Settler:
+    """The settler of `scorer`, imported on its first call (for the variants table)."""
+
+    loaded: list[Settler] = []
+
+    def settle_lazily(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+        if not loaded:
+            from importlib import import_module
+
+            loaded.append(import_module(f".{scorer}", __name__).settle)
+        return loaded[0](result, ctx, table, ruleset)
+
+    settle_lazily.__qualname__ = f"{scorer}.settle"
+    return settle_lazily
+
+
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+    """Who pays what for a scored hand, given the facts of the table."""
+    settler = ruleset.variant.settle
+    if settler is None:
+        settlers: dict[str, Settler] = __getattr__("SETTLERS")
+        settler = settlers[ruleset.scorer]
+    return settler(result, ctx, table, ruleset)
+
+
+def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
+    """The typed settlement options of a ruleset (its variant's dataclass)."""
+    from .base import options_of
+
+    options: dict[str, type] = __getattr__("OPTIONS")
+    return options_of(options[ruleset.scorer], ruleset)
+
+
+def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
+    """`--meld 555p@opposite` → ('555p', 'opposite'); a concealed kong may not name a source."""
+    from ..errors import InputError
+    from ..seats import relative_source, split_source
+
+    for kong in concealed_kongs:
+        if "@" in kong:
+            raise InputError("source_on_concealed_kong", f"--concealed-kong {kong!r}: a concealed kong was fed by nobody; drop the @source")
+    texts: list[str] = []
+    sources: list[Position | None] = []
+    for text in melds:
+        meld, source = split_source(text)
+        texts.append(meld)
+        sources.append(relative_source(meld, source) if source is not None else None)
+    return texts, tuple(sources)
+
+
+def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:
+    """The result with the settled `payments` and a `liability` list (its JSON gains the key)."""
+    settled = settle(result, ctx, table, ruleset)
+    liability = [row.to_dict() for row in settled.liability]
+    return replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})
+
+
+__all__ = [
+    "OPTIONS",
+    "SETTLERS",
+    "Liability",
+    "Settlement",
+    "Settler",
+    "Sourced",
+    "Table",
+    "lazy_settler",
+    "options_of",
+    "settle",
+    "settlement_options",
+    "split_meld_sources",
+    "with_settlement",
+]
