@@ -27,6 +27,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 PLAYERS = ["王", "李", "张", "赵"]
 WIN = "123456m13m99p555p2m"
+LOCAL = "http://127.0.0.1:8315"  # a loopback server answers only requests for a loopback host
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> TestClient:
-    return TestClient(create_app(db), raise_server_exceptions=False)
+    return TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False)
 
 
 def cli(*args: str) -> tuple[int, Any]:
@@ -239,7 +240,7 @@ def test_unknown_game_on_writes(client: TestClient) -> None:
 
 
 def test_tokens_guard_every_route(db: Path) -> None:
-    local = TestClient(create_app(db))
+    local = TestClient(create_app(db), base_url=LOCAL)
     one, two = new_game(local), new_game(local)
     remote = TestClient(create_app(db, tokens=True), raise_server_exceptions=False)
     hand = {"winner": "李", "discarder": "王", "hand": WIN}
@@ -277,6 +278,18 @@ def test_the_page_is_served_offline(client: TestClient) -> None:
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text  # no CDN
 
 
+@pytest.mark.parametrize(("host", "answered"), [("127.0.0.1:8315", True), ("localhost", True), ("localhost:1", True),
+                                                ("[::1]:8315", True), ("evil.example:8315", False), ("192.168.1.5", False), ("", False)])
+def test_a_loopback_server_answers_loopback_hosts_only(db: Path, host: str, answered: bool) -> None:
+    """A page elsewhere cannot reach a loopback server through DNS rebinding: its Host header gives it away."""
+    client = TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False)
+    response = client.post("/api/score", json={"hand": WIN}, headers={"host": host})
+    if answered:
+        assert response.status_code == 200
+    else:
+        assert_error(response, 403, "bad_host")
+
+
 @pytest.mark.parametrize(("host", "loopback"), [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
                                                 ("127.0.0.2", True), ("0.0.0.0", False), ("192.168.1.5", False), ("::", False)])
 def test_loopback_hosts(host: str, loopback: bool) -> None:
@@ -303,7 +316,7 @@ def test_serve_on_the_network_prints_each_games_link(db: Path) -> None:
     from installed import popen_installed
 
     pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
-    local = TestClient(create_app(db))
+    local = TestClient(create_app(db), base_url=LOCAL)
     game = new_game(local)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -87,12 +87,22 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         if not any(secrets.compare_digest(t.encode(), given.encode()) for t in known):
             raise ApiError("bad_token", "the access token does not open this game")
 
+    def check_host(request: Request) -> None:
+        """On loopback, only a page that names a loopback host may call (a web page elsewhere
+        could otherwise reach it through DNS rebinding)."""
+        if tokens:
+            return
+        host = request.headers.get("host", "")
+        if not _loopback_name(host):
+            raise ApiError("bad_host", f"this server answers on loopback only, not for host {host[:60]!r}", 403)
+
     def endpoint(fn: Callable[[Request], Awaitable[Response]], game_route: bool = False) -> Handler:
         async def handle(request: Request) -> Response:
             try:
                 game = None
                 if game_route:
                     game = _game_number(request.path_params["game"])
+                check_host(request)
                 check_token(request, game)
                 return await fn(request)
             except ApiError as err:
@@ -224,3 +234,14 @@ def _game_number(value: str) -> int:
     if value.isascii() and value.isdigit() and len(value) < 19:
         return int(value)
     raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
+
+
+def _loopback_name(host: str) -> bool:
+    """Whether a Host header (`127.0.0.1:8315`, `localhost`, `[::1]:8315`) names this machine."""
+    from .command import is_loopback
+
+    if host.startswith("["):
+        name = host[1:host.find("]")] if "]" in host else host
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return is_loopback(name)
