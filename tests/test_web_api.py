@@ -347,3 +347,18 @@ def test_serve_on_the_network_prints_each_games_link(db: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_serve_on_a_taken_port_is_one_line(db: Path) -> None:
+    import socket
+
+    from installed import run_installed
+
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = run_installed(["serve", "--port", str(taken.getsockname()[1]), "--db", str(db)], timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("mjcalc: error [cannot_listen]: cannot listen on 127.0.0.1 port")
+    assert len(done.stderr.splitlines()) == 1

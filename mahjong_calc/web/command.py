@@ -60,6 +60,12 @@ def serve(
     from .app import create_app
 
     tokens = not is_loopback(host)
+    try:  # say so in one line now, rather than in uvicorn's log after start-up
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host.strip("[]"), port))
+    except OSError as exc:
+        _fail("cannot_listen", f"cannot listen on {host} port {port}: {exc.strerror or exc}", 2, False)
     with _errors_to_exit(False), Store(db) as store:
         games = store.games()[:8]
         where = store.path
