@@ -3,7 +3,7 @@ undo, see the chart and the waits, at 360 px wide; and the totals it shows are w
 `mjcalc game settle` gives for the game's export.
 
 Runs the installed `mjcalc serve` in a subprocess. Skips, saying why, where the
-system Chromium (/usr/bin/chromium) or Playwright is missing. Set MJCALC_SCREENSHOT
+system Chromium (/usr/bin/chromium) or Playwright is missing (under CI=true, fails). Set MJCALC_SCREENSHOT
 to a file path to keep the screenshot (README's docs/serve.png is made that way).
 """
 
@@ -27,8 +27,14 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
+# .ci/run installs both: under CI=true a missing one fails the run instead of skipping unseen
+IN_CI = os.environ.get("CI", "").lower() in ("true", "1")
 if not CHROMIUM.exists():
+    if IN_CI:
+        raise RuntimeError("CI: no system Chromium at /usr/bin/chromium; .ci/run should have installed it")
     pytest.skip("no system Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+if IN_CI:
+    import playwright.sync_api  # noqa: F401  (in CI, a missing Playwright is an error, not a skip)
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
