@@ -30,6 +30,7 @@ from .flags import FIELDS, Field
 from .game_cli import game_app
 from .hand import seat
 from .render import clean, error_json, error_line, print_explain, print_table, to_json
+from .web.command import serve
 
 
 def _argument_usage(self: typer.core.TyperArgument) -> str:
@@ -265,6 +266,7 @@ def batch(
 
 
 register_table_commands(app, _flag_option)
+app.command()(serve)  # issue 14: the page and its JSON API (the `web` extra)
 
 
 def _json_requested(args: list[str], command: Any) -> bool:

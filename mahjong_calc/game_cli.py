@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .errors import MjcalcError
+from .live.commands import register as register_live_commands
 from .render import error_json, error_line
 
 game_app = typer.Typer(
@@ -57,3 +58,6 @@ def settle(
         if row.error is not None:
             typer.echo(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}", err=True)
     raise typer.Exit(1 if report.failed else 0)
+
+
+register_live_commands(game_app)  # issue 14: live games (new, add, show, undo, list, export)

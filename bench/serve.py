@@ -1,0 +1,128 @@
+"""Load check for `mjcalc serve`: 200 concurrent `POST /api/score` requests on loopback.
+
+Starts `python -m mahjong_calc serve` on a free loopback port with a throw-away games
+database, sends REQUESTS requests from REQUESTS threads released at the same moment
+(so all 200 are in flight at once), and prints the p50 and p99 latency and the error
+count (any answer other than 200 with `"valid": true`, or a failed connection). Bounded
+in count and time: every request has a timeout, and the server is stopped at the end.
+
+    python bench/serve.py            # needs the web extra: pip install '.[web]'
+    python bench/serve.py --requests 500 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+RECORDS = [
+    {"hand": "123456m13m99p555p2m", "self_draw": True},
+    {"hand": "123456m13m99p555p2m", "discarder": "next"},
+    {"hand": "123m456m678m11p555p"},
+    {"hand": "123m456m99m789p", "melds": ["1111s"], "after_kong": True},
+    {"hand": "11122233344455m", "variant": "chizhou", "self_draw": True},
+]
+TIMEOUT = 60.0  # seconds, per request
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-m", "mahjong_calc", "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"mjcalc serve exited: {proc.stderr.read().decode(errors='replace') if proc.stderr else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("mjcalc serve did not start within 30 s")
+
+
+def one(port: int, body: bytes, gate: threading.Barrier, out: list[tuple[float, str | None]]) -> None:
+    gate.wait()
+    started = time.perf_counter()
+    error: str | None = None
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request("POST", "/api/score", body, {"content-type": "application/json"})
+        response = conn.getresponse()
+        data = response.read()
+        conn.close()
+        if response.status != 200 or json.loads(data).get("valid") is not True:
+            error = f"status {response.status}: {data[:120]!r}"
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"
+    out.append((time.perf_counter() - started, error))
+
+
+def round_of(port: int, n: int) -> list[tuple[float, str | None]]:
+    bodies = [json.dumps(RECORDS[i % len(RECORDS)]).encode() for i in range(n)]
+    gate = threading.Barrier(n)
+    out: list[tuple[float, str | None]] = []
+    threads = [threading.Thread(target=one, args=(port, bodies[i], gate, out), daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(TIMEOUT + 5)
+    missing = n - len(out)
+    return out + [(TIMEOUT, "no answer")] * missing
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--requests", type=int, default=200, help="concurrent requests per round (default 200)")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds after one warm-up round (default 1)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        proc = start_server(port, Path(tmp) / "games.sqlite3")
+        try:
+            round_of(port, 20)  # warm-up: imports, rulesets, caches
+            results: list[tuple[float, str | None]] = []
+            wall = time.perf_counter()
+            for _ in range(args.rounds):
+                results += round_of(port, args.requests)
+            wall = time.perf_counter() - wall
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    latencies = [t for t, _ in results]
+    errors = [e for _, e in results if e is not None]
+    print(f"mjcalc serve: {len(results)} POST /api/score ({args.requests} concurrent x {args.rounds}) on loopback, "
+          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print(f"  p50 {percentile(latencies, 50) * 1000:.1f} ms   p99 {percentile(latencies, 99) * 1000:.1f} ms   "
+          f"mean {statistics.fmean(latencies) * 1000:.1f} ms   wall {wall:.2f} s   errors {len(errors)}")
+    for e in errors[:5]:
+        print(f"  error: {e}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""Live games (issue 14): games recorded hand by hand as they are played, kept in SQLite.
+
+The store keeps only events: a game's header (variant, players, first dealer, 子) and
+the hands as they were entered, with undo as an event of its own. The standings are
+always the fold of `game.settle_game` over the hands still in play, so an exported
+game settles to the same totals as `mjcalc game show` prints, by construction.
+
+    >>> from mahjong_calc.live import Store   # doctest: +SKIP
+    >>> store = Store("games.sqlite3")
+    >>> game = store.new_game({"variant": "wuhu315", "players": ["王", "李", "张", "赵"], "dealer": "王"})
+    >>> report = store.add_hand(game.id, {"winner": "李", "hand": "123456m13m99p555p2m", "self_draw": True})
+"""
+
+from __future__ import annotations
+
+from .store import SCHEMA_VERSION, GameInfo, Store, default_db_path, export_yaml
+
+__all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yaml"]

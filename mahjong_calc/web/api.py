@@ -1,0 +1,105 @@
+"""What the JSON API answers, without HTTP: one function per endpoint, plain values in and out.
+
+Each returns `(status, body)`, where `body` is the same JSON text the matching CLI
+command prints: `score` is `mjcalc score --json`, `waits` is `mjcalc waits --json`,
+a game's state is `mjcalc game settle FILE --json`. A request the CLI would refuse
+gives its error object, `{"valid": false, "error": {"code", "message"}}`, with a 4xx
+status (`reason` instead of `error` for a hand that is not a win, status 422).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InputError, MjcalcError, NotAWin
+
+Answer = tuple[int, str]
+
+# error codes that are not "bad request" (400)
+STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "missing_token": 401, "bad_token": 403,
+          "body_too_large": 413, "not_found": 404, "method_not_allowed": 405, "internal_error": 500}
+
+
+def error_body(code: str, message: str) -> str:
+    """The CLI's error object: `{"valid": false, "error": {"code", "message"}}`."""
+    from ..render import clean
+
+    return json.dumps({"valid": False, "error": {"code": code, "message": clean(message)}}, ensure_ascii=False)
+
+
+def error_answer(err: MjcalcError) -> Answer:
+    """A library error as the CLI prints it with --json, and its status."""
+    from ..render import error_json
+
+    if isinstance(err, NotAWin):
+        return 422, error_json(err)
+    return STATUS.get(err.code, 400), error_json(err)
+
+
+def _mapping(body: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(body, dict):
+        raise InputError("bad_record", f"{what} must be a JSON object, not {type(body).__name__}")
+    return body
+
+
+def score(body: Any) -> Answer:
+    """`POST /api/score`: one batch record → what `mjcalc score --json` prints for it."""
+    from ..api import score_hand
+    from ..records import normalize, score_kwargs
+    from ..render import to_json
+
+    try:
+        key, _ = normalize(_mapping(body, "a record"))
+        kwargs = score_kwargs(key)
+        return 200, to_json(score_hand(kwargs.pop("hand"), **kwargs))
+    except MjcalcError as err:
+        return error_answer(err)
+
+
+_NOT_FOR_WAITS = ("win", "self_draw")
+
+
+def waits(body: Any) -> Answer:
+    """`POST /api/waits`: a record of the 13 tiles before the win → what `mjcalc waits --json` prints."""
+    from ..records import normalize, score_kwargs
+    from ..waits import hand_waits
+
+    try:
+        record = _mapping(body, "a record")
+        for name in _NOT_FOR_WAITS:
+            if record.get(name) not in (None, False):
+                raise InputError("unknown_field", f"{name!r} does not apply to waits: every winning tile is tried, on a discard and on a self-draw")
+        key, _ = normalize({k: v for k, v in record.items() if k not in _NOT_FOR_WAITS})
+        kwargs = {k: v for k, v in score_kwargs(key).items() if k not in _NOT_FOR_WAITS}
+        result = hand_waits(kwargs.pop("hand"), **kwargs)
+    except MjcalcError as err:
+        return error_answer(err)
+    return (422 if result.reason is not None else 200), json.dumps(result.to_dict(), ensure_ascii=False)
+
+
+# flags a game works out itself, or that the page asks for on their own (winner, discarder, self-draw)
+_PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
+
+
+def variants() -> Answer:
+    """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
+    its tiles (the palette), whether it has chow melds, and the other flags of a win it takes
+    (from the declared flags, `flags.FIELDS`)."""
+    from ..flags import FLAGS
+    from ..ruleset import load_ruleset, shipped_names
+    from ..tiles import parse_tiles, tile_name
+
+    rows = []
+    for name in shipped_names():
+        rs = load_ruleset(name)
+        tiles = [f"{n}{s}" for s in rs.tiles.suits for n in range(1, 10)] + [f"{n}z" for n in rs.tiles.honours]
+        flags = [f for f in FLAGS if f.name not in _PAGE_SKIPS and (f.variants is None or rs.scorer in f.variants)]
+        rows.append({
+            "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
+            "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
+            "chow_melds": rs.tiles.chow_melds,
+            "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum} for f in flags],
+        })
+    return 200, json.dumps(rows, ensure_ascii=False)

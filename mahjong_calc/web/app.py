@@ -1,0 +1,247 @@
+"""The ASGI app behind `mjcalc serve`: the static page and the JSON API (Starlette).
+
+Every answer of the API is JSON in the CLI's shape, also for a route that does not
+exist, a body over `MAX_BODY`, a body that is not JSON, or a missing token: a 4xx,
+never a traceback. With `tokens=True` (a server reachable from the network) each
+request must carry a game's access token (`?token=` or the `X-Mjcalc-Token` header):
+a game's routes its own game's token, the others any game's token.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import MjcalcError
+from . import api
+
+MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
+STATIC = Path(__file__).resolve().parent / "static"
+TOKEN_HEADER = "x-mjcalc-token"
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+        self.status = status if status is not None else api.STATUS.get(code, 400)
+
+
+def _json(status: int, body: str) -> Response:
+    return Response(body, status_code=status, media_type="application/json; charset=utf-8")
+
+
+def _error(code: str, message: str, status: int | None = None) -> Response:
+    return _json(status if status is not None else api.STATUS.get(code, 400), api.error_body(code, message))
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON body, at most MAX_BODY bytes."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise ApiError("bad_json", "the body must be one JSON value (UTF-8)") from None
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlette:
+    """The app; `db` is the games database (default: `live.default_db_path()`)."""
+    from ..live import Store
+
+    def store() -> Store:
+        return Store(db)
+
+    def token_of(request: Request) -> str | None:
+        return request.headers.get(TOKEN_HEADER) or request.query_params.get("token")
+
+    def check_token(request: Request, game: int | None) -> None:
+        """With tokens on: a game's routes need that game's token, the others any game's token."""
+        if not tokens:
+            return
+        given = token_of(request)
+        if not given:
+            raise ApiError("missing_token", "this server is open to the network: open the link with ?token=… that `mjcalc serve` printed")
+        with store() as s:
+            known = [t for g, t in s.tokens().items() if game is None or g == game]
+        if not any(secrets.compare_digest(t.encode(), given.encode()) for t in known):
+            raise ApiError("bad_token", "the access token does not open this game")
+
+    def check_host(request: Request) -> None:
+        """On loopback, only a page that names a loopback host may call (a web page elsewhere
+        could otherwise reach it through DNS rebinding)."""
+        if tokens:
+            return
+        host = request.headers.get("host", "")
+        if not _loopback_name(host):
+            raise ApiError("bad_host", f"this server answers on loopback only, not for host {host[:60]!r}", 403)
+
+    def endpoint(fn: Callable[[Request], Awaitable[Response]], game_route: bool = False) -> Handler:
+        async def handle(request: Request) -> Response:
+            try:
+                game = None
+                if game_route:
+                    game = _game_number(request.path_params["game"])
+                check_host(request)
+                check_token(request, game)
+                return await fn(request)
+            except ApiError as err:
+                return _error(err.code, err.message, err.status)
+            except MjcalcError as err:
+                return _json(*api.error_answer(err))
+            except Exception as exc:
+                return _error("internal_error", f"internal error ({type(exc).__name__}); please report this request")
+        return handle
+
+    async def score(request: Request) -> Response:
+        body = await _body(request)
+        return _json(*await run_in_threadpool(api.score, body))
+
+    async def waits(request: Request) -> Response:
+        body = await _body(request)
+        return _json(*await run_in_threadpool(api.waits, body))
+
+    async def variants(request: Request) -> Response:
+        return _json(*await run_in_threadpool(api.variants))
+
+    def _state(report: Any) -> Response:
+        from ..game import report_json
+
+        return _json(200, report_json(report))
+
+    async def games(request: Request) -> Response:
+        def run() -> list[dict[str, Any]]:
+            with store() as s:
+                rows = s.games()
+            given = token_of(request)
+            if tokens:  # only the games this token opens
+                rows = [g for g in rows if given and secrets.compare_digest(g.token.encode(), given.encode())]
+            return [g.to_dict() for g in rows]
+
+        return _json(200, json.dumps(await run_in_threadpool(run), ensure_ascii=False))
+
+    async def new_game(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise ApiError("bad_record", "a new game is a JSON object: {variant, players, dealer}")
+        unknown = sorted(set(body) - {"variant", "players", "dealer", "chips"})
+        if unknown:
+            raise ApiError("unknown_field", f"unknown field {unknown[0]!r}; a new game takes variant, players, dealer, chips")
+
+        def run() -> Response:
+            with store() as s:
+                info = s.new_game({"variant": body.get("variant", "wuhu315"), "players": body.get("players"),
+                                   "dealer": body.get("dealer"), "chips": body.get("chips")})
+            return _json(201, json.dumps({"id": info.id, "token": info.token}))
+
+        return await run_in_threadpool(run)
+
+    async def show(request: Request) -> Response:
+        def run() -> Response:
+            with store() as s:
+                return _state(s.report(request.path_params["game"]))
+
+        return await run_in_threadpool(run)
+
+    async def add(request: Request) -> Response:
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise ApiError("bad_record", f"a hand must be a JSON object, not {type(body).__name__}")
+
+        def run() -> Response:
+            with store() as s:
+                return _state(s.add_hand(request.path_params["game"], body))
+
+        return await run_in_threadpool(run)
+
+    async def undo(request: Request) -> Response:
+        def run() -> Response:
+            with store() as s:
+                _, report = s.undo(request.path_params["game"])
+            return _state(report)
+
+        return await run_in_threadpool(run)
+
+    async def export(request: Request) -> Response:
+        from ..live import export_yaml
+
+        def run() -> Response:
+            with store() as s:
+                info = s.game(request.path_params["game"])
+                text = export_yaml(info, s.hands(info.id))
+            return PlainTextResponse(text, media_type="application/yaml; charset=utf-8",
+                                     headers={"content-disposition": f'attachment; filename="mjcalc-game-{info.id}.yaml"'})
+
+        return await run_in_threadpool(run)
+
+    async def history(request: Request) -> Response:
+        def run() -> Response:
+            with store() as s:
+                info = s.game(request.path_params["game"])
+                events = [{"seq": e.seq, "kind": e.kind, "at": e.at, **({"hand": e.body} if e.kind == "hand" else e.body)}
+                          for e in s.events(info.id)]
+            return _json(200, json.dumps(events, ensure_ascii=False))
+
+        return await run_in_threadpool(run)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    routes = [
+        Route("/", index),
+        Route("/api/score", endpoint(score), methods=["POST"]),
+        Route("/api/waits", endpoint(waits), methods=["POST"]),
+        Route("/api/variants", endpoint(variants)),
+        Route("/api/games", endpoint(games), methods=["GET"]),
+        Route("/api/games", endpoint(new_game), methods=["POST"]),
+        Route("/api/games/{game}", endpoint(show, True)),
+        Route("/api/games/{game}/hands", endpoint(add, True), methods=["POST"]),
+        Route("/api/games/{game}/undo", endpoint(undo, True), methods=["POST"]),
+        Route("/api/games/{game}/export", endpoint(export, True)),
+        Route("/api/games/{game}/history", endpoint(history, True)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        code = "not_found" if status == 404 else "method_not_allowed" if status == 405 else "bad_request" if status < 500 else "internal_error"
+        return _error(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+
+
+def _game_number(value: str) -> int:
+    if value.isascii() and value.isdigit() and len(value) < 19:
+        return int(value)
+    raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
+
+
+def _loopback_name(host: str) -> bool:
+    """Whether a Host header (`127.0.0.1:8315`, `localhost`, `[::1]:8315`) names this machine."""
+    from .command import is_loopback
+
+    if host.startswith("["):
+        name = host[1:host.find("]")] if "]" in host else host
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return is_loopback(name)

@@ -1,0 +1,202 @@
+"""The page in a real headless Chromium (issue 14): start a game, tap a hand, see its value,
+undo, see the chart and the waits, at 360 px wide; and the totals it shows are what
+`mjcalc game settle` gives for the game's export.
+
+Runs the installed `mjcalc serve` in a subprocess. Skips, saying why, where the
+system Chromium (/usr/bin/chromium) or Playwright is missing (under CI=true, fails). Set MJCALC_SCREENSHOT
+to a file path to keep the screenshot (README's docs/serve.png is made that way).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from installed import popen_installed, run_installed
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# .ci/run installs both: under CI=true a missing one fails the run instead of skipping unseen
+IN_CI = os.environ.get("CI", "").lower() in ("true", "1")
+if not CHROMIUM.exists():
+    if IN_CI:
+        raise RuntimeError("CI: no system Chromium at /usr/bin/chromium; .ci/run should have installed it")
+    pytest.skip("no system Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+if IN_CI:
+    import playwright.sync_api  # noqa: F401  (in CI, a missing Playwright is an error, not a skip)
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+
+PLAYERS = ["王", "李", "张", "赵"]
+# 李 wins on 王's discard: 123456m 13m 99p 555p, winning tile 2m (tapped last)
+HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "1m", "3m", "9p", "9p", "5p", "5p", "5p", "2m"]
+SELF_DRAW = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p"]  # and a pung of 5s fed by 李
+WAITS = ["1m", "2m", "3m", "4m", "5m", "6m", "1m", "3m", "9p", "9p", "5p", "5p", "5p"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    db = tmp_path / "games.sqlite3"
+    port = _free_port()
+    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/variants", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                _, err = proc.communicate()
+                pytest.fail(f"mjcalc serve did not start: {err.decode(errors='replace')}")
+            time.sleep(0.1)
+    try:
+        yield url, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def page(server: tuple[str, Path]) -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1)
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.set_default_timeout(15_000)
+        yield pg
+        browser.close()
+        assert errors == [], errors
+
+
+def _tap(pg: Any, container: str, tiles: list[str]) -> None:
+    for tile in tiles:
+        pg.click(f"{container} [data-tile='{tile}']")
+
+
+def _totals(pg: Any) -> dict[str, int]:
+    rows = pg.locator("[data-testid=standings] tr[data-player]")
+    return {rows.nth(i).get_attribute("data-player"): int(rows.nth(i).locator("[data-testid=total]").inner_text())
+            for i in range(rows.count())}
+
+
+def test_a_game_at_the_table(page: Any, server: tuple[str, Path], tmp_path: Path) -> None:
+    url, db = server
+    pg = page
+    pg.goto(f"{url}/?lang=en")
+    pg.wait_for_selector("body[data-ready='1']")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360  # nothing sticks out at 360 px
+
+    # start a game
+    pg.click("[data-testid=new-game-open]")
+    for i, name in enumerate(PLAYERS):
+        pg.fill(f"[data-testid=p{i}]", name)
+    pg.select_option("[data-testid=variant]", "wuhu315")
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector("#entry:not([hidden])")
+
+    # the variant's other flags: Wuhu has 天胡, not Pujiang's 财神
+    assert pg.locator("#extras [data-flag=heavenly]").count() == 1
+    assert pg.locator("#extras [data-flag=wild]").count() == 0
+
+    # tap a hand: 李 wins on 王's discard
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    _tap(pg, "#palette", HAND)
+    assert pg.locator("#concealed .tile").count() == 14
+    assert pg.locator("#concealed .tile.win").get_attribute("data-tile") == "2m"
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=value]")
+    scored = run_installed(["score", "123456m13m99p555p2m", "--discarder", "previous", "--json"])
+    value = json.loads(scored.stdout)["value"]
+    assert pg.inner_text("[data-testid=value]") == f"Value {value}"
+    first = _totals(pg)
+    assert first["李"] > 0 and sum(first.values()) == 0
+
+    # a second hand, self-drawn by 张, with a pung fed by 李
+    pg.click("#winners [data-player='张']")
+    pg.check("[data-testid=self-draw]")
+    pg.click("#modes [data-mode='pung']")
+    pg.select_option("[data-testid=source]", "李")
+    _tap(pg, "#palette", ["5s"])
+    assert pg.locator("#melds [data-meld='555s']").count() == 1
+    pg.click("#modes [data-mode='hand']")
+    _tap(pg, "#palette", SELF_DRAW)
+    pg.click("[data-testid=record]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 2")
+    two = _totals(pg)
+    assert two != first
+
+    # the chart: one line per player, over the hands
+    lines = pg.locator("[data-testid=chart-svg] polyline")
+    assert lines.count() == 4
+    assert len(lines.first.get_attribute("points").split()) == 3  # the start and two hands
+
+    shot = tmp_path / "page.png"
+    pg.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 1000
+    keep = os.environ.get("MJCALC_SCREENSHOT")
+    if keep:
+        shutil.copy(shot, keep)
+
+    # the page's totals are what `mjcalc game settle` gives for the export
+    gid = pg.eval_on_selector("[data-testid=game-select]", "s => s.value")
+    with urllib.request.urlopen(f"{url}/api/games/{gid}/export") as response:
+        (tmp_path / "game.yaml").write_bytes(response.read())
+    settled = run_installed(["game", "settle", str(tmp_path / "game.yaml"), "--json"])
+    assert settled.returncode == 0, settled.stderr
+    assert json.loads(settled.stdout)["totals"] == two
+
+    # undo takes the second hand back
+    pg.click("[data-testid=undo]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 1")
+    assert _totals(pg) == first
+    assert len(pg.locator("[data-testid=chart-svg] polyline").first.get_attribute("points").split()) == 2
+    shown = run_installed(["game", "show", gid, "--db", str(db), "--json"])
+    assert json.loads(shown.stdout)["totals"] == first
+
+    # Chinese
+    pg.click("[data-testid=lang]")
+    assert pg.inner_text("[data-testid=record]") == "计分并记录"
+    assert "积分" in pg.inner_text("[data-testid=standings]")
+
+
+def test_waits_view(page: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    pg = page
+    pg.goto(f"{url}/?lang=en")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("[data-testid=tab-waits]")
+    pg.select_option("[data-testid=waits-variant]", "wuhu315")
+    _tap(pg, "#waits-palette", WAITS)
+    pg.click("[data-testid=waits-go]")
+    pg.wait_for_selector("[data-testid=waits-table] tr[data-tile]")
+    shown = [pg.locator("[data-testid=waits-table] tr[data-tile]").nth(i).get_attribute("data-tile")
+             for i in range(pg.locator("[data-testid=waits-table] tr[data-tile]").count())]
+    printed = json.loads(run_installed(["waits", "123456m13m99p555p", "--json"]).stdout)
+    assert shown == [w["tile"] for w in printed["waits"]]
