@@ -13,6 +13,16 @@ game settles to the same totals as `mjcalc game show` prints, by construction.
 
 from __future__ import annotations
 
-from .store import SCHEMA_VERSION, GameInfo, Store, default_db_path, export_yaml
+from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yaml"]
+
+
+def __getattr__(name: str) -> Any:
+    # lazily: `mjcalc` registers the game commands from live.commands at every start, and
+    # importing the store (sqlite3) there would slow `mjcalc score`
+    if name in __all__:
+        from . import store
+
+        return getattr(store, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
