@@ -23,10 +23,11 @@ import typer
 
 from . import __version__
 from .api import score_hand
+from .cli_flags import flag_option
 from .commands_table import register as register_table_commands
 from .errors import MjcalcError
 from .explain import explain as explain_result
-from .flags import FIELDS, Field
+from .flags import FIELDS
 from .game_cli import game_app
 from .hand import seat
 from .render import clean, error_json, error_line, print_explain, print_table, to_json
@@ -117,26 +118,6 @@ def _root(
         typer.echo(ctx.get_help())
 
 
-def _flag_option(field: Field) -> inspect.Parameter:
-    """The `score` parameter for one declared field: its Typer option, type and default."""
-    help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]")
-    if field.argument:  # several words are one hand: `13m 456m 2m`
-        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
-            list[str], typer.Argument(help=help_text + " Several words are joined.", metavar="HAND...", show_default=False)])
-    info = typer.Option(*field.cli, help=help_text, metavar=field.metavar, show_default=False)
-    kind: Any
-    default: Any = None
-    if field.kind == "bool":
-        kind, default = bool, False
-    elif field.kind == "melds":
-        kind, default = list[str], []
-    elif field.kind == "seat":  # the library reads next/opposite/previous and 下家/对家/上家
-        kind = str | None
-    else:  # text, tiles, counts: the library parses them, so a bad one gets its own code (bad_piao)
-        kind = str | None
-    return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
-
-
 _FIXED_BEFORE = [
     inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
         Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
@@ -156,7 +137,7 @@ _FIXED_AFTER = [
 
 def _score_signature() -> inspect.Signature:
     """HAND, --variant, --rules, --set, then every declared flag in table order, then --json, --lang."""
-    declared = {f.name: _flag_option(f) for f in FIELDS if f.cli}
+    declared = {f.name: flag_option(f) for f in FIELDS if f.cli}
     hand, variant = declared.pop("hand"), declared.pop("variant")
     return inspect.Signature([hand, variant, *_FIXED_BEFORE, *declared.values(), *_FIXED_AFTER])
 
@@ -265,7 +246,7 @@ def batch(
     raise typer.Exit(code)
 
 
-register_table_commands(app, _flag_option)
+register_table_commands(app, flag_option)
 app.command()(serve)  # issue 14: the page and its JSON API (the `web` extra)
 
 

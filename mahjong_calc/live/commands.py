@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ..cli_flags import flag_option
 from ..flags import FIELDS, Field
 
 if TYPE_CHECKING:
@@ -69,23 +70,12 @@ def new(
 
 
 def _option(field: Field) -> inspect.Parameter:
-    """A `game add` option for one of `score`'s declared flags (flags.FIELDS)."""
-    help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]")
-    metavar = field.metavar
+    """A `game add` option for one of `score`'s declared flags (flags.FIELDS): score's own, with a game's wording."""
     if field.name == "melds":
-        help_text += " A source may follow: 555p@王 (a player or a seat E/S/W/N)."
+        return flag_option(field, " A source may follow: 555p@王 (a player or a seat E/S/W/N).")
     if field.kind == "seat":  # in a game, a seat is named by its player
-        help_text, metavar = f"{help_text} In a game: the player's name.", "NAME"
-    info = typer.Option(*field.cli, help=help_text, metavar=metavar, show_default=False)
-    kind: Any
-    default: Any = None
-    if field.kind == "bool":
-        kind, default = bool, False
-    elif field.kind == "melds":
-        kind, default = list[str], []
-    else:
-        kind = str | None
-    return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
+        return flag_option(field, " In a game: the player's name.", metavar="NAME")
+    return flag_option(field)
 
 
 def _more_fields(text: str | None) -> dict[str, Any]:
