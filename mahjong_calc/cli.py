@@ -142,6 +142,16 @@ def _score_signature() -> inspect.Signature:
     return inspect.Signature([hand, variant, *_FIXED_BEFORE, *declared.values(), *_FIXED_AFTER])
 
 
+def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], str, dict[str, Any]]:
+    """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND (its words
+    joined) and the declared flags' values (enums as their text)."""
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    rules, overrides = params.pop("rules"), params.pop("set_")
+    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
+    return json_out, lang, rules, overrides, " ".join(values.pop("hand")), values
+
+
 def score(**params: Any) -> None:
     """Score one winning hand and show what each seat pays.
 
@@ -158,12 +168,8 @@ def score(**params: Any) -> None:
 
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
-    json_out: bool = params.pop("json_out")
-    lang: Lang = params.pop("lang")
     explain: bool = params.pop("explain")
-    rules, overrides = params.pop("rules"), params.pop("set_")
-    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
-    hand = " ".join(values.pop("hand"))
+    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
     with _errors_to_exit(json_out):
         result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:

@@ -34,15 +34,11 @@ def waits(**params: Any) -> None:
 
     Example: mjcalc waits 123456m13m99p555p
     """
-    from .cli import _emit, _errors_to_exit
+    from .cli import _emit, _errors_to_exit, hand_inputs
     from .render import print_waits
     from .waits import hand_waits
 
-    json_out: bool = params.pop("json_out")
-    lang: Lang = params.pop("lang")
-    rules, overrides = params.pop("rules"), params.pop("set_")
-    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
-    hand = " ".join(values.pop("hand"))
+    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
     with _errors_to_exit(json_out):
         result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
