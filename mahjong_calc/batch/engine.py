@@ -37,7 +37,7 @@ from .readers import BLOCK, LINES, Item
 from .tally import Tally
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
-WINDOW_PER_JOB = 2  # chunks in flight per worker, besides two spare
+WINDOW_PER_JOB = 8  # chunks in flight per worker (besides two spare): enough that a worker need not idle while the next chunk in order is still being scored
 
 
 class BatchStopped(MjcalcError):
