@@ -10,23 +10,18 @@ in patterns/, one line below (see docs/architecture.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .hand import Hand, WinContext
-from .patterns import Detectors
-from .patterns import chizhou as chizhou_patterns
-from .patterns import pujiang as pujiang_patterns
-from .patterns import wuhu as wuhu_patterns
-from .result import ScoreResult
-from .scoring import chizhou, pujiang, wuhu
 from .settlement import lazy_settler
-from .settlement.options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
 
 if TYPE_CHECKING:
+    from .hand import Hand, WinContext
+    from .patterns import Detectors
+    from .result import ScoreResult
     from .ruleset import Ruleset
 
 N = TypeVar("N")  # the numbers class
@@ -52,18 +47,67 @@ class Variant(Generic[N, O, P]):
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
 
 
-VARIANTS: dict[str, Variant[Any, Any, Any]] = {
-    "wuhu": Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, wuhu_patterns.DETECTORS, wuhu.score,
-                    WuhuSettlement, lazy_settler("wuhu")),
-    "chizhou": Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, chizhou_patterns.DETECTORS, chizhou.score,
-                       ChizhouSettlement, lazy_settler("chizhou")),
-    "pujiang": Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, pujiang_patterns.DETECTORS, pujiang.score,
-                       PujiangSettlement, lazy_settler("pujiang")),
-}
+def _wuhu() -> Variant[Any, Any, Any]:
+    from .patterns import wuhu as patterns
+    from .scoring import wuhu
+    from .settlement.options import WuhuSettlement
+
+    return Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, patterns.DETECTORS, wuhu.score,
+                   WuhuSettlement, lazy_settler("wuhu"))
+
+
+def _chizhou() -> Variant[Any, Any, Any]:
+    from .patterns import chizhou as patterns
+    from .scoring import chizhou
+    from .settlement.options import ChizhouSettlement
+
+    return Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, patterns.DETECTORS, chizhou.score,
+                   ChizhouSettlement, lazy_settler("chizhou"))
+
+
+def _pujiang() -> Variant[Any, Any, Any]:
+    from .patterns import pujiang as patterns
+    from .scoring import pujiang
+    from .settlement.options import PujiangSettlement
+
+    return Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, patterns.DETECTORS, pujiang.score,
+                   PujiangSettlement, lazy_settler("pujiang"))
+
+
+class VariantTable(MutableMapping[str, "Variant[Any, Any, Any]"]):
+    """Name → Variant, each shipped entry built (its scorer module imported) on first use:
+    `mjcalc score` of one Wuhu hand need not import the Chizhou and Pujiang scorers."""
+
+    def __init__(self, loaders: Mapping[str, Callable[[], Variant[Any, Any, Any]]]) -> None:
+        self._entries: dict[str, Variant[Any, Any, Any] | Callable[[], Variant[Any, Any, Any]]] = dict(loaders)
+
+    def __getitem__(self, name: str) -> Variant[Any, Any, Any]:
+        entry = self._entries[name]
+        if not isinstance(entry, Variant):
+            entry = self._entries[name] = entry()
+        return entry
+
+    def __setitem__(self, name: str, variant: Variant[Any, Any, Any]) -> None:
+        self._entries[name] = variant
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+VARIANTS: VariantTable = VariantTable({"wuhu": _wuhu, "chizhou": _chizhou, "pujiang": _pujiang})
 
 
 @contextmanager
-def register_variant(variant: Variant[Any, Any, Any], table: dict[str, Variant[Any, Any, Any]] = VARIANTS) -> Iterator[Variant[Any, Any, Any]]:
+def register_variant(variant: Variant[Any, Any, Any], table: MutableMapping[str, Variant[Any, Any, Any]] = VARIANTS) -> Iterator[Variant[Any, Any, Any]]:
     """Make `variant` loadable for the length of a `with` block (tests, experiments); the
     shipped table is back as it was afterwards. A ruleset loaded meanwhile keeps its variant."""
     if variant.name in table:

@@ -37,7 +37,7 @@ from .readers import BLOCK, LINES, Item
 from .tally import Tally
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
-WINDOW_PER_JOB = 2  # chunks in flight per worker, besides two spare
+WINDOW_PER_JOB = 8  # chunks in flight per worker (besides two spare): enough that a worker need not idle while the next chunk in order is still being scored
 
 
 class BatchStopped(MjcalcError):
@@ -223,13 +223,18 @@ def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -
             return answer  # type: ignore[no-any-return]
         size, result = answer
         fd = slots[slot].fileno()
-        data = bytearray()
-        while len(data) < size:
-            part = os.pread(fd, size - len(data), len(data))
-            if not part:
-                raise OSError(f"the output of a chunk is {len(data)} bytes, not {size}")
-            data += part
-        return result._replace(data=bytes(data))  # type: ignore[no-any-return]
+        data = os.pread(fd, size, 0)  # one read, no copies, for all but a short read
+        if len(data) < size:
+            parts = [data]
+            got = len(data)
+            while got < size:
+                part = os.pread(fd, size - got, got)
+                if not part:
+                    raise OSError(f"the output of a chunk is {got} bytes, not {size}")
+                parts.append(part)
+                got += len(part)
+            data = b"".join(parts)
+        return result._replace(data=data)  # type: ignore[no-any-return]
     except Exception as exc:
         return _Failed(first_line, exc)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,6 +16,8 @@ INSTALL_HINT = "mjcalc serve needs the web extra: pip install 'mjcalc[web]' (fro
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
+    import ipaddress  # here, not at every mjcalc start-up
+
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
@@ -26,6 +26,8 @@ def is_loopback(host: str) -> bool:
 
 def _lan_address() -> str:
     """This machine's address on the local network (no packet is sent)."""
+    import socket
+
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
@@ -56,6 +58,8 @@ def serve(
     except ImportError:
         _fail("missing_extra", INSTALL_HINT, 2, False)
         return
+    import socket
+
     from ..live import Store
     from .app import create_app
 
