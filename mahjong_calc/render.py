@@ -10,14 +10,11 @@ import json
 from typing import IO, Any
 
 from .errors import MjcalcError, NotAWin
+from .hand import SEAT_ZH
 from .result import ScoreResult
 from .tiles import parse_tiles, tile_name
 
-SEAT_NAMES = {
-    "next": ("下家", "next"),
-    "opposite": ("对家", "opposite"),
-    "previous": ("上家", "previous"),
-}
+SEAT_NAMES = {en: (zh, en) for zh, en in SEAT_ZH.items()}  # seat -> (中文, English)
 HEAD = {
     "zh": {"item": "项目", "gloss": "English", "value": "番", "detail": "说明", "hand": "手牌", "melds": "副露",
            "win": "和张", "sets": "拆分", "total": "合计", "pays": "支付", "seat": "座位"},

@@ -11,21 +11,14 @@ from __future__ import annotations
 from typing import Literal
 
 from .errors import InputError
-from .hand import SEATS, Seat
+from .hand import SEAT_ZH, SEATS, Seat
 
 ABSOLUTE: tuple[str, ...] = ("E", "S", "W", "N")
 ABSOLUTE_ZH: tuple[str, ...] = ("东", "南", "西", "北")
 # A position seen from the winner: the winner themself, or one of the three payers.
 Position = Literal["winner", "next", "opposite", "previous"]
 POSITIONS: tuple[Position, ...] = ("winner", "next", "opposite", "previous")
-RELATIVE_ALIASES: dict[str, Seat] = {
-    "next": "next",
-    "opposite": "opposite",
-    "previous": "previous",
-    "下家": "next",
-    "对家": "opposite",
-    "上家": "previous",
-}
+RELATIVE_ALIASES: dict[str, Seat] = {**{seat: seat for seat in SEATS}, **SEAT_ZH}
 
 
 def relative(winner: int, other: int) -> Position:

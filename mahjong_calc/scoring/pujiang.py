@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from ..decompose import Arrangement, TileSet, hand_counts, meld_sets
 from ..errors import InputError, NotAWin
-from ..hand import SEATS, Hand, Seat, WinContext
+from ..hand import SEAT_ZH, SEATS, Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
 from ..schema import Label, Range
@@ -337,7 +337,7 @@ def read(shape: Shape, hand: Hand, ctx: WinContext, rs: PujiangRuleset, counts: 
     return Reading(value, tuple(items), patterns, PujiangFacts(shape, zi, fan))
 
 
-_SEAT_ZH = {"next": "下家", "opposite": "对家", "previous": "上家"}
+_SEAT_ZH = {en: zh for zh, en in SEAT_ZH.items()}
 
 
 def value_detail(head: str, zi: int, fan: int, ctx: WinContext, rs: PujiangRuleset) -> str:
