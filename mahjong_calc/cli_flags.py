@@ -1,13 +1,30 @@
-"""The Typer option of a declared flag (flags.FIELDS), shared by `score`, `waits` and `game add`."""
+"""The Typer parameters that several commands share: a declared flag's option (flags.FIELDS),
+--rules/--set/--json/--lang, and the one `Lang` choice.
+
+`score`, `waits` and `game add` build their signatures from the declared flags here, so that
+a flag added to `flags.FIELDS` reaches every command that takes it.
+"""
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterable
+from enum import Enum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from .flags import Field
+from .flags import FIELDS, Field
+
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+
+
+class Lang(str, Enum):
+    """The language of a table: Chinese (the default) or English."""
+
+    zh = "zh"
+    en = "en"
 
 
 def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) -> inspect.Parameter:
@@ -28,4 +45,52 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
         kind, default = list[str], []
     else:  # text, tiles, counts, seats: the library parses them, so a bad one gets its own code (bad_piao, bad_seat)
         kind = str | None
-    return inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[kind, info])
+    return inspect.Parameter(field.name, KEYWORD, default=default, annotation=Annotated[kind, info])
+
+
+def rules_option(help_text: str = "A ruleset YAML file; it may say `extends: wuhu315`.") -> inspect.Parameter:
+    return inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[
+        Path | None, typer.Option("--rules", "-r", metavar="FILE", help=help_text)])
+
+
+def set_option(help_text: str = "Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.") -> inspect.Parameter:
+    return inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[
+        list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help=help_text)])
+
+
+def json_option(help_text: str = "Print one JSON object instead of a table.") -> inspect.Parameter:
+    return inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[
+        bool, typer.Option("--json", "-j", help=help_text)])
+
+
+def lang_option(help_text: str = "Language of the table (default zh).") -> inspect.Parameter:
+    return inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[
+        Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, help=help_text)])
+
+
+def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None = None,
+                   after: Iterable[inspect.Parameter] = ()) -> inspect.Signature:
+    """HAND, --variant, --rules, --set, every declared flag in table order (bar `without`),
+    --json, --lang, then `after`: the signature of `score` and `waits`."""
+    skip = set(without)
+    declared = {f.name: flag_option(f) for f in FIELDS if f.cli and f.name not in skip}
+    given_hand, variant = declared.pop("hand"), declared.pop("variant")
+    return inspect.Signature([hand or given_hand, variant, rules_option(), set_option(), *declared.values(),
+                              json_option(), lang_option(), *after])
+
+
+def with_signature(func: Callable[..., None], signature: inspect.Signature) -> Callable[..., None]:
+    """`func` (taking **params) as Typer sees a function with `signature`'s parameters."""
+    func.__signature__ = signature  # type: ignore[attr-defined]
+    func.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {"return": None}
+    return func
+
+
+def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], str, dict[str, Any]]:
+    """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND (its words
+    joined) and the declared flags' values (enums as their text)."""
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    rules, overrides = params.pop("rules"), params.pop("set_")
+    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
+    return json_out, lang, rules, overrides, " ".join(values.pop("hand")), values

@@ -1,25 +1,20 @@
 """`mjcalc waits` and `mjcalc options`: the questions asked at the table before the win.
 
-A thin shell like `cli.score`: parse the flags, call the library (`waits.hand_waits`,
-`options.describe`), render. Errors go through `cli._errors_to_exit`.
+A thin shell like `commands_score.score`: parse the flags, call the library (`waits.hand_waits`,
+`options.describe`), render. Errors go through `cli.errors_to_exit`.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-
-class Lang(str, Enum):
-    zh = "zh"
-    en = "en"
-
+from .cli import emit, errors_to_exit
+from .cli_flags import Lang, hand_inputs, hand_signature, with_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
@@ -34,15 +29,14 @@ def waits(**params: Any) -> None:
 
     Example: mjcalc waits 123456m13m99p555p
     """
-    from .cli import _emit, _errors_to_exit, hand_inputs
     from .render import print_waits
     from .waits import hand_waits
 
     json_out, lang, rules, overrides, hand, values = hand_inputs(params)
-    with _errors_to_exit(json_out):
+    with errors_to_exit(json_out):
         result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        _emit(json.dumps(result.to_dict(), ensure_ascii=False))
+        emit(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
@@ -50,31 +44,10 @@ def waits(**params: Any) -> None:
         raise typer.Exit(1)
 
 
-# `score`'s flags that do not apply before the win: the winning tile and how it came.
-_NOT_FOR_WAITS = ("win", "self_draw")
-
-
-def _waits_signature(flag_option: Callable[[Any], inspect.Parameter]) -> inspect.Signature:
-    """HAND..., --variant, --rules, --set, `score`'s declared flags (bar --win/--self-draw), --json, --lang."""
-    from .flags import FIELDS
-
-    declared = {f.name: flag_option(f) for f in FIELDS if f.cli and f.name not in _NOT_FOR_WAITS}
-    hand = declared.pop("hand").replace(annotation=Annotated[
-        list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])
-    variant = declared.pop("variant")
-    fixed = [
-        inspect.Parameter("rules", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-            Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
-        inspect.Parameter("set_", inspect.Parameter.KEYWORD_ONLY, default=[], annotation=Annotated[
-            list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key (see `mjcalc options`). Repeatable.")]),
-    ]
-    after = [
-        inspect.Parameter("json_out", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=Annotated[
-            bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")]),
-        inspect.Parameter("lang", inspect.Parameter.KEYWORD_ONLY, default=Lang.zh, annotation=Annotated[
-            Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
-    ]
-    return inspect.Signature([hand, variant, *fixed, *declared.values(), *after])
+# `score`'s flags that do not apply before the win (the winning tile and how it came)
+with_signature(waits, hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
+    "hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+        list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])))
 
 
 def options(
@@ -91,12 +64,11 @@ def options(
 
     Example: mjcalc options wuhu315
     """
-    from .cli import _errors_to_exit
     from .option_docs import describe
     from .render import print_options
     from .waits import resolve
 
-    with _errors_to_exit(json_out):
+    with errors_to_exit(json_out):
         rs = resolve(variant, rules, set_)
         rows = describe(rs.data, rs.scorer)
     if json_out:
@@ -104,12 +76,3 @@ def options(
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
         print_options(rs.name, rows, lang.value)
-
-
-def register(app: typer.Typer, flag_option: Callable[[Any], inspect.Parameter]) -> None:
-    """Add this module's commands to the `mjcalc` app; `flag_option` makes a declared flag's option."""
-    waits.__signature__ = _waits_signature(flag_option)  # type: ignore[attr-defined]
-    waits.__annotations__ = {p.name: p.annotation for p in waits.__signature__.parameters.values()}  # type: ignore[attr-defined]
-    waits.__annotations__["return"] = None
-    app.command()(waits)
-    app.command()(options)

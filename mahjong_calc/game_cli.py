@@ -2,31 +2,47 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated
 
 import typer
 
+from .cli import lazy_group
+from .cli_flags import Lang
 from .errors import MjcalcError
-from .live.commands import register as register_live_commands
 from .render import error_json, error_line
+
+# built when used, as `mjcalc`'s own commands are (cli.COMMANDS)
+GAME_COMMANDS = {
+    "settle": "mahjong_calc.game_cli:settle",
+    # issue 14: live games
+    "new": "mahjong_calc.live.commands:new",
+    "add": "mahjong_calc.live.commands:add",
+    "show": "mahjong_calc.live.commands:show",
+    "undo": "mahjong_calc.live.commands:undo",
+    "list": "mahjong_calc.live.commands:list_games",
+    "export": "mahjong_calc.live.commands:export",
+}
 
 game_app = typer.Typer(
     name="game",
-    help="Whole games: players, seats, who fed which meld, liability and the running ledger.\n\nExample: mjcalc game settle examples/wuhu315-club.yaml",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    cls=lazy_group(GAME_COMMANDS),
 )
 
 
-class Lang(str, Enum):
-    zh = "zh"
-    en = "en"
+@game_app.callback()
+def _game(ctx: typer.Context) -> None:
+    """Whole games: players, seats, who fed which meld, liability and the running ledger.
+
+    Example: mjcalc game settle examples/wuhu315-club.yaml
+    """
+    if ctx.invoked_subcommand is None:  # bare `mjcalc game`: its command list, not an error
+        typer.echo(ctx.get_help())
 
 
-@game_app.command()
 def settle(
     file: Annotated[str, typer.Argument(help="A game record: YAML, or JSON Lines with a header line; - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
@@ -58,6 +74,3 @@ def settle(
         if row.error is not None:
             typer.echo(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}", err=True)
     raise typer.Exit(1 if report.failed else 0)
-
-
-register_live_commands(game_app)  # issue 14: live games (new, add, show, undo, list, export)

@@ -9,31 +9,48 @@ import typer
 from installed import run_installed
 from typer.testing import CliRunner
 
+from mahjong_calc.cli import COMMANDS as TABLE
 from mahjong_calc.cli import app
+from mahjong_calc.game_cli import GAME_COMMANDS
 
 runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+GAME = [["game", name] for name in GAME_COMMANDS]
 PYTHON_TYPES = re.compile(r"<(?:list|int|str|float|bool|path|dict|tuple)\b[^>]*>|\{hand\}|<int range>|<[a-z_]+\[")
 
 
-@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS])
+@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS] + GAME)
 def test_help_shows_no_python_types(command: list[str]) -> None:
     out = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
     assert out.exit_code == 0, out.output
     assert not PYTHON_TYPES.search(out.output), PYTHON_TYPES.findall(out.output)
 
 
-@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS])
+@pytest.mark.parametrize("command", [[]] + [[name] for name in COMMANDS] + GAME)
 def test_dash_h_is_help(command: list[str]) -> None:
     long = runner.invoke(app, [*command, "--help"])
     short = runner.invoke(app, [*command, "-h"])
     assert short.exit_code == 0 and short.output == long.output
 
 
-@pytest.mark.parametrize("name", COMMANDS)
-def test_every_command_has_help_with_an_example(name: str) -> None:
-    out = runner.invoke(app, [name, "--help"])
-    assert "Example:" in out.output and f"mjcalc {name}" in out.output.split("Example:")[1]
+@pytest.mark.parametrize("command", [[name] for name in COMMANDS] + GAME)
+def test_every_command_has_help_with_an_example(command: list[str]) -> None:
+    out = runner.invoke(app, [*command, "--help"])
+    assert "Example:" in out.output and f"mjcalc {' '.join(command)}" in out.output.split("Example:")[1]
+
+
+def test_the_command_table_is_what_help_lists() -> None:
+    assert sorted(TABLE) == COMMANDS and "game" in COMMANDS
+    listed = runner.invoke(app, ["game"])
+    assert listed.exit_code == 0 and "Commands:" in listed.output
+    assert all(f"  {name} " in listed.output for name in GAME_COMMANDS)
+
+
+def test_a_mistyped_command_gets_a_suggestion() -> None:
+    proc = run_installed(["scor", "123m", "--json"])
+    assert proc.returncode == 2
+    assert "No such command 'scor'. Did you mean 'score'?" in proc.stderr
+    assert '"code": "usage_error"' in proc.stdout
 
 
 def test_score_help_explains_the_tile_notation() -> None:

@@ -1,6 +1,6 @@
 """`mjcalc game new|add|show|undo|list|export`: live games, a thin shell over `live.Store`.
 
-Errors go through `cli._errors_to_exit` (exit 2 bad input, 1 not a win). Importing this
+Errors go through `cli.errors_to_exit` (exit 2 bad input, 1 not a win). Importing this
 module imports neither sqlite3 nor YAML: `mjcalc score` does not pay for it.
 """
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import inspect
 import json
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..cli_flags import flag_option
+from ..cli import emit, errors_to_exit
+from ..cli_flags import Lang, flag_option, with_signature
 from ..flags import FIELDS, Field
 
 if TYPE_CHECKING:
@@ -23,11 +23,6 @@ if TYPE_CHECKING:
 # `score`'s flags that a game works out itself (the dealer, the variant) or names by player (the discarder)
 _NOT_FOR_ADD = frozenset({"hand", "variant", "dealer", "dealer_seat", "discarder"})
 ADD_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.cli and f.name not in _NOT_FOR_ADD)
-
-
-class Lang(str, Enum):
-    zh = "zh"
-    en = "en"
 
 
 DbOption = Annotated[Path | None, typer.Option(
@@ -60,13 +55,12 @@ def new(
 
     Example: mjcalc game new --variant wuhu315 --players 王,李,张,赵 --dealer 王
     """
-    from ..cli import _emit, _errors_to_exit
 
     names = [p.strip() for p in players.replace("，", ",").split(",")]
     header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
-    with _errors_to_exit(json_out), _store(db) as store:
+    with errors_to_exit(json_out), _store(db) as store:
         info = store.new_game(header)
-    _emit(json.dumps({"id": info.id}) if json_out else str(info.id))
+    emit(json.dumps({"id": info.id}) if json_out else str(info.id))
 
 
 def _option(field: Field) -> inspect.Parameter:
@@ -139,7 +133,6 @@ def add(**params: Any) -> None:
 
     Example: mjcalc game add --winner 李 --discarder 王 123456m13m99p555p2m
     """
-    from ..cli import _emit, _errors_to_exit
     from ..game import report_dict, report_json
 
     words: list[str] = params.pop("words") or []
@@ -148,17 +141,17 @@ def add(**params: Any) -> None:
     game: str | None = None
     if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or draw):
         game, words = words[0], words[1:]
-    with _errors_to_exit(json_out):
+    with errors_to_exit(json_out):
         record = hand_record(params, "".join(words) or None, winner, discarder, draw, more)
         with _store(db) as store:
             report = store.add_hand(game, record)
     if json_out:
-        _emit(report_json(report))
+        emit(report_json(report))
         return
     from .text import hand_line, standings
 
     data = report_dict(report)
-    _emit(hand_line(data["hands"][-1], lang) + "\n" + standings(data, lang))
+    emit(hand_line(data["hands"][-1], lang) + "\n" + standings(data, lang))
 
 
 def _add_signature() -> inspect.Signature:
@@ -184,9 +177,7 @@ def _add_signature() -> inspect.Signature:
     ])
 
 
-add.__signature__ = _add_signature()  # type: ignore[attr-defined]
-add.__annotations__ = {p.name: p.annotation for p in add.__signature__.parameters.values()}  # type: ignore[attr-defined]
-add.__annotations__["return"] = None
+with_signature(add, _add_signature())
 
 
 def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -195,13 +186,12 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game show
     """
-    from ..cli import _emit, _errors_to_exit
     from ..game import report_dict, report_json
 
-    with _errors_to_exit(json_out), _store(db) as store:
+    with errors_to_exit(json_out), _store(db) as store:
         report = store.report(game)
     if json_out:
-        _emit(report_json(report))
+        emit(report_json(report))
         return
     from ..render_game import print_game
 
@@ -214,17 +204,16 @@ def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game undo
     """
-    from ..cli import _emit, _errors_to_exit
     from ..game import report_dict, report_json
     from .text import WORDS, standings
 
-    with _errors_to_exit(json_out), _store(db) as store:
+    with errors_to_exit(json_out), _store(db) as store:
         _, report = store.undo(game)
     if json_out:
-        _emit(report_json(report))
+        emit(report_json(report))
         return
     data = report_dict(report)
-    _emit(WORDS[lang.value]["undone"].format(no=len(data["hands"]) + 1) + "\n" + standings(data, lang.value))
+    emit(WORDS[lang.value]["undone"].format(no=len(data["hands"]) + 1) + "\n" + standings(data, lang.value))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
@@ -232,12 +221,11 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
 
     Example: mjcalc game list
     """
-    from ..cli import _emit, _errors_to_exit
     from .text import game_rows
 
-    with _errors_to_exit(json_out), _store(db) as store:
+    with errors_to_exit(json_out), _store(db) as store:
         rows = [g.to_dict() for g in store.games()]
-    _emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
+    emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
 
 
 def export(game: GameArg = None, db: DbOption = None) -> None:
@@ -245,20 +233,9 @@ def export(game: GameArg = None, db: DbOption = None) -> None:
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
     """
-    from ..cli import _emit, _errors_to_exit
     from .store import export_yaml
 
-    with _errors_to_exit(False), _store(db) as store:
+    with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
         text = export_yaml(info, store.hands(info.id))
-    _emit(text.rstrip("\n"))
-
-
-def register(game_app: typer.Typer) -> None:
-    """Add the live-game commands to the `mjcalc game` sub-app."""
-    game_app.command()(new)
-    game_app.command()(add)
-    game_app.command()(show)
-    game_app.command()(undo)
-    game_app.command("list")(list_games)
-    game_app.command()(export)
+    emit(text.rstrip("\n"))

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from ..cli import errors_to_exit, fail
 from ..live.commands import DbOption
 
 INSTALL_HINT = "mjcalc serve needs the web extra: pip install 'mjcalc[web]' (from a checkout: pip install '.[web]')"
@@ -50,13 +51,11 @@ def serve(
 
     Example: mjcalc serve --port 8315
     """
-    from ..cli import _errors_to_exit, _fail
-
     try:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        _fail("missing_extra", INSTALL_HINT, 2, False)
+        fail("missing_extra", INSTALL_HINT, 2, False)
         return
     import socket
 
@@ -69,8 +68,8 @@ def serve(
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host.strip("[]"), port))
     except OSError as exc:
-        _fail("cannot_listen", f"cannot listen on {host} port {port}: {exc.strerror or exc}", 2, False)
-    with _errors_to_exit(False), Store(db) as store:
+        fail("cannot_listen", f"cannot listen on {host} port {port}: {exc.strerror or exc}", 2, False)
+    with errors_to_exit(False), Store(db) as store:
         games = store.games()[:8]
         where = store.path
     shown = host if not tokens or host not in ("0.0.0.0", "::") else _lan_address()

@@ -1,0 +1,50 @@
+"""Start-up: a command imports its own module and not the others' (`cli.COMMANDS` is lazy).
+
+What the time is, `bench/run.py` measures; here only what is imported, which can be checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from installed import run_installed
+
+# module -> the commands that need it
+OTHERS = {
+    "mahjong_calc.commands_score": ("score", "variants", "batch"),
+    "mahjong_calc.commands_table": ("waits", "options"),
+    "mahjong_calc.game_cli": ("game",),
+    "mahjong_calc.live.commands": ("game",),
+    "mahjong_calc.web.command": ("serve",),
+    "mahjong_calc.batch": ("batch",),
+    "mahjong_calc.game": ("game",),
+}
+
+
+def imported(args: list[str], tmp_path: Path) -> set[str]:
+    """The modules the installed `mjcalc ARGS` imported (from PYTHONPROFILEIMPORTTIME's report)."""
+    proc = run_installed(args, env={"PYTHONPROFILEIMPORTTIME": "1", "MJCALC_DB": str(tmp_path / "games.sqlite3")})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+@pytest.mark.parametrize(("command", "args"), [
+    ("score", ["score", "123456m13m99p555p2m", "-s", "--json"]),
+    ("waits", ["waits", "123456m13m99p555p", "--json"]),
+    ("game", ["game", "list", "--json"]),
+    ("variants", ["variants", "--json"]),
+])
+def test_a_command_imports_no_other_commands_module(command: str, args: list[str], tmp_path: Path) -> None:
+    modules = imported(args, tmp_path)
+    assert "mahjong_calc.cli" in modules
+    unwanted = sorted(m for m, users in OTHERS.items() if command not in users and m in modules)
+    assert not unwanted, f"`mjcalc {' '.join(args)}` imported {unwanted}"
+
+
+def test_score_imports_neither_the_settler_nor_sqlite_nor_the_other_scorers(tmp_path: Path) -> None:
+    modules = imported(["score", "123456m13m99p555p2m", "-s", "--json"], tmp_path)
+    assert "mahjong_calc.scoring.wuhu" in modules
+    unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.settlement.wuhu", "mahjong_calc.scoring.chizhou",
+                "mahjong_calc.scoring.pujiang", "mahjong_calc.accel", "rich"}
+    assert not unwanted & modules
