@@ -64,6 +64,21 @@ class Tiles:
     chow_melds: bool
 
 
+@dataclass(frozen=True)
+class GameRules:
+    """Options every variant's game needs: dealer rotation, 一炮多响, the 子 ledger.
+
+    Values live only in the rulesets' `settlement:` sections (no defaults here); each variant's settlement class extends it.
+    """
+
+    # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
+    # the winner deals, or the deal always passes to the next seat
+    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"]
+    dealer_after_draw: Literal["stay", "next"]  # after 流局 / 黄庄
+    multiple_winners: bool  # 一炮多响: several players may win on one discard
+    chips: int  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
+
+
 @cache
 def hints(cls: type) -> dict[str, Any]:
     """A dataclass's field types, `Annotated` kept; read once per class."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .patterns import Detectors
     from .result import ScoreResult
     from .ruleset import Ruleset
+    from .settlement.base import Settler
 
 N = TypeVar("N")  # the numbers class
 O = TypeVar("O")  # the options class
@@ -41,7 +42,7 @@ class Variant(Generic[N, O, P]):
     score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
     # issue 12: the `settlement:` section's dataclass and the settler (settlement/<variant>.py)
     settlement: type | None = None
-    settle: Callable[..., Any] | None = None
+    settle: Settler | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
@@ -50,28 +51,25 @@ class Variant(Generic[N, O, P]):
 def _wuhu() -> Variant[Any, Any, Any]:
     from .patterns import wuhu as patterns
     from .scoring import wuhu
-    from .settlement.options import WuhuSettlement
 
     return Variant("wuhu", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, patterns.DETECTORS, wuhu.score,
-                   WuhuSettlement, lazy_settler("wuhu"))
+                   wuhu.WuhuSettlement, lazy_settler("wuhu"))
 
 
 def _chizhou() -> Variant[Any, Any, Any]:
     from .patterns import chizhou as patterns
     from .scoring import chizhou
-    from .settlement.options import ChizhouSettlement
 
     return Variant("chizhou", chizhou.ChizhouNumbers, chizhou.ChizhouOptions, chizhou.ChizhouPattern, patterns.DETECTORS, chizhou.score,
-                   ChizhouSettlement, lazy_settler("chizhou"))
+                   chizhou.ChizhouSettlement, lazy_settler("chizhou"))
 
 
 def _pujiang() -> Variant[Any, Any, Any]:
     from .patterns import pujiang as patterns
     from .scoring import pujiang
-    from .settlement.options import PujiangSettlement
 
     return Variant("pujiang", pujiang.PujiangNumbers, pujiang.PujiangOptions, pujiang.PujiangPattern, patterns.DETECTORS, pujiang.score,
-                   PujiangSettlement, lazy_settler("pujiang"))
+                   pujiang.PujiangSettlement, lazy_settler("pujiang"))
 
 
 class VariantTable(MutableMapping[str, "Variant[Any, Any, Any]"]):

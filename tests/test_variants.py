@@ -144,6 +144,14 @@ def test_a_test_variant_through_the_cli(runner: CliRunner) -> None:
     assert json.loads(result.stdout)["value"] == 9
 
 
+def test_a_variant_without_a_settler_says_so_when_a_meld_names_its_feeder(runner: CliRunner) -> None:
+    with register_variant(TOY):
+        result = runner.invoke(app, ["score", "222m333m456m77m", "-m", "111m@next", "--rules", str(YAML), "--json"])
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.stdout)["error"]["code"] == "no_settlement"
+    assert "the toy variant has no settler" in result.stderr
+
+
 def test_a_test_variant_is_checked_like_any_other(tmp_path: object) -> None:
     with register_variant(TOY), pytest.raises(RulesetError) as info:
         load_ruleset(rules_file=YAML, overrides=["patterns.qing_yi_se.fan=many"])

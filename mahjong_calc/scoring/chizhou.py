@@ -15,7 +15,7 @@ from ..errors import InputError, NotAWin
 from ..hand import SEATS, Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..schema import Label, Range
+from ..schema import GameRules, Label, Range
 from ..tiles import SUITS, is_honour
 from .common import Reading, Settled, best_result, each_pays, item
 
@@ -70,6 +70,19 @@ class ChizhouPattern(Label):
     """A pattern entry: its names and the factor (番) it multiplies the base by."""
 
     fan: int
+
+
+@dataclass(frozen=True)
+class ChizhouSettlement(GameRules):
+    """The `settlement:` section (liability, see settlement/chizhou.py) of the Chizhou ruleset."""
+
+    cheng_bao: bool  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
+    cheng_bao_min_melds: int  # 吃碰一色3口以上
+    fan_bao: bool  # 反包 cases (1)-(7)
+    # the seed's figures 1,2,3 (and 2,4,6) are what R pays in all (total), or on top of the normal payment (extra)
+    fan_bao_amounts: Literal["total", "extra"]
+    # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
+    cheng_bao_table: Literal["cases", "cheng_bao_section"]
 
 
 if TYPE_CHECKING:

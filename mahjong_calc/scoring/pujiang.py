@@ -16,7 +16,7 @@ from ..errors import InputError, NotAWin
 from ..hand import SEAT_ZH, SEATS, Hand, Seat, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..schema import Label, Range
+from ..schema import GameRules, Label, Range
 from ..tiles import WHITE, counts_of, format_tiles, tile_str
 from ..wilds import ANY, THIRTEEN_GROUPS, Group, WildSplit, seven_pairs, thirteen, wild_splits
 from .common import Reading, Settled, best_result, item, refused
@@ -68,6 +68,17 @@ class PujiangPattern(Label):
     fan: Fan
     base: int | None = None
     fan_with_wild: Fan | None = None
+
+
+@dataclass(frozen=True)
+class PujiangSettlement(GameRules):
+    """The `settlement:` section (liability, see settlement/pujiang.py) of the Pujiang ruleset."""
+
+    qiang_gang_bao: bool  # record the robbed player's payment for all three (the scorer makes it)
+    sheng_zhang_bao: bool  # 生张 during a 飘 round: the discarder pays for all three
+    piao_bao: bool  # the feeder of a second 飘 pays that 飘
+    piao_limits: bool  # 1 飘: others self-draw only; 2: only hands with 番; 3 (保飘): no win
+    piao_one_needs_fan: bool  # L50 其他的人不能碰与平胡…有翻的牌就可以平胡: after 1 飘 too, only hands with 番
 
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from ..errors import NotAWin
 from ..hand import Hand, WinContext
 from ..patterns import Candidate, detect
 from ..result import Item, ScoreResult
-from ..schema import Label
+from ..schema import GameRules, Label
 from ..tiles import number_of, tile_str
 from .common import Reading, Settled, best_result, each_pays, item, round_half_up
 
@@ -76,6 +76,20 @@ class WuhuPattern(Label):
     """A pattern entry: its names and its role, 嘴子 (a scoring feature) or 交 by itself."""
 
     role: Literal["zui_zi", "jiao"]
+
+
+@dataclass(frozen=True)
+class WuhuSettlement(GameRules):
+    """The `settlement:` section (liability, see settlement/wuhu.py) of a Wuhu ruleset."""
+
+    liability_needs_jiao: bool  # 包 only when the win is 交 (有个前提…是交就包)
+    san_dui_bao_pai: bool  # 三对包牌 (清一色/混一色 three-pung alarm)
+    san_dui_bao_on_self_draw: bool  # one feeder of all three pays even when the winner self-draws
+    si_dui_zhuan_bao: bool  # 四对转包
+    shuang_ba_zhi_bao: bool  # 双八支 alarm
+    shuang_si_he_bao: bool  # 双四核 alarm (顶嘴子)
+    # 交算输赢分，不扣底分: a 交 win moves the win/loss score only (score_only), or the 子 too (chips_too)
+    jiao_chips: Literal["score_only", "chips_too"]
 
 
 if TYPE_CHECKING:

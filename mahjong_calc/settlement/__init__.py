@@ -9,10 +9,10 @@ shift as a `Liability`. A settler never decomposes tiles.
 Everything here is relative to the winner: payers are `next`, `opposite`, `previous`;
 a meld's source is one of those, or `winner` for another player's meld the winner fed.
 
-`SETTLERS` maps a ruleset's `scorer:` value to its settler; `OPTIONS` to the frozen
-dataclass of its `settlement:` options. Both, and the types, load on first use: the
-scorers name the `settlement:` schema at import, and `mjcalc score` without meld sources
-never needs the rest (start-up time).
+Each variant's settler and the frozen dataclass of its `settlement:` options are in the
+variants table (`Variant.settle`, `Variant.settlement`; the class sits with the variant's
+other ruleset sections in `scoring/<variant>.py`). The settlers and the shared types load
+on first use: `mjcalc score` without meld sources never needs them (start-up time).
 """
 
 from __future__ import annotations
@@ -28,23 +28,11 @@ if TYPE_CHECKING:
     from ..seats import Position
     from .base import Liability, Settlement, Settler, Sourced, Table, options_of
 
-SETTLERS: dict[str, Settler]  # {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
-OPTIONS: dict[str, type]  # {"wuhu": WuhuSettlement, ...}
 _FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of")
 
 
 def __getattr__(name: str) -> Any:
-    """Load SETTLERS, OPTIONS and the shared types on first use (PEP 562)."""
-    if name in ("SETTLERS", "OPTIONS"):
-        if name in globals():  # called directly, after the first load
-            return globals()[name]
-        from . import chizhou, pujiang, wuhu
-
-        globals()["SETTLERS"] = {"wuhu": wuhu.settle, "chizhou": chizhou.settle, "pujiang": pujiang.settle}
-        from .options import ChizhouSettlement, PujiangSettlement, WuhuSettlement
-
-        globals()["OPTIONS"] = {"wuhu": WuhuSettlement, "chizhou": ChizhouSettlement, "pujiang": PujiangSettlement}
-        return globals()[name]
+    """Load the shared types on first use (PEP 562)."""
     if name in _FROM_BASE:
         from . import base
 
@@ -72,8 +60,7 @@ def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[
     """Who pays what for a scored hand, given the facts of the table."""
     settler = ruleset.variant.settle
     if settler is None:
-        settlers: dict[str, Settler] = __getattr__("SETTLERS")
-        settler = settlers[ruleset.scorer]
+        raise _no_settlement(ruleset)
     return settler(result, ctx, table, ruleset)
 
 
@@ -81,8 +68,16 @@ def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
     """The typed settlement options of a ruleset (its variant's dataclass)."""
     from .base import options_of
 
-    options: dict[str, type] = __getattr__("OPTIONS")
-    return options_of(options[ruleset.scorer], ruleset)
+    if ruleset.variant.settlement is None:
+        raise _no_settlement(ruleset)
+    return options_of(ruleset.variant.settlement, ruleset)
+
+
+def _no_settlement(ruleset: Ruleset[Any, Any, Any]) -> Exception:
+    from ..errors import RulesetError
+
+    return RulesetError("no_settlement", f"{ruleset.source}: the {ruleset.scorer} variant has no settler: "
+                                         "its hands are scored, but liability and whole games are not settled")
 
 
 def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
@@ -110,8 +105,6 @@ def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset:
 
 
 __all__ = [
-    "OPTIONS",
-    "SETTLERS",
     "Liability",
     "Settlement",
     "Settler",

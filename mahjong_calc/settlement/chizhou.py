@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
+from ..scoring.chizhou import ChizhouSettlement
 from ..tiles import is_honour
 from .base import Liability, Settlement, Sourced, Table, diff, options_of
-from .options import ChizhouSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset

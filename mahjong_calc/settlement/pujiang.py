@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import NotAWin
 from ..hand import SEATS, Seat, WinContext
 from ..result import ScoreResult
+from ..scoring.pujiang import PujiangSettlement
 from .base import Liability, Settlement, Table, options_of, pays_for_all
-from .options import PujiangSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..hand import SEATS, Meld, Seat, WinContext
 from ..result import ScoreResult
+from ..scoring.wuhu import WuhuSettlement
 from ..tiles import RED, is_honour
 from .base import Settlement, Sourced, Table, options_of, pays_for_all
-from .options import WuhuSettlement
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
