@@ -48,24 +48,19 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
     return inspect.Parameter(field.name, KEYWORD, default=default, annotation=Annotated[kind, info])
 
 
-def rules_option(help_text: str = "A ruleset YAML file; it may say `extends: wuhu315`.") -> inspect.Parameter:
-    return inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[
-        Path | None, typer.Option("--rules", "-r", metavar="FILE", help=help_text)])
-
-
-def set_option(help_text: str = "Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.") -> inspect.Parameter:
-    return inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[
-        list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help=help_text)])
-
-
-def json_option(help_text: str = "Print one JSON object instead of a table.") -> inspect.Parameter:
-    return inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[
-        bool, typer.Option("--json", "-j", help=help_text)])
-
-
-def lang_option(help_text: str = "Language of the table (default zh).") -> inspect.Parameter:
-    return inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[
-        Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, help=help_text)])
+def _common_options() -> tuple[inspect.Parameter, ...]:
+    """--rules, --set, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
+    return (
+        inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[Path | None, typer.Option(
+            "--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+        inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[list[str], typer.Option(
+            "--set", metavar="KEY=VALUE", show_default=False,
+            help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.")]),
+        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
+            "--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
+            "--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
+    )
 
 
 def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None = None,
@@ -75,8 +70,8 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     skip = set(without)
     declared = {f.name: flag_option(f) for f in FIELDS if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
-    return inspect.Signature([hand or given_hand, variant, rules_option(), set_option(), *declared.values(),
-                              json_option(), lang_option(), *after])
+    rules, set_, json_out, lang = _common_options()
+    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
 
 
 def with_signature(func: Callable[..., None], signature: inspect.Signature) -> Callable[..., None]:
