@@ -103,6 +103,8 @@ class GameInfo:
 
 @dataclass(frozen=True)
 class Event:
+    """One stored event of a game: its sequence number, kind (a hand, an undo), body and time."""
+
     seq: int
     kind: str
     body: dict[str, Any]

@@ -49,6 +49,8 @@ class ChizhouFlowers:
 
 @dataclass(frozen=True)
 class ChizhouNumbers:
+    """The `numbers:` section of the Chizhou ruleset: every amount the arithmetic uses."""
+
     base: int
     cap: int
     min_flowers: ChizhouMinFlowers
@@ -58,6 +60,8 @@ class ChizhouNumbers:
 
 @dataclass(frozen=True)
 class ChizhouOptions:
+    """The `options:` section of the Chizhou ruleset: each contested reading (docs/rules/chizhou.md)."""
+
     la_zi_needs_no_flowers: bool
     da_diao_che_concealed_kong: bool
     discard_triplet_is_exposed: bool

@@ -34,6 +34,8 @@ Fan = Annotated[int, Range(0, 16)]
 
 @dataclass(frozen=True)
 class PujiangNumbers:
+    """The `numbers:` section of the Pujiang ruleset: every amount the arithmetic uses."""
+
     base_zi: int
     peng_zi: int
     gang_zi: int
@@ -46,6 +48,8 @@ class PujiangNumbers:
 
 @dataclass(frozen=True)
 class PujiangOptions:
+    """The `options:` section of the Pujiang ruleset: each contested reading (docs/rules/pujiang.md)."""
+
     subtract_pungs: Literal["before_fan", "after_fan"]
     floor_payment_at_zero: bool
     white_as_wild_face: bool

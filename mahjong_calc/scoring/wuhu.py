@@ -45,6 +45,8 @@ class WuhuZhiFactor:
 
 @dataclass(frozen=True)
 class WuhuNumbers:
+    """The `numbers:` section of a Wuhu ruleset (315 or 525): every amount the arithmetic uses."""
+
     min_zhi: int
     di_fan: WuhuDiFan
     zhi_factor: WuhuZhiFactor
@@ -59,6 +61,8 @@ class WuhuNumbers:
 
 @dataclass(frozen=True)
 class WuhuOptions:
+    """The `options:` section of a Wuhu ruleset: each contested reading (docs/rules/wuhu.md)."""
+
     ya_dang_edge_wait: bool
     si_he_exposed_pung: bool
     shuang_ba_zhi_kongs_same_suit: bool
