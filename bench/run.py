@@ -14,7 +14,8 @@ Figures, all as whole processes except the `mahjong` package's:
 2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
    seeded random complete riichi hands, in this process: hands/s, and the ratio.
 3. `mjcalc score --json` for one hand against a bare Typer hello-world command:
-   median wall time of several runs each, and the ratio.
+   median wall and CPU time of several runs each, and the ratios (bench/startup.py;
+   `--startup-baseline DIR` also times another checkout, e.g. an older commit).
 4. Peak RSS of `mjcalc batch` over a file of `--rss-records` records (default 1,000,000),
    and the `--jobs 2` speed-up on that larger file.
 5. For contrast, `mjcalc batch --jobs 1` on a log that repeats 1,000 distinct hands,
@@ -47,6 +48,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+
+import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc import accel  # noqa: E402
 from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
@@ -262,31 +265,12 @@ def bench_mahjong_package(n: int, seed: int) -> float | None:
     return n / (time.perf_counter() - start)
 
 
-def bench_startup(runs: int) -> tuple[float, float]:
-    """Median wall time of `mjcalc score --json` and of a bare Typer hello-world, as processes."""
-    with tempfile.TemporaryDirectory() as tmp:
-        hello = Path(tmp) / "hello.py"
-        hello.write_text(
-            "import typer\n\napp = typer.Typer()\n\n\n@app.command()\ndef hello(name: str) -> None:\n"
-            "    typer.echo(f'hello {name}')\n\n\nif __name__ == '__main__':\n    app()\n",
-            encoding="utf-8",
-        )
-        score = [*mjcalc_cmd(), "score", "123456m13m99p555p2m", "--self-draw", "--json"]
-        bare = [sys.executable, str(hello), "world"]
-        for cmd in (score, bare):  # warm the file cache
-            run_process(cmd)
-        ours, theirs = [], []
-        for _ in range(runs):  # interleaved, so drift hits both alike
-            ours.append(run_process(score)[0])
-            theirs.append(run_process(bare)[0])
-    return statistics.median(ours), statistics.median(theirs)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200_000, help="hands per batch run (spread over the variants)")
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--startup-runs", type=int, default=21)
+    parser.add_argument("--startup-baseline", type=Path, help="also time another mjcalc checkout's start-up (see bench/startup.py)")
     parser.add_argument("--batch-runs", type=int, default=5, help="interleaved --jobs 1/--jobs 2 pairs (median)")
     parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
     args = parser.parse_args()
@@ -333,9 +317,7 @@ def main() -> None:
         else:
             print(f"mahjong HandCalculator.estimate_hand_value: {theirs:>10,.0f} hands/s (in process)")
             print(f"ratio mjcalc batch --jobs 1 / mahjong: {one / theirs:.2f}x")
-        ours, bare = bench_startup(args.startup_runs)
-        print(f"start-up: mjcalc score --json {ours * 1000:.1f} ms, bare Typer command {bare * 1000:.1f} ms "
-              f"(median of {args.startup_runs}): ratio {ours / bare:.2f}x")
+        print("\n".join(startup.report(startup.startup(args.startup_runs, args.startup_baseline), args.startup_runs)))
         if args.rss_records:
             big = Path(tmp) / "big.jsonl"
             write_records(big, args.rss_records, args.seed + 1)
