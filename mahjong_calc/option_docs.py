@@ -24,6 +24,15 @@ _WIN_W = "Winning"
 _AMOUNTS_W = "Amounts when the hand is not 交"
 _JIAO_W = "交 (the limit payment)"
 
+# `settlement:` keys every variant's game has (issue 12)
+_LIAB = "Liability and settlement"
+_SETTLEMENT_COMMON: dict[str, Doc] = {
+    "settlement.dealer_after_win": ("和牌后谁坐庄", "who deals next after a win", _LIAB),
+    "settlement.dealer_after_draw": ("流局后谁坐庄", "who deals next after a drawn hand (流局)", _LIAB),
+    "settlement.multiple_winners": ("一炮多响", "one discard may make several winners (一炮多响)", _LIAB),
+    "settlement.chips": ("每人起始子数 (0 = 不记子)", "子 (chips) each player starts with (0: no 子 ledger)", _LIAB),
+}
+
 KEYS: dict[str, dict[str, Doc]] = {
     "wuhu": {
         "tiles.suits": ("用哪几门数牌", "the suits played (m 万, p 筒, s 条)", _TILES_W),
@@ -49,6 +58,18 @@ KEYS: dict[str, dict[str, Doc]] = {
         "options.gang_hou_ya_dang_jiao": ("杠后开花又压档算交", "杠后开花 with 压档 is paid as 交", _JIAO_W),
         "options.jiao_count_each_source": ("每个交源各算一交", "one 交 per source instead of one per hand", _JIAO_W),
         "options.dealer_payer_extra": ("付钱的庄家多付一个底番", "a paying dealer (--dealer-seat) adds one 底番", _AMOUNTS_W),
+        "options.ya_dang_single_wait": ("压档须单听那一张", "压档 needs the 13 tiles to wait on that one tile", "压档"),
+        "options.hun_yi_se_self_draw_jiao": ("自摸混一色算交", "a self-drawn 混一色 is paid as 交", "压档"),
+        "options.jiao_self_draw_after_kong": ("杠开也加交的自摸分", "the 交 self-draw bonus applies to a win after a kong too", "嘴子"),
+        "options.tong_tian_overlapping": ("通天可用重叠的顺子 (123 345 567 789)", "通天 may use overlapping sequences covering 1-9", "嘴子"),
+        **_SETTLEMENT_COMMON,
+        "settlement.jiao_chips": ("交是否扣子 (score_only: 只算输赢分)", "whether a 交 moves the 子 too (score_only: the score only)", _LIAB),
+        "settlement.liability_needs_jiao": ("是交才包", "liability (包) only when the win is 交", _LIAB),
+        "settlement.san_dui_bao_pai": ("三对包牌", "三对包牌: the feeder of three exposed pungs of a suit pays", _LIAB),
+        "settlement.san_dui_bao_on_self_draw": ("三对包牌自摸也包", "三对包牌 applies on a self-draw too", _LIAB),
+        "settlement.si_dui_zhuan_bao": ("四对转包", "四对转包: the feeder of the fourth pung takes the liability over", _LIAB),
+        "settlement.shuang_ba_zhi_bao": ("双八支报警后点炮者包", "双八支 after a warning: the discarder pays", _LIAB),
+        "settlement.shuang_si_he_bao": ("双四核报警后顶嘴子者包", "双四核 after a warning: the key-tile discarder pays", _LIAB),
     },
     "chizhou": {
         "tiles.suits": ("用哪几门数牌", "the suits played (m 万, p 筒, s 条)", "Tiles and calls"),
@@ -69,6 +90,14 @@ KEYS: dict[str, dict[str, Doc]] = {
         "options.la_zi_needs_no_flowers": ("拉子不要花 (抢杠除外)", "a capped hand (拉子) wins with any 花, except by 抢杠", "Win thresholds"),
         "options.da_diao_che_concealed_kong": ("大吊车的四副可含暗杠", "大吊车's four melds may include concealed kongs", "Patterns and the multiplier"),
         "options.discard_triplet_is_exposed": ("点炮成的字刻算字碰", "an honour triplet completed by the discard is 字碰, not 字暗刻", "花"),
+        "options.honour_pung_is_another_suit": ("字碰算另一门 (限吃一色时)", "an honour pung counts as another suit for the chow restriction", "Chow restriction"),
+        "options.da_diao_che_payment_multiplier": ("大吊车结算倍数 (1 = 同小胡)", "大吊车's payments are multiplied by this (1: as any hand)", "Payments"),
+        **_SETTLEMENT_COMMON,
+        "settlement.cheng_bao": ("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone", _LIAB),
+        "settlement.cheng_bao_min_melds": ("承包至少几口", "melds one player must feed for 承包", _LIAB),
+        "settlement.fan_bao": ("反包", "反包: the liable player pays for the cases of §19", _LIAB),
+        "settlement.fan_bao_amounts": ("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)", _LIAB),
+        "settlement.cheng_bao_table": ("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow", _LIAB),
     },
     "pujiang": {
         "tiles.suits": ("用哪几门数牌", "the suits played (m 万, p 筒, s 条)", "Tiles and calls"),
@@ -90,46 +119,6 @@ KEYS: dict[str, dict[str, Doc]] = {
         "options.san_cai_shen_stacks": ("三财神的番加到成牌的番上", "三财神's 番 adds to a complete hand's own 番", "Patterns"),
         "options.robbing_kong_needs_three_pungs": ("抢杠也要三刻", "a win by 抢杠 needs three pungs too", "Winning"),
         "options.robbing_kong_wild_needs_fan": ("有财神抢杠也要有番", "a wild hand winning by 抢杠 needs a 番 too", "Winning"),
-    },
-}
-
-# Keys that the rule changes (issue 10) and game settlement (issue 12) add to the shipped
-# rulesets on their own branches: described here ahead of time, so `mjcalc options`
-# describes them the moment they arrive. tests/test_options.py checks them fully once a
-# shipped ruleset has them; until then it only skips them.
-_LIAB = "Liability and settlement"
-_SETTLEMENT_COMMON: dict[str, Doc] = {
-    "settlement.dealer_after_win": ("和牌后谁坐庄", "who deals next after a win", _LIAB),
-    "settlement.dealer_after_draw": ("流局后谁坐庄", "who deals next after a drawn hand (流局)", _LIAB),
-    "settlement.multiple_winners": ("一炮多响", "one discard may make several winners (一炮多响)", _LIAB),
-    "settlement.chips": ("每人起始子数 (0 = 不记子)", "子 (chips) each player starts with (0: no 子 ledger)", _LIAB),
-}
-PENDING_KEYS: dict[str, dict[str, Doc]] = {
-    "wuhu": {
-        "options.ya_dang_single_wait": ("压档须单听那一张", "压档 needs the 13 tiles to wait on that one tile", "压档"),
-        "options.hun_yi_se_self_draw_jiao": ("自摸混一色算交", "a self-drawn 混一色 is paid as 交", "压档"),
-        "options.jiao_self_draw_after_kong": ("杠开也加交的自摸分", "the 交 self-draw bonus applies to a win after a kong too", "嘴子"),
-        "options.tong_tian_overlapping": ("通天可用重叠的顺子 (123 345 567 789)", "通天 may use overlapping sequences covering 1-9", "嘴子"),
-        **_SETTLEMENT_COMMON,
-        "settlement.jiao_chips": ("交是否扣子 (score_only: 只算输赢分)", "whether a 交 moves the 子 too (score_only: the score only)", _LIAB),
-        "settlement.liability_needs_jiao": ("是交才包", "liability (包) only when the win is 交", _LIAB),
-        "settlement.san_dui_bao_pai": ("三对包牌", "三对包牌: the feeder of three exposed pungs of a suit pays", _LIAB),
-        "settlement.san_dui_bao_on_self_draw": ("三对包牌自摸也包", "三对包牌 applies on a self-draw too", _LIAB),
-        "settlement.si_dui_zhuan_bao": ("四对转包", "四对转包: the feeder of the fourth pung takes the liability over", _LIAB),
-        "settlement.shuang_ba_zhi_bao": ("双八支报警后点炮者包", "双八支 after a warning: the discarder pays", _LIAB),
-        "settlement.shuang_si_he_bao": ("双四核报警后顶嘴子者包", "双四核 after a warning: the key-tile discarder pays", _LIAB),
-    },
-    "chizhou": {
-        "options.honour_pung_is_another_suit": ("字碰算另一门 (限吃一色时)", "an honour pung counts as another suit for the chow restriction", "Chow restriction"),
-        "options.da_diao_che_payment_multiplier": ("大吊车结算倍数 (1 = 同小胡)", "大吊车's payments are multiplied by this (1: as any hand)", "Payments"),
-        **_SETTLEMENT_COMMON,
-        "settlement.cheng_bao": ("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone", _LIAB),
-        "settlement.cheng_bao_min_melds": ("承包至少几口", "melds one player must feed for 承包", _LIAB),
-        "settlement.fan_bao": ("反包", "反包: the liable player pays for the cases of §19", _LIAB),
-        "settlement.fan_bao_amounts": ("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)", _LIAB),
-        "settlement.cheng_bao_table": ("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow", _LIAB),
-    },
-    "pujiang": {
         "options.qiang_gang_fan": ("抢杠算几番", "番 a win by robbing a kong (抢杠) is worth", "Winning"),
         "options.qiang_gang_amount": ("抢杠付款算法", "how a robbed player's payment is reckoned", "Payments"),
         "options.zhen_13_wide_gaps": ("真13每门牌相隔至少三", "真13: each suit's tiles at least three apart (159m counts)", "Patterns"),
@@ -141,8 +130,6 @@ PENDING_KEYS: dict[str, dict[str, Doc]] = {
         "settlement.piao_one_needs_fan": ("一飘后他人须有番才胡", "after one 飘, the others need a 番 to win", _LIAB),
     },
 }
-for _scorer, _docs in PENDING_KEYS.items():
-    KEYS[_scorer] = {**_docs, **KEYS[_scorer]}
 
 # The fields of pattern entries, labels and titles: names and amounts, described by the field.
 FIELDS: dict[str, tuple[str, str]] = {
