@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +21,7 @@ from .flags import BY_NAME
 from .records import KEY_FIELDS
 from .ruleset import Ruleset, load_ruleset
 from .scoring import tile_in_variant
+from .scoring.wuhu import factor_of
 from .tiles import NUM_TILES
 
 try:
@@ -99,7 +99,7 @@ def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
         return None
     allowed = bytes(tile_in_variant(t, rs.tiles) for t in range(NUM_TILES))
     num, opt = rs.numbers, rs.options
-    factors = [Decimal(str(num.zhi_factor.discard)), Decimal(str(num.zhi_factor.self_draw))]
+    factors = [factor_of(num.zhi_factor.discard), factor_of(num.zhi_factor.self_draw)]
     numbers = (
         num.min_zhi,
         *(getattr(num.di_fan, k) for k in DI_FAN),

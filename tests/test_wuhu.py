@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mahjong_calc import NotAWin, score_hand
+from mahjong_calc import NotAWin, load_ruleset, score_hand
 
 
 def run(hand: str, variant: str = "wuhu315", **kw: Any) -> dict[str, Any]:
@@ -172,3 +172,14 @@ def test_not_a_win(hand: str, flags: dict[str, Any], code: str) -> None:
     with pytest.raises(NotAWin) as info:
         run(hand, **flags)
     assert info.value.code == code
+
+
+def test_an_integral_factor_prints_without_a_point() -> None:
+    # wuhu525's self-draw factor is written `1` and loads as the float 1.0; the text stays `11 × 1`
+    assert load_ruleset("wuhu525").numbers.zhi_factor.self_draw == 1.0
+    items = run("123m456m789m11m555p", "wuhu525", self_draw=True)["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 1 = 11"]
+    items = run("123m456m789m11m555p", "wuhu525", self_draw=True, overrides=["numbers.zhi_factor.self_draw=2.0"])["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 2 = 22"]
+    items = run("123m456m789m11m555p", "wuhu315")["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 0.2 = 2.2 → 2"]

@@ -105,6 +105,12 @@ def zhi_of(counts: tuple[int, ...]) -> int:
     return max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
 
 
+def factor_of(value: float) -> Decimal:
+    """A 支番 factor as the decimal it was written as: `0.2`, `0.5`, and `1`, never `1.0`."""
+    exact = Decimal(repr(value))
+    return exact.to_integral_value() if exact == exact.to_integral_value() else exact
+
+
 def zhi_fan_detail(zhi: int, ya: int, factor: Decimal, zhi_fan: int) -> str:
     """支番 with its numbers, so they add up on screen: `(9 + 2) × 0.4 = 4.4 → 4` (支 + 压档 points)."""
     exact = format(((zhi + ya) * factor).normalize(), "f")
@@ -161,10 +167,9 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts
         dealer_extra = 0
     else:
         if ctx.self_draw:
-            di, factor_of = (num.di_fan.self_draw_ya_dang if ya else num.di_fan.self_draw), num.zhi_factor.self_draw
+            di, factor = (num.di_fan.self_draw_ya_dang if ya else num.di_fan.self_draw), factor_of(num.zhi_factor.self_draw)
         else:
-            di, factor_of = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), num.zhi_factor.discard
-        factor = Decimal(str(factor_of))
+            di, factor = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), factor_of(num.zhi_factor.discard)
         zhi_fan = round_half_up((zhi + ya) * factor)
         detail = zhi_fan_detail(zhi, ya, factor, zhi_fan)
         how = ("自摸 self-draw" if ctx.self_draw else "点炮 discard") + (f", 压档 {ya}" if ya else "")
