@@ -73,6 +73,8 @@ class WuhuOptions:
     hun_yi_se_self_draw_jiao: bool  # a self-drawn 混一色 is 交
     jiao_self_draw_after_kong: bool  # the 交 self-draw bonus also after a kong
     tong_tian_overlapping: bool  # 通天 from any sequences covering 1-9
+    gang_hou_du_diao_jiao: bool  # 杠后开花 on a single wait on the pair (独吊) is 交, like 杠后压档
+    si_he_three_extra: bool  # three 四核 tiles: 双四核 plus a 四核 嘴子 beyond the 交
 
 
 @dataclass(frozen=True)
@@ -151,11 +153,14 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts
 
     jiao_sources = [k for k in found if role[k] == "jiao"]
     zui_zi = [k for k in found if role[k] == "zui_zi"]
+    # 独吊: the winning tile completed the pair, and the 13 tiles waited on it alone
+    du_diao = arr.win_in < 0 and waits == (hand.win_tile,)
     # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
     promoted = [
         key
         for key, rule in (
-            ("gang_hou_kai_hua", bool(ya) and opt.gang_hou_ya_dang_jiao),  # 杠后压档也交
+            # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
+            ("gang_hou_kai_hua", (bool(ya) and opt.gang_hou_ya_dang_jiao) or (du_diao and opt.gang_hou_du_diao_jiao)),
             ("hun_yi_se", ctx.self_draw and opt.hun_yi_se_self_draw_jiao),
         )
         if rule and key in zui_zi
