@@ -6,14 +6,13 @@ answers only well-formed, plainly written Wuhu hands, and returns None ("decline
 for everything else, which then takes the Python path, errors included. Its rules
 come from the same validated Ruleset: numbers, options, labels and the pattern list
 are packed into a `Plan` here, once per ruleset. A ruleset that lists a pattern
-with no compiled detector gets no plan.
+with no compiled detector, or turns on an option of PYTHON_ONLY_OPTIONS, gets no plan.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +21,7 @@ from .flags import BY_NAME
 from .records import KEY_FIELDS
 from .ruleset import Ruleset, load_ruleset
 from .scoring import tile_in_variant
+from .scoring.wuhu import factor_of
 from .tiles import NUM_TILES
 
 try:
@@ -44,6 +44,9 @@ OPTIONS = (
     "jiao_self_draw_after_kong",
     "tong_tian_overlapping",
 )
+# Options the compiled scorer does not implement (it is being retired, so it will not learn them):
+# a ruleset with any of them on gets no Plan, and its records take the Python path.
+PYTHON_ONLY_OPTIONS = ("gang_hou_du_diao_jiao", "si_he_three_extra")
 
 
 def available() -> bool:
@@ -97,9 +100,11 @@ def compile_plan(rs: Ruleset[Any, Any, Any]) -> Any | None:
     """The compiled form of a Wuhu ruleset, or None where only the Python scorer applies."""
     if not available() or rs.scorer != "wuhu":
         return None
+    if any(getattr(rs.options, k) for k in PYTHON_ONLY_OPTIONS):
+        return None
     allowed = bytes(tile_in_variant(t, rs.tiles) for t in range(NUM_TILES))
     num, opt = rs.numbers, rs.options
-    factors = [Decimal(str(num.zhi_factor.discard)), Decimal(str(num.zhi_factor.self_draw))]
+    factors = [factor_of(num.zhi_factor.discard), factor_of(num.zhi_factor.self_draw)]
     numbers = (
         num.min_zhi,
         *(getattr(num.di_fan, k) for k in DI_FAN),

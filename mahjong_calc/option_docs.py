@@ -62,6 +62,8 @@ KEYS: dict[str, dict[str, Doc]] = {
         "options.hun_yi_se_self_draw_jiao": ("自摸混一色算交", "a self-drawn 混一色 is paid as 交", "压档"),
         "options.jiao_self_draw_after_kong": ("杠开也加交的自摸分", "the 交 self-draw bonus applies to a win after a kong too", "嘴子"),
         "options.tong_tian_overlapping": ("通天可用重叠的顺子 (123 345 567 789)", "通天 may use overlapping sequences covering 1-9", "嘴子"),
+        "options.gang_hou_du_diao_jiao": ("杠后开花独吊 (单钓将) 也算交", "杠后开花 won on a single wait on the pair (独吊) is paid as 交", _JIAO_W),
+        "options.si_he_three_extra": ("三个四核: 双四核再加一个四核嘴子", "three 四核 tiles: 双四核 plus one more 四核 as a 嘴子 beyond the 交", _JIAO_W),
         **_SETTLEMENT_COMMON,
         "settlement.jiao_chips": ("交是否扣子 (score_only: 只算输赢分)", "whether a 交 moves the 子 too (score_only: the score only)", _LIAB),
         "settlement.liability_needs_jiao": ("是交才包", "liability (包) only when the win is 交", _LIAB),

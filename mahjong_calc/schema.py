@@ -9,8 +9,9 @@ ruleset. The hints mean:
 * `int`: an integer from 0 to 1,000,000,000 (amounts are never negative unless a
   key says `Annotated[int, SIGNED]`, and documents why); `Annotated[int, Range(a, b)]`
   narrows it.
-* `float`: a finite number from 0 to 1,000,000 (an integer is kept as written, so
-  `1` prints as `1`, not `1.0`).
+* `float`: a finite number from 0 to 1,000,000; an integer is converted (`1` loads as
+  `1.0`, so every value has its declared type; text that shows a factor writes an
+  integral one without `.0`, see `scoring.wuhu.factor_of`).
 * `bool`, `str`, `Literal[...]`; `tuple[X, ...]` (a YAML list); `Mapping[str, X]`
   (a mapping with snake_case keys, frozen); a nested dataclass (a mapping with
   exactly its fields; a field with a default may be left out).
@@ -152,7 +153,7 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
             ok = lo <= value <= hi
         if not ok:
             raise fail(f"must be {describe(hint)}, got {shown(value)}")
-        return value
+        return float(value) if base is float else value
     if base is str:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise fail(f"must be {describe(hint)} of at most {MAX_TEXT} characters, got {shown(value)}")

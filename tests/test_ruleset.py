@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
 import sys
+import types
+from collections.abc import Mapping
 from dataclasses import FrozenInstanceError
 from pathlib import Path
+from typing import Annotated, Literal, Union, get_args, get_origin
 
 import pytest
 from typer.testing import CliRunner
 
-from mahjong_calc import RulesetError, load_ruleset, score_hand, shipped_names
+from mahjong_calc import RulesetError, load_ruleset, schema, score_hand, shipped_names
 from mahjong_calc.cli import app
 from mahjong_calc.errors import shown
+from mahjong_calc.ruleset import document_schema
 
 WIN = "123m456m678m11p555p"
 
@@ -266,3 +271,44 @@ def test_shown_survives_a_deeply_shared_value() -> None:
     for _ in range(100):  # 2**100 leaves if walked naively
         value = [value, value]
     assert len(shown(value)) <= 80
+
+
+def wrong_types(value: object, hint: object, where: str) -> list[str]:
+    """Every leaf of a loaded ruleset section that is not exactly of its declared type (an int is no float)."""
+    if get_origin(hint) is Annotated:
+        hint = get_args(hint)[0]
+    origin = get_origin(hint)
+    if origin in (types.UnionType, Union):
+        if value is None:
+            return []
+        (hint,) = (a for a in get_args(hint) if a is not type(None))
+        return wrong_types(value, hint, where)
+    if origin is Literal:
+        return [] if any(value == c and type(value) is type(c) for c in get_args(hint)) else [f"{where}: {value!r}"]
+    if origin is tuple:
+        assert isinstance(value, tuple), where
+        return [w for i, v in enumerate(value) for w in wrong_types(v, get_args(hint)[0], f"{where}[{i}]")]
+    if origin is not None and issubclass(origin, Mapping):
+        assert isinstance(value, Mapping), where
+        return [w for k, v in value.items() for w in wrong_types(v, get_args(hint)[1], f"{where}.{k}")]
+    if dataclasses.is_dataclass(hint):
+        assert type(value) is hint, where
+        return [w for name, sub in schema.hints(hint).items() for w in wrong_types(getattr(value, name), sub, f"{where}.{name}")]
+    return [] if type(value) is hint else [f"{where}: {value!r} is {type(value).__name__}, declared {hint!r}"]
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_value_of_a_shipped_ruleset_has_its_declared_type(name: str) -> None:
+    rs = load_ruleset(name)
+    schema_of = document_schema(rs.variant)
+    assert {"numbers", "options", "patterns"} <= set(schema_of)
+    wrong = [w for key, hint in schema_of.items() for w in wrong_types(getattr(rs, key), hint, key)]
+    assert not wrong
+
+
+def test_an_integer_for_a_float_key_loads_as_a_float() -> None:
+    # wuhu525 writes its self-draw factor `1`; the document keeps what was written
+    rs = load_ruleset("wuhu525")
+    assert type(rs.numbers.zhi_factor.self_draw) is float and rs.data["numbers"]["zhi_factor"]["self_draw"] == 1
+    assert type(load_ruleset("wuhu315", overrides=("numbers.zhi_factor.discard=1",)).numbers.zhi_factor.discard) is float
+    assert type(rs.numbers.jiao) is int

@@ -51,6 +51,18 @@ def test_a_shipped_ruleset_is_cached_and_read_back(shipped: Path, tmp_path: Path
     assert (again.numbers, again.options, again.patterns) == (first.numbers, first.options, first.patterns)
 
 
+def test_a_cached_entry_loads_with_the_declared_types(shipped: Path) -> None:
+    # the entry keeps the document as written (`self_draw: 1`); loading it converts to the float the schema declares
+    cold = load_ruleset("wuhu525")
+    entry = _entry_data(shipped, "wuhu525")
+    assert isinstance(entry, dict) and entry["numbers"]["zhi_factor"]["self_draw"] == 1
+    _clear()
+    warm = load_ruleset("wuhu525")
+    assert type(cold.numbers.zhi_factor.self_draw) is type(warm.numbers.zhi_factor.self_draw) is float
+    items = score_hand("123m456m789m11m555p", variant="wuhu525", self_draw=True).items
+    assert [i.detail for i in items if i.key == "zhi_fan"] == ["11 × 1 = 11"]
+
+
 def test_a_changed_base_file_makes_the_entry_stale(shipped: Path) -> None:
     assert load_ruleset("wuhu525").options.ya_dang_edge_wait is False
     _clear()

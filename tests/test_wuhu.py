@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from mahjong_calc import NotAWin, score_hand
+from mahjong_calc import NotAWin, load_ruleset, score_hand
 
 
 def run(hand: str, variant: str = "wuhu315", **kw: Any) -> dict[str, Any]:
@@ -172,3 +173,71 @@ def test_not_a_win(hand: str, flags: dict[str, Any], code: str) -> None:
     with pytest.raises(NotAWin) as info:
         run(hand, **flags)
     assert info.value.code == code
+
+
+# Two readings the compiled scorer leaves to Python (accel.PYTHON_ONLY_OPTIONS), default off:
+# hand, flags, the option set true or false, expected patterns, expected value (wuhu315, wuhu525)
+DU_DIAO = ("123m345m678m55s", {"melds": ["1111s"], "after_kong": True, "win": "5s"})  # 杠后开花 on a 独吊 of 5s
+DU_DIAO_PLUS = ("1112m345m678m2m", {"melds": ["1111s"], "after_kong": True, "win": "2m"})  # the pair 22m, but 3m 5m 6m 8m 9m wait too
+THREE_SI_HE = ("111122223333m55p", {})  # 111m 222m 333m + 123m: three 四核 tiles
+NEW_OPTION_CASES: list[tuple[str, dict[str, Any], str, bool, list[str], tuple[int, int]]] = [
+    # off: a plain 杠后开花, one 嘴子: 3 + round(9 × 0.4)=4 + 2 + 明杠 1 (525: 6 + 9 + 5 + 2)
+    (*DU_DIAO, "gang_hou_du_diao_jiao", False, ["gang_hou_kai_hua"], (10, 22)),
+    # on: 交 by itself, like 杠后压档; no 交 self-draw bonus after a kong
+    (*DU_DIAO, "gang_hou_du_diao_jiao", True, ["gang_hou_kai_hua", "jiao"], (30, 50)),
+    # a pair wait among others is no 独吊: 3 + round(11 × 0.4)=4 + 2 + 1 (525: 6 + 11 + 5 + 2)
+    (*DU_DIAO_PLUS, "gang_hou_du_diao_jiao", False, ["gang_hou_kai_hua"], (10, 24)),
+    (*DU_DIAO_PLUS, "gang_hou_du_diao_jiao", True, ["gang_hou_kai_hua"], (10, 24)),
+    # where 清一色 is the 交, the 独吊 杠后开花 is a 嘴子 beyond it either way, as any 杠后开花 is:
+    # 30 + 对对胡 10 + 杠后开花 10 (525: 50 + 20 + 20)
+    *[("111m333m555m99m", {"melds": ["8888m"], "after_kong": True, "win": "9m"}, "gang_hou_du_diao_jiao", on,
+       ["dui_dui_hu", "gang_hou_kai_hua", "qing_yi_se", "jiao"], (50, 90)) for on in (False, True)],
+    # off: 双四核, 交 30 and nothing for the third tile
+    (*THREE_SI_HE, "si_he_three_extra", False, ["shuang_si_he", "jiao"], (30, 50)),
+    # on: 双四核 plus one more 四核, a 嘴子 beyond the 交: 30 + 10 (525: 50 + 20)
+    (*THREE_SI_HE, "si_he_three_extra", True, ["si_he", "shuang_si_he", "jiao"], (40, 70)),
+    ("123m55p", {"melds": ["111m", "222m", "333m"]}, "si_he_three_extra", True, ["si_he", "shuang_si_he", "jiao"], (40, 70)),
+    # two 四核 tiles stay 双四核 alone
+    ("111m333m123m456p55p", {}, "si_he_three_extra", True, ["shuang_si_he", "jiao"], (30, 50)),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "option", "on", "patterns", "values"), NEW_OPTION_CASES, ids=str)
+@pytest.mark.parametrize("variant", ["wuhu315", "wuhu525"])
+def test_du_diao_and_three_si_he_options(variant: str, hand: str, flags: dict[str, Any], option: str, on: bool,
+                                         patterns: list[str], values: tuple[int, int]) -> None:
+    result = run(hand, variant, **flags, overrides=[f"options.{option}={str(on).lower()}"])
+    assert (result["patterns"], result["value"]) == (patterns, values[variant == "wuhu525"])
+    if not on:  # off is the shipped default: the same result without the override
+        assert run(hand, variant, **flags) == result
+
+
+def test_the_new_options_through_mjcalc_score() -> None:
+    from typer.testing import CliRunner
+
+    from mahjong_calc.cli import app
+
+    def score(*args: str) -> Any:
+        done = CliRunner().invoke(app, ["score", *args, "--json"])
+        assert done.exit_code == 0, done.output
+        return json.loads(done.stdout)
+
+    du_diao = ["123m345m678m55s", "-m", "1111s", "--after-kong", "--win", "5s"]
+    assert score(*du_diao)["value"] == 10
+    on = score(*du_diao, "--set", "options.gang_hou_du_diao_jiao=true")
+    assert [(i["key"], i["value"], i["detail"]) for i in on["items"]] == [("jiao", 30, "杠后开花 is 交 by itself")]
+    assert score("111122223333m55p")["value"] == 30
+    on = score("111122223333m55p", "--set", "options.si_he_three_extra=true")
+    assert [(i["key"], i["value"], i["detail"]) for i in on["items"]] == [("jiao", 30, "双四核 is 交 by itself"),
+                                                                          ("si_he", 10, "嘴子 beyond 交")]
+
+
+def test_an_integral_factor_prints_without_a_point() -> None:
+    # wuhu525's self-draw factor is written `1` and loads as the float 1.0; the text stays `11 × 1`
+    assert load_ruleset("wuhu525").numbers.zhi_factor.self_draw == 1.0
+    items = run("123m456m789m11m555p", "wuhu525", self_draw=True)["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 1 = 11"]
+    items = run("123m456m789m11m555p", "wuhu525", self_draw=True, overrides=["numbers.zhi_factor.self_draw=2.0"])["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 2 = 22"]
+    items = run("123m456m789m11m555p", "wuhu315")["items"]
+    assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 0.2 = 2.2 → 2"]

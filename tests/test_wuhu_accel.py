@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from installed import child_env, needs_compiled, run_installed, which_ran
 from test_accel_properties import legal_wins
-from test_wuhu import PATTERN_CASES
+from test_wuhu import NEW_OPTION_CASES, PATTERN_CASES
 from wuhu_hands import build
 
 from mahjong_calc import accel
@@ -166,6 +167,32 @@ def test_every_combination_of_options(mask: int) -> None:
 )
 def test_what_it_leaves_to_python(record: dict[str, Any]) -> None:
     assert _check(record, leaves_to_python=True) == "declined"
+
+
+def test_every_wuhu_option_is_compiled_or_declined() -> None:
+    # an option the C file does not read must make compile_plan decline, or batch would score it as off
+    assert not set(OPTIONS) & set(accel.PYTHON_ONLY_OPTIONS)
+    assert {f.name for f in fields(wuhu.WuhuOptions)} == set(OPTIONS) | set(accel.PYTHON_ONLY_OPTIONS)
+
+
+@compiled
+@pytest.mark.parametrize("option", accel.PYTHON_ONLY_OPTIONS)
+@pytest.mark.parametrize("variant", ["wuhu315", "wuhu525"])
+def test_an_option_it_lacks_gets_no_plan_when_on(variant: str, option: str) -> None:
+    assert accel.compile_plan(load_ruleset(variant, overrides=(f"options.{option}=true",))) is None
+    assert accel.compile_plan(load_ruleset(variant, overrides=(f"options.{option}=false",))) is not None
+
+
+@compiled
+@pytest.mark.parametrize(("hand", "flags", "option", "on", "patterns", "values"), NEW_OPTION_CASES, ids=str)
+@pytest.mark.parametrize("variant", ["wuhu315", "wuhu525"])
+def test_python_only_options_off_are_compiled_on_are_declined(variant: str, hand: str, flags: dict[str, Any], option: str,
+                                                              on: bool, patterns: list[str], values: tuple[int, int]) -> None:
+    overrides = (f"options.{option}={str(on).lower()}",)
+    if on:  # no plan at all: every record of that ruleset takes the Python path
+        assert accel.compile_plan(load_ruleset(variant, overrides=overrides)) is None
+    else:  # off, the compiled scorer answers and agrees byte for byte
+        assert _check({"variant": variant, "hand": hand, **flags}, overrides) == "win"
 
 
 @compiled
@@ -315,6 +342,25 @@ def test_batch_output_is_the_same_without_it(tmp_path: Path) -> None:
     assert fast.returncode == slow.returncode
     assert fast.stdout == slow.stdout
     assert len(fast.stdout.splitlines()) == 500
+
+
+@needs_compiled
+@pytest.mark.parametrize("option", accel.PYTHON_ONLY_OPTIONS)
+def test_batch_with_an_option_it_lacks_gives_the_python_result(tmp_path: Path, option: str) -> None:
+    """The installed `mjcalc batch --set options.X=true`, compiled scorer built, scores as the Python path does."""
+    cases = [(hand, flags, on) for hand, flags, name, on, _, _ in NEW_OPTION_CASES if name == option]
+    records = [{"id": i, "variant": variant, "hand": hand, **flags}
+               for i, (variant, (hand, flags, _)) in enumerate((v, c) for v in ("wuhu315", "wuhu525") for c in cases)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    args = ["batch", "--jobs", "1", "-o", "jsonl", "--set", f"options.{option}=true", str(source)]
+    fast, slow = run_installed(args), run_installed(args, env={"MJCALC_NO_ACCEL": "1"})
+    assert which_ran()["accel"] and fast.returncode == slow.returncode == 0, fast.stderr
+    assert fast.stdout == slow.stdout
+    rows = [json.loads(line) for line in fast.stdout.splitlines()]
+    expected = [score_hand(**{k: v for k, v in r.items() if k != "id"}, overrides=[f"options.{option}=true"]).value for r in records]
+    assert [row["value"] for row in rows] == expected
+    assert any(row["value"] != score_hand(**{k: v for k, v in r.items() if k != "id"}).value for row, r in zip(rows, records, strict=True))
 
 
 def test_version_says_whether_the_compiled_scorer_is_on() -> None:

@@ -28,8 +28,10 @@ def si_he_tiles(c: Candidate[WuhuOptions]) -> int:
 
 
 def si_he(c: Candidate[WuhuOptions]) -> int:
-    """四核: exactly one such tile (two make 双四核 instead)."""
-    return si_he_tiles(c) == 1
+    """四核: exactly one such tile (two make 双四核 instead); with `si_he_three_extra`, also
+    three: 双四核 and one more 四核 (a 嘴子 beyond the 交)."""
+    tiles = si_he_tiles(c)
+    return tiles == 1 or (tiles == 3 and c.options.si_he_three_extra)
 
 
 def shuang_si_he(c: Candidate[WuhuOptions]) -> int:

@@ -73,6 +73,8 @@ class WuhuOptions:
     hun_yi_se_self_draw_jiao: bool  # a self-drawn 混一色 is 交
     jiao_self_draw_after_kong: bool  # the 交 self-draw bonus also after a kong
     tong_tian_overlapping: bool  # 通天 from any sequences covering 1-9
+    gang_hou_du_diao_jiao: bool  # 杠后开花 on a single wait on the pair (独吊) is 交, like 杠后压档
+    si_he_three_extra: bool  # three 四核 tiles: 双四核 plus a 四核 嘴子 beyond the 交
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,12 @@ if TYPE_CHECKING:
 def zhi_of(counts: tuple[int, ...]) -> int:
     """支: the largest count of one suit over all the winner's tiles (a kong counts 4)."""
     return max(sum(counts[s * 9 : s * 9 + 9]) for s in range(3))
+
+
+def factor_of(value: float) -> Decimal:
+    """A 支番 factor as the decimal it was written as: `0.2`, `0.5`, and `1`, never `1.0`."""
+    exact = Decimal(repr(value))
+    return exact.to_integral_value() if exact == exact.to_integral_value() else exact
 
 
 def zhi_fan_detail(zhi: int, ya: int, factor: Decimal, zhi_fan: int) -> str:
@@ -145,11 +153,14 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts
 
     jiao_sources = [k for k in found if role[k] == "jiao"]
     zui_zi = [k for k in found if role[k] == "zui_zi"]
+    # 独吊: the winning tile completed the pair, and the 13 tiles waited on it alone
+    du_diao = arr.win_in < 0 and waits == (hand.win_tile,)
     # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
     promoted = [
         key
         for key, rule in (
-            ("gang_hou_kai_hua", bool(ya) and opt.gang_hou_ya_dang_jiao),  # 杠后压档也交
+            # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
+            ("gang_hou_kai_hua", (bool(ya) and opt.gang_hou_ya_dang_jiao) or (du_diao and opt.gang_hou_du_diao_jiao)),
             ("hun_yi_se", ctx.self_draw and opt.hun_yi_se_self_draw_jiao),
         )
         if rule and key in zui_zi
@@ -161,10 +172,9 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: WuhuRuleset, counts
         dealer_extra = 0
     else:
         if ctx.self_draw:
-            di, factor_of = (num.di_fan.self_draw_ya_dang if ya else num.di_fan.self_draw), num.zhi_factor.self_draw
+            di, factor = (num.di_fan.self_draw_ya_dang if ya else num.di_fan.self_draw), factor_of(num.zhi_factor.self_draw)
         else:
-            di, factor_of = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), num.zhi_factor.discard
-        factor = Decimal(str(factor_of))
+            di, factor = (num.di_fan.discard_ya_dang if ya else num.di_fan.discard), factor_of(num.zhi_factor.discard)
         zhi_fan = round_half_up((zhi + ya) * factor)
         detail = zhi_fan_detail(zhi, ya, factor, zhi_fan)
         how = ("自摸 self-draw" if ctx.self_draw else "点炮 discard") + (f", 压档 {ya}" if ya else "")
