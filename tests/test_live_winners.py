@@ -36,7 +36,8 @@ def game(tmp_path: Path, variant: str = "chizhou") -> Path:
 def settled(tmp_path: Path, hands: list[dict[str, Any]], variant: str = "chizhou") -> tuple[int, dict[str, Any]]:
     """`mjcalc game settle --json` of a game record written by hand."""
     path = tmp_path / "record.yaml"
-    path.write_text(yaml.safe_dump({"variant": variant, "players": PLAYERS, "dealer": "王", "hands": hands}, allow_unicode=True), encoding="utf-8")
+    record = {"variant": variant, "players": PLAYERS, "dealer": "王", "hands": hands}
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")  # JSON is YAML, without yaml.dump's aliases
     done = run("game", "settle", str(path), "--json")
     return done.exit_code, json.loads(done.stdout)
 
@@ -203,3 +204,14 @@ def test_api_refuses_the_form_where_the_variant_has_no_yi_pao_duo_xiang(client: 
 def test_variants_say_which_allow_several_winners(client: Any) -> None:
     rows = {v["name"]: v["multiple_winners"] for v in client.get("/api/variants").json()}
     assert rows == {"chizhou": True, "pujiang": False, "wuhu315": False, "wuhu525": False}
+
+
+def test_a_cached_error_is_named_afresh_for_each_winner(tmp_path: Path) -> None:
+    # scored hands (and their errors) are cached per game: the second winner's name replaces the first's
+    zhao = {**ZHANG_NOT_A_WIN, "winner": "赵"}
+    hands = [{"winners": [LI, ZHANG_NOT_A_WIN], "discarder": "王"}, {"winners": [LI, zhao], "discarder": "王"},
+             {"winner": "张", "discarder": "王", "hand": ZHANG_NOT_A_WIN["hand"]}]
+    rows = settled(tmp_path, hands)[1]["hands"]
+    messages = [row["reason"]["message"] if "reason" in row else row["error"]["message"] for row in rows]
+    assert [m.split(": ")[0] for m in messages[:2]] == ["张", "赵"] and messages[1].count(":") == 1
+    assert rows[2]["error"] == {"code": "not_a_winning_hand", "message": messages[2]} and not messages[2].startswith("张")

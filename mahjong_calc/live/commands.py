@@ -179,7 +179,8 @@ def _add_signature() -> inspect.Signature:
         *(_option(f) for f in ADD_FIELDS),
         inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--fields", metavar="JSON", show_default=False,
-            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'.")]),
+            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
+                 "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help="Print the game's state: the object `mjcalc game settle FILE --json` prints.")]),
