@@ -7,6 +7,7 @@ input is well formed but the hand does not win under the variant (CLI exit 1).
 from __future__ import annotations
 
 import reprlib
+from typing import Self
 
 
 class MjcalcError(Exception):
@@ -20,12 +21,27 @@ class MjcalcError(Exception):
         self.message = message
         self.position = position
         self.source = source
+        self.winner: str | None = None  # which of several winners (一炮多响) the error is about
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": self.message}
         if self.position is not None:
             out["position"] = self.position
+        if self.winner is not None:
+            out["winner"] = self.winner
         return out
+
+    def about_winner(self, winner: str) -> Self:
+        """A copy naming one of several winners: `李: ...` and `winner` among its fields.
+
+        A copy, since scored hands (and their errors) are cached and shared between hands.
+        """
+        named = type(self).__new__(type(self))
+        named.__dict__.update(self.__dict__)
+        named.message = f"{winner}: {self.message}"
+        named.winner = winner
+        named.args = (named.message,)
+        return named
 
 
 class InputError(MjcalcError):

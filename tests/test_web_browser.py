@@ -200,3 +200,77 @@ def test_waits_view(page: Any, server: tuple[str, Path]) -> None:
              for i in range(pg.locator("[data-testid=waits-table] tr[data-tile]").count())]
     printed = json.loads(run_installed(["waits", "123456m13m99p555p", "--json"]).stdout)
     assert shown == [w["tile"] for w in printed["waits"]]
+
+
+# 一炮多响 in Chizhou: 李 and 张 both win on 王's discard, each with their own tiles
+LI_TILES = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1m", "1m", "9m", "9m", "9m"]
+ZHANG_TILES = ["1p", "1p", "1p", "2p", "2p", "2p", "3s", "3s", "3s", "5s", "5s"]  # and a pung of 4s fed by 赵
+
+
+def test_several_winners_on_one_discard(page: Any, server: tuple[str, Path], tmp_path: Path) -> None:
+    url, _ = server
+    pg = page
+    pg.goto(f"{url}/?lang=en")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("[data-testid=new-game-open]")
+    for i, name in enumerate(PLAYERS):
+        pg.fill(f"[data-testid=p{i}]", name)
+    pg.select_option("[data-testid=variant]", "chizhou")
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector("#entry:not([hidden])")
+
+    pg.check("[data-testid=multi]")
+    assert pg.is_hidden("#self-draw-wrap")  # 一炮多响 is on a discard
+    pg.click("#winners [data-player='李']")
+    _tap(pg, "#palette", LI_TILES)
+    pg.click("#winners [data-player='张']")
+    assert pg.locator("#concealed .tile").count() == 0  # 张's own tiles, empty so far
+    assert "张" in pg.inner_text("[data-testid=editing]")
+    pg.click("#modes [data-mode='pung']")
+    pg.select_option("[data-testid=source]", "赵")
+    _tap(pg, "#palette", ["4s"])
+    pg.click("#modes [data-mode='hand']")
+    _tap(pg, "#palette", ZHANG_TILES[:-1])  # one tile short
+    assert pg.locator("#winners button.on").count() == 2
+    assert pg.locator("#discarders [data-player='李'], #discarders [data-player='张']").count() == 0
+    pg.click("#discarders [data-player='王']")
+
+    # back to 李: his tiles are kept
+    pg.click("#winners [data-player='李']")
+    assert pg.locator("#concealed .tile").count() == 14
+    pg.click("#winners [data-player='张']")
+    assert pg.locator("#concealed .tile").count() == 10 and pg.locator("#melds [data-meld='444s']").count() == 1
+
+    # an error in 张's tiles names 张, and nothing is recorded
+    pg.click("[data-testid=record]")
+    pg.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('张: ')")
+    assert pg.locator("#hand-list li").count() == 0
+
+    _tap(pg, "#palette", ZHANG_TILES[-1:])
+    pg.click("[data-testid=record]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 1")
+    assert pg.locator("[data-testid=value]").all_inner_texts() == ["李 · Value 3", "张 · Value 3"]
+    assert "李+张" in pg.inner_text("#hand-list")
+    totals = _totals(pg)
+    assert totals == {"王": -6, "李": 3, "张": 3, "赵": 0}
+
+    # stored as game settle's `winners:` form, and the export settles to the page's totals
+    gid = pg.eval_on_selector("[data-testid=game-select]", "s => s.value")
+    with urllib.request.urlopen(f"{url}/api/games/{gid}/export") as response:
+        (tmp_path / "game.yaml").write_bytes(response.read())
+    import yaml
+
+    assert yaml.safe_load((tmp_path / "game.yaml").read_text(encoding="utf-8"))["hands"] == [{
+        "winners": [{"winner": "李", "hand": "".join(LI_TILES)},
+                    {"winner": "张", "hand": "".join(ZHANG_TILES), "melds": ["444s@赵"]}],
+        "discarder": "王"}]
+    settled = run_installed(["game", "settle", str(tmp_path / "game.yaml"), "--json"])
+    assert settled.returncode == 0, settled.stderr
+    assert json.loads(settled.stdout)["totals"] == totals
+
+    # a variant without 一炮多响 offers no such choice
+    pg.click("[data-testid=new-game-open]")
+    pg.select_option("[data-testid=variant]", "wuhu315")
+    pg.click("[data-testid=start]")
+    pg.wait_for_function("document.querySelector('#game-select').value !== '" + gid + "'")
+    assert pg.is_hidden("#multi-wrap")

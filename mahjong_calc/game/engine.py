@@ -202,6 +202,7 @@ class _Win:
 
     seat: int
     fields: Mapping[str, Any]
+    named: bool = False  # one entry of `winners:`: its errors name the winner
 
 
 # --- one hand -----------------------------------------------------------------------
@@ -378,29 +379,38 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         wins = [_Win(_player(f.pop("winner"), "winner:", players), {})]
     else:
         entries = f.pop("winners")
+        if len(entries) > 1 and not opt.multiple_winners:  # the form itself, before any one winner's tiles
+            raise _fail("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
         wins = []
         for i, entry in enumerate(entries):
-            for key in entry:
-                if key not in WINNER_FIELDS:
-                    raise _fail("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
-            if "winner" not in entry:
-                raise _fail("missing_field", f"winners[{i}]: name the winner")
-            for key, value in entry.items():
-                if key != "winner" and value is not None:
-                    _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
-            wins.append(_Win(_player(entry["winner"], f"winners[{i}].winner:", players), {k: v for k, v in entry.items() if k != "winner" and v is not None}))
+            known = seat_index(entry["winner"], players) if isinstance(entry.get("winner"), str) else None
+            try:
+                for key in entry:
+                    if key not in WINNER_FIELDS:
+                        raise _fail("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
+                if "winner" not in entry:
+                    raise _fail("missing_field", f"winners[{i}]: name the winner")
+                for key, value in entry.items():
+                    if key != "winner" and value is not None:
+                        _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
+                seat = _player(entry["winner"], f"winners[{i}].winner:", players)
+            except MjcalcError as err:
+                raise (err.about_winner(players[known]) if known is not None else err) from None
+            wins.append(_Win(seat, {k: v for k, v in entry.items() if k != "winner" and v is not None}, named=True))
         if len({w.seat for w in wins}) != len(wins):
             raise _fail("bad_field", "winners: a player is named twice")
-        if len(wins) > 1:
-            if not opt.multiple_winners:
-                raise _fail("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
-            if discarder is None or f.get("self_draw"):
-                raise _fail("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
+        if len(wins) > 1 and (discarder is None or f.get("self_draw")):
+            raise _fail("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
     results: list[Scored] = []
     transfers: list[Transfer] = []
     liability: list[tuple[int, str, str, str, int]] = []
     for w in wins:
-        result, pays, rows = _win_one(game, state, w, discarder, f)
+        try:
+            result, pays, rows = _win_one(game, state, w, discarder, f)
+        except MjcalcError as err:
+            if not w.named:
+                raise
+            raise err.about_winner(players[w.seat]) from None
         results.append(result)
         moves_chips = _moves_chips(result.result, opt)
         transfers += [Transfer(payer, w.seat, amount, moves_chips) for payer, amount in pays if amount]

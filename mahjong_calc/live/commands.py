@@ -101,14 +101,24 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         if given:
             raise InputError("conflicting_flags", f"--draw: a drawn hand (流局) takes no {', '.join(given)}")
         return {"draw": True, **extra}
-    if not winner:
+    several = "winners" in extra  # 一炮多响: each winner, with their own tiles, in --fields
+    if several:
+        from ..game.engine import WINNER_FIELDS
+
+        own = [name for name, v in (("HAND", hand), ("--winner", winner)) if v]
+        own += [BY_NAME[k].cli[0] for k, v in values.items() if k in WINNER_FIELDS and BY_NAME[k].is_set(v) and v != []]
+        if own:
+            raise InputError("conflicting_flags", f"--fields winners: gives each winner their own tiles and flags; "
+                             f"move {', '.join(own)} into that winner's entry")
+    elif not winner:
         raise InputError("missing_field", "name the winner with --winner NAME (or give --draw for a drawn hand)")
-    if not hand:
+    elif not hand:
         raise InputError("missing_field", "give the winner's tiles: mjcalc game add --winner NAME HAND")
-    record: dict[str, Any] = {"winner": winner}
+    record: dict[str, Any] = {"winners": extra["winners"]} if several else {"winner": winner}
     if discarder:
         record["discarder"] = discarder
-    record["hand"] = hand
+    if not several:
+        record["hand"] = hand
     for name, value in values.items():
         field = BY_NAME[name]
         if value is None or value is False or value == []:
@@ -118,7 +128,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         elif field.kind == "melds":
             value = list(value)
         record[name] = value
-    clash = sorted(record.keys() & extra.keys())
+    clash = sorted(record.keys() & extra.keys() - {"winners"})
     if clash:
         raise InputError("conflicting_flags", f"--fields repeats {', '.join(clash)}, given by its own flag")
     return {**record, **extra}
@@ -169,7 +179,8 @@ def _add_signature() -> inspect.Signature:
         *(_option(f) for f in ADD_FIELDS),
         inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--fields", metavar="JSON", show_default=False,
-            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'.")]),
+            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
+                 "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help="Print the game's state: the object `mjcalc game settle FILE --json` prints.")]),

@@ -35,6 +35,8 @@ def hand_line(hand: dict[str, Any], lang: str) -> str:
         how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder"))
         results = hand["result"] if isinstance(hand["result"], list) else [hand["result"]]
         values = ", ".join(w["value"].format(value=r["value"]) for r in results)
+        if len(results) > 1:  # 一炮多响: each winner's value beside their name
+            values = ", ".join(f"{who} {w['value'].format(value=r['value'])}" for who, r in zip(winners, results, strict=True))
         what = f"{w['wins'].format(who='+'.join(winners))}, {how}, {values}"
     changes = "  ".join(f"{p} {_signed(n)}" for p, n in hand["settlement"]["changes"].items())
     return f"{head}: {what}\n  {changes}"

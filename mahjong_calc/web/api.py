@@ -85,10 +85,11 @@ _PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opp
 
 def variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
-    its tiles (the palette), whether it has chow melds, and the other flags of a win it takes
-    (from the declared flags, `flags.FIELDS`)."""
+    its tiles (the palette), whether it has chow melds, whether one discard may make several
+    winners (一炮多响), and the other flags of a win it takes (from the declared flags, `flags.FIELDS`)."""
     from ..flags import FLAGS
     from ..ruleset import load_ruleset, shipped_names
+    from ..settlement import settlement_options
     from ..tiles import parse_tiles, tile_name
 
     rows = []
@@ -100,6 +101,7 @@ def variants() -> Answer:
             "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
             "chow_melds": rs.tiles.chow_melds,
+            "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum} for f in flags],
         })
     return 200, json.dumps(rows, ensure_ascii=False)

@@ -14,6 +14,7 @@ const T = {
     need_winner: "请选择和牌者", need_discarder: "请选择放冲者, 或勾选自摸", tile: "牌", left: "剩",
     on_discard: "点炮", on_self_draw: "自摸", game: "牌局", hands_n: "局", need13: "需要 13 张",
     players_needed: "请填写四位玩家", liability: "包牌", start_line: "开局",
+    multi: "一炮多响", editing: "正在输入 {p} 的牌 (再点一次 {p} 取消)", need_discarder_multi: "一炮多响: 请选择放冲者",
   },
   en: {
     subtitle: "mahjong scores", new_game: "New game", variant: "Rules", dealer: "First dealer", start: "Start",
@@ -29,6 +30,8 @@ const T = {
     need_discarder: "Choose who discarded, or tick self-draw", tile: "Tile", left: "Left",
     on_discard: "On a discard", on_self_draw: "Self-draw", game: "Game", hands_n: "hands", need13: "13 tiles needed",
     players_needed: "Fill in the four players", liability: "Liability", start_line: "start",
+    multi: "Several winners (一炮多响)", editing: "Entering {p}'s tiles (tap {p} again to drop)",
+    need_discarder_multi: "Several winners: choose who discarded",
   },
 };
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
@@ -47,6 +50,8 @@ const S = {
   variants: [], games: [], game: null, state: null,
   tokens: JSON.parse(localStorage.getItem("mjcalc.tokens") || "{}"),
   winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
+  // 一炮多响: the winners picked, in order; S.winner is the one whose tiles are on screen, the others' wait in S.hands
+  multi: false, winners: [], hands: {},
 };
 if (!T[S.lang]) S.lang = "zh";
 if (params.get("game") && params.get("token")) {
@@ -123,12 +128,20 @@ function renderEntry() {
   $("no-game").hidden = has; $("entry").hidden = !has; $("standings-wrap").hidden = !has;
   if (!has) return;
   const names = players();
-  $("winners").replaceChildren(...names.map((p) => el("button", { type: "button", class: S.winner === p ? "on" : "", "data-player": p,
-    onclick: () => { S.winner = p; if (S.discarder === p) S.discarder = null; renderEntry(); } }, p)));
-  $("discarders").replaceChildren(...names.filter((p) => p !== S.winner).map((p) => el("button", { type: "button",
+  const variant = variantOf(S.state.variant);
+  const multi = isMulti();
+  const picked = pickedWinners();
+  $("multi-wrap").hidden = !variant.multiple_winners;
+  $("multi").checked = multi;
+  $("winners").replaceChildren(...names.map((p) => el("button", { type: "button",
+    class: `${picked.includes(p) ? "on" : ""}${multi && S.winner === p ? " current" : ""}`, "data-player": p,
+    onclick: () => { pickWinner(p); renderEntry(); } }, p)));
+  $("editing").hidden = !multi || !S.winner;
+  $("editing").textContent = multi && S.winner ? t("editing", { p: S.winner }) : "";
+  $("self-draw-wrap").hidden = multi;
+  $("discarders").replaceChildren(...names.filter((p) => !picked.includes(p)).map((p) => el("button", { type: "button",
     class: S.discarder === p ? "on" : "", "data-player": p, onclick: () => { S.discarder = p; $("self-draw").checked = false; renderEntry(); } }, p)));
   $("discarder-wrap").hidden = $("self-draw").checked;
-  const variant = variantOf(S.state.variant);
   renderExtras(variant);
   const modes = ["hand", "pung", "kong", ...(variant.chow_melds ? ["chow"] : []), "ckong"];
   $("modes").replaceChildren(...modes.map((m) => el("button", { type: "button", class: S.mode === m ? "on" : "", "data-mode": m,
@@ -142,6 +155,44 @@ function renderEntry() {
     class: `tile ${x[1]}${i === S.concealed.length - 1 ? " win" : ""}`, onclick: () => { S.concealed.splice(i, 1); renderEntry(); } })));
   $("melds").replaceChildren(...S.melds.map((m, i) => el("span", { class: "meld", "data-meld": m.text },
     ...m.tiles.map((x) => tileNode(x, { onclick: () => { S.melds.splice(i, 1); renderEntry(); } })), ...(m.source ? [el("em", {}, `@${m.source}`)] : []))));
+}
+
+// --- 一炮多响: several winners, each with their own tiles ---
+function isMulti() { return S.multi && !!S.state && !!variantOf(S.state.variant).multiple_winners; }
+function pickedWinners() { return isMulti() ? S.winners : (S.winner ? [S.winner] : []); }
+function onScreen() { return { concealed: S.concealed, melds: S.melds, extras: S.extras }; }
+
+function pickWinner(p) {
+  if (S.discarder === p) S.discarder = null;
+  if (!isMulti()) { S.winner = p; return; }
+  if (S.winner === p) {  // tapped again: not a winner after all
+    S.winners = S.winners.filter((x) => x !== p);
+    delete S.hands[p];
+    S.winner = null;
+    editWinner(S.winners[S.winners.length - 1] || null);
+    return;
+  }
+  if (!S.winners.includes(p)) S.winners.push(p);
+  editWinner(p);
+}
+
+// put the tiles on screen away with their winner (tiles tapped before any winner was picked go to `p`), and show p's
+function editWinner(p) {
+  if (S.winner) S.hands[S.winner] = onScreen();
+  else if (p && !S.hands[p]) S.hands[p] = onScreen();
+  const h = (p && S.hands[p]) || { concealed: [], melds: [], extras: {} };
+  S.winner = p; S.concealed = h.concealed; S.melds = h.melds; S.extras = h.extras; S.mode = "hand";
+}
+
+// one winner's fields of a game-record hand: winner, hand, melds, concealed_kongs and the other flags of the win
+function winnerEntry(p, h) {
+  const entry = { winner: p, hand: h.concealed.join("") };
+  const open = h.melds.filter((m) => m.kind !== "ckong").map((m) => m.text + (m.source ? `@${m.source}` : ""));
+  const kongs = h.melds.filter((m) => m.kind === "ckong").map((m) => m.text);
+  if (open.length) entry.melds = open;
+  if (kongs.length) entry.concealed_kongs = kongs;
+  for (const [name, value] of Object.entries(h.extras)) if (value) entry[name] = value;
+  return entry;
 }
 
 function renderExtras(variant) {
@@ -192,8 +243,9 @@ function renderResult(hand) {
   if (!hand || hand.draw || !hand.result) { box.replaceChildren(); return; }
   const results = Array.isArray(hand.result) ? hand.result : [hand.result];
   const parts = [];
-  for (const r of results) {
-    parts.push(el("div", { class: "value", "data-testid": "value" }, `${t("value")} ${r.value}`));
+  for (const [i, r] of results.entries()) {
+    const who = hand.winners ? `${hand.winners[i]} · ` : "";
+    parts.push(el("div", { class: "value", "data-testid": "value" }, `${who}${t("value")} ${r.value}`));
     const rows = r.items.map((it) => el("tr", {}, el("td", {}, S.lang === "zh" ? it.zh : it.en), el("td", { class: "num" }, it.value)));
     parts.push(el("table", { "data-testid": "breakdown" }, ...rows));
   }
@@ -280,23 +332,27 @@ async function chooseGame(id) {
 
 function resetHand() {
   S.winner = null; S.discarder = null; S.concealed = []; S.melds = []; S.mode = "hand"; S.extras = {};
-  $("self-draw").checked = false;
+  S.multi = false; S.winners = []; S.hands = {};
+  $("self-draw").checked = false; $("multi").checked = false;
 }
 
 async function recordHand(draw) {
   let hand;
   if (draw) hand = { draw: true };
   else {
-    if (!S.winner) { say(t("need_winner"), true); return; }
-    const selfDraw = $("self-draw").checked;
-    if (!selfDraw && !S.discarder) { say(t("need_discarder"), true); return; }
-    hand = { winner: S.winner, hand: S.concealed.join("") };
-    if (selfDraw) hand.self_draw = true; else hand.discarder = S.discarder;
-    const open = S.melds.filter((m) => m.kind !== "ckong").map((m) => m.text + (m.source ? `@${m.source}` : ""));
-    const kongs = S.melds.filter((m) => m.kind === "ckong").map((m) => m.text);
-    if (open.length) hand.melds = open;
-    if (kongs.length) hand.concealed_kongs = kongs;
-    for (const [name, value] of Object.entries(S.extras)) if (value) hand[name] = value;
+    const multi = isMulti();
+    if (multi) editWinner(S.winner);  // the tiles on screen go with their winner
+    const picked = pickedWinners();
+    if (!picked.length) { say(t("need_winner"), true); return; }
+    const selfDraw = !multi && $("self-draw").checked;
+    if (!selfDraw && !S.discarder) { say(t(picked.length > 1 ? "need_discarder_multi" : "need_discarder"), true); return; }
+    if (picked.length > 1) hand = { winners: picked.map((p) => winnerEntry(p, S.hands[p])), discarder: S.discarder };
+    else {
+      const { winner, hand: tiles, ...rest } = winnerEntry(picked[0], multi ? S.hands[picked[0]] : onScreen());
+      hand = { winner, hand: tiles };
+      if (selfDraw) hand.self_draw = true; else hand.discarder = S.discarder;
+      Object.assign(hand, rest);
+    }
   }
   const { status, data } = await call("POST", `/api/games/${S.game}/hands`, hand, S.game);
   if (status !== 200) { say(problem(data), true); return; }
@@ -366,6 +422,12 @@ async function init() {
   $("new-game").addEventListener("submit", newGame);
   for (let i = 0; i < 4; i++) $(`p${i}`).addEventListener("input", dealerChoices);
   $("self-draw").addEventListener("change", () => { if ($("self-draw").checked) S.discarder = null; renderEntry(); });
+  $("multi").addEventListener("change", () => {
+    // on: the winner picked so far is the first of several; off: the tiles on screen stay, as the one winner's
+    S.multi = $("multi").checked; S.winners = S.multi && S.winner ? [S.winner] : []; S.hands = {};
+    if (S.multi) $("self-draw").checked = false;
+    renderEntry();
+  });
   $("record").addEventListener("click", () => recordHand(false));
   $("draw").addEventListener("click", () => recordHand(true));
   $("clear").addEventListener("click", () => { resetHand(); renderEntry(); });
