@@ -144,6 +144,9 @@ BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
 _BY_FLAG_LENGTH: tuple[Field, ...] = tuple(
     sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0]))
 )  # longest first, so that --dealer-seat is never read as --dealer
+# `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
+_SHORT_NAMES: dict[str, str] = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
+_SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
 KEY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS if f.role != "id")  # a record key's order
 FLAGS: tuple[Field, ...] = tuple(f for f in FIELDS if f.role == "flag")  # the WinContext facts
 
@@ -197,7 +200,7 @@ def in_field_words(message: str) -> str:
     """
     for field in _BY_FLAG_LENGTH:
         message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
-    return message
+    return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
 
 
 def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:

@@ -168,7 +168,7 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
             raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
     wild = v["wild"]
     pungs = v["opponent_pungs"]
-    return WinContext(
+    ctx = WinContext(
         self_draw=v["self_draw"] or v["after_kong"] or v["heavenly"],
         dealer=v["dealer"],
         after_kong=v["after_kong"],
@@ -184,6 +184,10 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
         piao_by=seat(v["piao_by"], BY_NAME["piao_by"].named(spelling)),
         piao_count=parse_count(v["piao_count"], BY_NAME["piao_count"], spelling),
     )
+    if ctx.piao_count and ctx.piao_by is None:  # a count of nobody's 飘 would be ignored
+        count, by = BY_NAME["piao_count"].named(spelling), BY_NAME["piao_by"].named(spelling)
+        raise InputError("conflicting_flags", f"{count} needs {by}: name the seat in the 飘 round")
+    return ctx
 
 
 def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:

@@ -166,7 +166,7 @@ def test_hand_after_the_game_ended(tmp_path: Path) -> None:
         ({"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": ["a", "b"]}, "two_dealers"),
         ({"variant": "wuhu315", "players": ["a", "b", "c", "d"]}, "missing_dealer"),
         ({"variant": "nope", "players": ["a", "b", "c", "d"], "dealer": "a"}, "unknown_variant"),
-        ({"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a", "chips": 0}, "bad_game"),
+        ({"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a", "chips": -1}, "bad_game"),
         ({"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a", "round": 1}, "bad_game"),
     ],
 )

@@ -46,8 +46,10 @@ def test_sheng_zhang_bao() -> None:
 def test_sheng_zhang_needs_fan_and_a_piao_round() -> None:
     no_fan = changes("pujiang", {"winner": "C", **PLAIN_HAND, "self_draw": True, "piao_by": "A", "piao_count": 1, "sheng_zhang": "D"})
     assert no_fan["A"] == no_fan["B"] == no_fan["D"] < 0  # 有加翻 only: payment is normal
-    no_round = changes("pujiang", {"winner": "C", **FAN_HAND, "self_draw": True, "sheng_zhang": "D"})
+    no_round = changes("pujiang", {"winner": "C", **FAN_HAND, "self_draw": True, "piao_by": "A", "piao_count": 0, "sheng_zhang": "D"})
     assert no_round["A"] == no_round["B"] == no_round["D"] < 0
+    nobody = settle_hands("pujiang", [{"winner": "C", **FAN_HAND, "self_draw": True, "sheng_zhang": "D"}])["hands"][0]
+    assert nobody["error"]["code"] == "conflicting_fields"  # a 生张 outside anyone's 飘 round means nothing
 
 
 def test_piao_bao_feeder_pays_the_later_piao() -> None:

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from ..errors import InputError, MjcalcError
-from ..flags import BY_NAME, check_variant
+from ..errors import InputError, MjcalcError, shown
+from ..flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
 from ..hand import SEATS, Seat, WinContext, build_hand, make_context, parse_meld
 from ..result import ScoreResult
 from ..scoring import score
@@ -64,7 +64,7 @@ _KIND_TEXT = {
     "list": "a list of strings",
     "player": "a player's name or a seat E/S/W/N",
     "players": "a list of players",
-    "pungs": "three counts NEXT,OPPOSITE,PREVIOUS, or {player: count}",
+    "pungs": "three counts for the players after the winner in turn, or {player: count}",
     "exposed": "{player: [meld@source, ...]}",
     "hua": "{player: count}",
     "winners": "a list of {winner, hand, melds, ...}",
@@ -208,6 +208,7 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
+_PIAO_FIELDS = ("piao_by", "piao_count")  # declared flags that a game reads into the Table, not the WinContext
 _RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
 _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
@@ -232,7 +233,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
         try:
             answer = compiled.score(values) if compiled is not None else None
             if answer is None:
-                ctx = make_context(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+                ctx = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
                 parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
                 answer = (score(parsed, ctx, game.ruleset), None)
             else:  # the compiled scorer accepted the flags as one possible win: no checks left to make
@@ -247,6 +248,26 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
     if isinstance(cached, MjcalcError):
         raise cached
     return cached
+
+
+def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
+    """The payers' exposed pungs, checked; the message names the players the counts are for."""
+    try:
+        return parse_pungs(counts, "field")
+    except InputError:
+        if isinstance(given, dict):
+            raise _fail("bad_opponent_pungs", f"opponent_pungs: {shown(given)}: a player's count is 0 to {MAX_PUNGS} (a kong counts 2)") from None
+        order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
+        raise _fail("bad_opponent_pungs", f"opponent_pungs: {shown(given)} is not three counts from 0 to {MAX_PUNGS} "
+                    f"for {order} in that order, nor {{player: count}}") from None
+
+
+def _in_game_words(err: MjcalcError) -> MjcalcError:
+    """A library message in a game record's words: its fields, not `score`'s flags."""
+    message = in_field_words(err.message)
+    if message == err.message:
+        return err
+    return type(err)(err.code, message, err.position, err.source)
 
 
 class Scored(NamedTuple):
@@ -265,6 +286,10 @@ def _win_one(
     f = {**shared, **w.fields}
     if "hand" not in f:
         raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
+    if discarder is None and not (f.get("self_draw") or f.get("after_kong") or f.get("heavenly")):
+        if f.get("robbing_kong"):
+            raise _fail("missing_discarder", f"{players[w.seat]}'s win: a 抢杠 win needs discarder, the player whose kong was robbed")
+        raise _fail("missing_discarder", f"{players[w.seat]}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
     melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
@@ -313,11 +338,19 @@ def _win_one(
         "piao": f.get("piao", 0),
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in _RECORD_FLAGS if k in f}
+    given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _PIAO_FIELDS if k in f}
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
+    for needy in ("piao_count", "sheng_zhang"):
+        if needy in f and "piao_by" not in f:  # without the 飘 round's player it would mean nothing
+            raise _fail("conflicting_fields", f"{needy} needs piao_by: name the player in the 飘 round")
+    if "opponent_pungs" in f:
+        values["opponent_pungs"] = _pungs(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
     if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
         values["dealer"], values["dealer_seat"] = False, None
-    result, body, ctx = _score_cached(game, values)
+    try:
+        result, body, ctx = _score_cached(game, values)
+    except MjcalcError as err:
+        raise _in_game_words(err) from None
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
@@ -334,8 +367,12 @@ def _win_one(
         piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
         piao_count=int(f.get("piao_count", 0)),
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
+        names={relative(w.seat, seat): name for seat, name in enumerate(players)},
     )
-    settled = settle(result, ctx, table, rs)
+    try:
+        settled = settle(result, ctx, table, rs)
+    except MjcalcError as err:
+        raise _in_game_words(err) from None
     pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
     rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
     return Scored(result, body, settled), pays, rows

@@ -1,7 +1,7 @@
 """Game records: read a game file (YAML, or JSON Lines with a header line) and check its header.
 
 A game names the variant (or `rules:` a ruleset file), the four players in seat order
-E S W N, the first dealer, optionally the starting 子 (`chips`), then the hands in order.
+E S W N, the first dealer, optionally the starting 子 (`chips`; 0 keeps no 子 ledger), then the hands in order.
 The header is checked here, once: a bad header makes the whole game meaningless and is
 a `GameFileError` (exit 2). Each hand stays raw until the engine reaches it, so that a
 bad hand is an error row with its number and the other hands are still settled.
@@ -43,7 +43,7 @@ class GameFile:
     ruleset: Ruleset[Any, Any, Any]
     players: tuple[str, str, str, str]
     dealer: int  # the first dealer's seat, 0..3 = E S W N
-    chips: int | None  # the starting 子; None: the ruleset's default
+    chips: int | None  # the starting 子; 0: no 子 ledger; None: the ruleset's default
     hands: tuple[RawHand, ...]
     header: Mapping[str, Any]
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # scored hands, per game
@@ -183,6 +183,6 @@ def check_header(header: Mapping[str, Any], hands: list[RawHand], name: str = "g
     if seat is None:
         raise _fail("unknown_player", f"{name}: dealer: {dealer!r} is not one of the players {', '.join(names)}")
     chips = header.get("chips")
-    if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0):
-        raise _bad(f"{name}: chips: must be a whole number of 子 above 0, not {chips!r}")
+    if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or chips < 0):
+        raise _bad(f"{name}: chips: must be a whole number of 子 (0: no 子 ledger), not {chips!r}")
     return GameFile(ruleset, names, seat, chips, tuple(hands), dict(header))

@@ -47,7 +47,7 @@ def new(
     dealer: Annotated[str | None, typer.Option(
         "--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
     chips: Annotated[int | None, typer.Option(
-        "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset).", show_default=False)] = None,
+        "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
 ) -> None:

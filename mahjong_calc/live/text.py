@@ -32,7 +32,7 @@ def hand_line(hand: dict[str, Any], lang: str) -> str:
         what = w["draw"]
     else:
         winners = hand.get("winners") or [hand["winner"]]
-        how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder"))
+        how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder") or "?")
         results = hand["result"] if isinstance(hand["result"], list) else [hand["result"]]
         values = ", ".join(w["value"].format(value=r["value"]) for r in results)
         if len(results) > 1:  # 一炮多响: each winner's value beside their name

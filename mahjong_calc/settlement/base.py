@@ -61,7 +61,8 @@ class Table:
     `sources[i]` is who fed `result.hand.melds[i]`. The rest matter only to some rules:
     other players' exposed melds (Chizhou 反包, Pujiang pungs), their 花 and whether their
     hand is at 拉子 (Chizhou), and the Pujiang 飘 round (`piao_by` in it with `piao_count` 飘,
-    `sheng_zhang` the player who discarded a tile not yet seen on the table).
+    `sheng_zhang` the player who discarded a tile not yet seen on the table). `names`: what
+    messages call each position (a game's player names; the position itself by default).
     """
 
     sources: tuple[Position | None, ...] = ()
@@ -71,6 +72,11 @@ class Table:
     piao_by: Position | None = None
     piao_count: int = 0
     sheng_zhang: Seat | None = None
+    names: Mapping[Position, str] = field(default_factory=dict)
+
+    def who(self, position: Position) -> str:
+        """A position as a message names it: the player's name in a game, else `next`, `opposite`, ..."""
+        return self.names.get(position, position)
 
     def winner_melds(self, result: ScoreResult) -> list[Sourced]:
         """The winner's declared melds with their sources (concealed kongs have none)."""
