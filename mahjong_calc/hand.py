@@ -138,6 +138,22 @@ def build_hand(
     return hand
 
 
+def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Refuse more than 4 copies of a tile over everything a record shows on the table.
+
+    `shown_by` pairs who shows tiles ("李's hand and melds", "赵's melds", "the 财神
+    indicator") with those tiles; the message names the tile and each holder's count.
+    """
+    counts: dict[int, int] = {}
+    for _, tiles in shown_by:
+        for t in tiles:
+            counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            where = ", ".join(f"{who} {k}" for who, tiles in shown_by if (k := list(tiles).count(t)))
+            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times on the table ({where}); there are only 4")
+
+
 def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
 

@@ -100,6 +100,7 @@ KEYS: dict[str, dict[str, Doc]] = {
         "settlement.fan_bao": ("反包", "反包: the liable player pays for the cases of §19", _LIAB),
         "settlement.fan_bao_amounts": ("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)", _LIAB),
         "settlement.cheng_bao_table": ("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow", _LIAB),
+        "settlement.cheng_bao_and_fan_bao": ("既承包又反包者两项都付 (both / larger)", "one player owing 承包 and 反包 pays both (or the larger)", _LIAB),
     },
     "pujiang": {
         "tiles.suits": ("用哪几门数牌", "the suits played (m 万, p 筒, s 条)", "Tiles and calls"),

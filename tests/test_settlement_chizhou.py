@@ -54,7 +54,7 @@ def test_cheng_bao_row() -> None:
 SMALL = {"hand": "123m456p789s55m", "concealed_kongs": ["1111z"]}
 BIG = {"hand": "111s222s333m444m55p"}  # 对对胡: 拉子, value 3
 ONE_SUIT = ["123p@A", "456p@A", "789p@A"]  # 吃碰一色的3口
-THREE_PUNGS = ["111p@A", "222s@A", "333m@A"]  # 给你碰3碰
+THREE_PUNGS = ["666p@A", "777s@A", "999m@A"]  # 给你碰3碰 (tiles neither of A's hands holds: 4 copies at most)
 
 
 def _fan_bao(winning: dict[str, Any], how: dict[str, Any], b_melds: list[str], settlement: dict[str, Any] | None = None, **extra: Any) -> dict[str, int]:
@@ -140,7 +140,7 @@ def test_several_winners_settle_each_with_the_discarder() -> None:
     # 3、可以一炮多响 (L83): each winner settles with the discarder on their own, 承包 included
     hand = {
         "winners": [
-            {"winner": "A", "hand": "123m456m789m11m999m"},  # 清一色: 拉子, 3
+            {"winner": "A", "hand": "123p456p789p11p999p"},  # 清一色: 拉子, 3
             {"winner": "B", "hand": LA_ZI, "melds": ["123m@A", "456m@A", "777m@A"]},  # 拉子, and A fed B: 承包
         ],
         "discarder": "C",

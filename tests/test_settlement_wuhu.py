@@ -41,6 +41,10 @@ CASES = [
     ("双八支 + pung, self-draw: nobody", "123m99m", {"melds": ["1111p", "9999p", "555m@next"], "self_draw": True}, None, None),
     # 如果没有对下来别的牌,只算交牌,不包牌
     ("双八支 without another pung: just 交", "123m456m99m", {"melds": ["1111p@next", "9999p@next"], "discarder": "opposite"}, None, None),
+    # 另一个颜色 is a 花色 (万/筒/条): 红中 has none
+    ("two 筒 kongs and a 红中 pung (对对胡 + 混一色): just 交", "555p33p", {"concealed_kongs": ["1111p", "9999p"], "melds": ["777z@opposite"], "discarder": "next"}, None, None),
+    ("two 筒 kongs and a 筒 pung (the kongs' own suit; 清一色): just 交", "345p77p", {"melds": ["1111p", "9999p", "555p@next"], "discarder": "opposite"}, None, None),
+    ("concealed 筒 kongs and a 万 pung: the discarder", "123m99m", {"concealed_kongs": ["1111p", "9999p"], "melds": ["555m@next"], "discarder": "previous"}, "previous", "shuang_ba_zhi_bao"),
     # §4.4 双四核报警: 谁顶嘴子打谁包 (333,444: 打3或4成牌)
     ("双四核: the key tile's discarder", "678m99m345m", {"win": "3m", "melds": ["333m@next", "444m@opposite"], "discarder": "previous"}, "previous", "shuang_si_he_bao"),
     ("双四核, another winning tile: just 交 (不顶嘴子,只算交牌)", "345m678m99m", {"win": "9m", "melds": ["333m@next", "444m@opposite"], "discarder": "previous"}, None, None),
@@ -120,3 +124,32 @@ def test_batch_records_take_meld_sources() -> None:
     assert rows[1]["payments"] == {"next": 30, "opposite": 30, "previous": 30} and "liability" not in rows[1]
     assert rows[2]["error"]["code"] == "source_on_concealed_kong"
     assert res.exit_code == 1
+
+
+def test_score_cli_red_dragon_pung_is_no_shuang_ba_zhi_alarm() -> None:
+    # seed 000 §4.3 "如果对下来另一个颜色的牌": 红中 is no 花色; the discarder (-f next) pays only their share
+    import json
+
+    res = CliRunner().invoke(app, ["score", "555p33p", "-k", "1111p", "-k", "9999p", "-m", "777z@opposite", "-f", "next", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["patterns"] == ["dui_dui_hu", "hun_yi_se", "jiao"]
+    assert data["payments"] == {"next": 30, "opposite": 30, "previous": 30} and data["liability"] == []
+
+
+def test_shuang_ba_zhi_example_game() -> None:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "wuhu315-shuang-ba-zhi.yaml"
+    res = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    hands = json.loads(res.stdout)["hands"]
+    changes = [h["settlement"]["changes"] for h in hands]
+    codes = [[row["code"] for row in h["settlement"]["liability"]] for h in hands]
+    assert changes == [
+        {"A": -30, "B": 90, "C": -30, "D": -30},  # 红中 pung: 只算交牌,不包牌
+        {"A": -90, "B": 0, "C": 90, "D": 0},  # a 万 pung beside two 筒 kongs: 谁放炮就由谁包
+        {"A": -40, "B": -40, "C": -40, "D": 120},  # self-draw: nobody discarded
+    ]
+    assert codes == [[], ["shuang_ba_zhi_bao"], []]

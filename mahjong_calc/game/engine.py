@@ -16,11 +16,12 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError, MjcalcError, shown
 from ..flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
-from ..hand import SEATS, Seat, WinContext, build_hand, make_context, parse_meld
+from ..hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
 from ..result import ScoreResult
 from ..scoring import score
 from ..seats import absolute, relative, seat_index, split_source
 from ..settlement import Settlement, Sourced, Table, settle, settlement_options
+from ..tiles import parse_tile, parse_tiles
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
@@ -378,6 +379,28 @@ def _win_one(
     return Scored(result, body, settled), pays, rows
 
 
+def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[_Win]) -> None:
+    """At most 4 copies of a tile over all the record shows: each winner's tiles, every
+    `exposed:` meld and the 财神 indicator (the copies of the 财神 not in play)."""
+    players = game.players
+    fields = [{**shared, **w.fields} for w in wins]
+    exposed: Mapping[str, Sequence[str]] = shared.get("exposed") or {}
+    wilds = sorted({f["wild"] for f in fields if f.get("wild")})
+    if len(wins) == 1 and not exposed and not wilds:
+        return  # the winner's own tiles were checked when they were scored
+
+    def tiles_of(texts: Iterable[str]) -> list[int]:
+        return [t for text in texts for t in parse_meld(split_source(text)[0]).tiles]
+
+    shown = [(f"{players[w.seat]}'s hand and melds", [*parse_tiles(f["hand"]), *tiles_of((*f.get("melds", ()), *f.get("concealed_kongs", ())))])
+             for w, f in zip(wins, fields, strict=True)]
+    owners = sorted((_player(name, "exposed:", players), texts) for name, texts in exposed.items())  # in seat order
+    shown += [(f"{players[owner]}'s melds", tiles_of(texts)) for owner, texts in owners]
+    indicator = 4 - getattr(game.ruleset.numbers, "wild_copies", 4)
+    shown += [("the 财神 indicator", [parse_tile(wild)] * indicator) for wild in wilds]
+    check_table_copies(shown)
+
+
 def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     """Settle one hand: the new standings and the hand's row. A bad hand changes nothing."""
     try:
@@ -452,6 +475,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         moves_chips = _moves_chips(result.result, opt)
         transfers += [Transfer(payer, w.seat, amount, moves_chips) for payer, amount in pays if amount]
         liability += rows
+    _check_copies(game, f, wins)
     chips_start = state.chips
     transfers, chips_after = apply_chips(transfers, chips_start)
     changes = [0, 0, 0, 0]

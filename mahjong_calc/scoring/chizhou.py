@@ -87,6 +87,8 @@ class ChizhouSettlement(GameRules):
     fan_bao_amounts: Literal["total", "extra"]
     # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
     cheng_bao_table: Literal["cases", "cheng_bao_section"]
+    # a player who owes 承包 and 反包 in one win: both (each on top of their own share), or the larger
+    cheng_bao_and_fan_bao: Literal["both", "larger"]
 
 
 if TYPE_CHECKING:

@@ -7,6 +7,8 @@
   or 3 pungs: R pays F 1, 2 or 3 units (another player discarded, R discarded, F
   self-drew), unless R has 花 and R's own hand is not at 拉子; 4 melds: 2, 4 or 6 units,
   always. A unit is the winner's value (底 × the capped multiplier): 小牌 1,2,3; 拉子 3,6,9.
+- A player who owes both (fed the winner, and was fed by the winner) pays both, each its own
+  liability line; `cheng_bao_and_fan_bao: larger` pays only the larger amount.
 - `cheng_bao_table: cheng_bao_section` uses the later 承包 section's figures instead
   (A独供B 4口), which contradict the numbered cases; see docs/rules/chizhou.md.
 
@@ -112,7 +114,9 @@ def _fan_bao_units(table: Table, r: Seat, opt: ChizhouSettlement, hua: int) -> t
 def _reverse(
     result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement, payments: dict[Seat, int], ruleset: Ruleset[Any, Any, Any]
 ) -> tuple[dict[Seat, int], list[Liability]]:
+    """`payments` are those after 承包; the 反包 amount is measured against the scorer's own."""
     v = _unit(result)
+    normal = result.payments
     after = dict(payments)
     rows: list[Liability] = []
     for r in SEATS:
@@ -123,10 +127,15 @@ def _reverse(
         k = units[_how(ctx, r)] * v
         # the 承包 section's "B都要赔付给A 1*3" is what B pays in all
         total = opt.fan_bao_amounts == "total" or opt.cheng_bao_table == "cheng_bao_section"
-        pay = k if total else payments[r] + k
-        if pay > after[r]:
-            rows.append(Liability(r, "fan_bao", pay - after[r]))
-            after[r] = pay
+        pay = k if total else normal[r] + k  # R's payment under 反包 alone
+        if opt.cheng_bao_and_fan_bao == "both":
+            # a separate obligation: what 反包 adds to R's own share comes on top of any 承包 line
+            extra = pay - normal[r]
+        else:  # larger: one who owes 承包 too pays the larger of the two amounts
+            extra = pay - after[r]
+        if extra > 0:
+            rows.append(Liability(r, "fan_bao", extra))
+            after[r] += extra
     return after, rows
 
 

@@ -6,7 +6,8 @@ applies, in this order, names the liable player:
 - 四对转包: after a three-pung alarm, the feeder of the fourth pung;
 - 三对包牌: three exposed pungs of one suit (or one suit and 中): their feeder if one
   player fed all three, else the discarder of the winning tile;
-- 双八支: two kongs of one suit and an exposed pung of another suit: the discarder;
+- 双八支: two kongs of one suit and an exposed pung of another number suit (not an honour):
+  the discarder;
 - 双四核: two exposed pungs of one suit whose numbers are 1 or 2 apart: the discarder
   of the winning tile when it is the key tile (顶嘴子), one of those two numbers.
 
@@ -76,8 +77,9 @@ def liable(result: ScoreResult, ctx: WinContext, table: Table, opt: WuhuSettleme
         kongs = [m for m in result.hand.melds if m.kind == "kong" and not is_honour(m.first)]
         kong_suits = [m.first // 9 for m in kongs]
         two = {s for s in kong_suits if kong_suits.count(s) >= 2}
+        # 另一个颜色: a number suit (花色) other than the kongs'; 红中 and the winds have none
         other_pung = any(
-            s.meld.kind == "pung" and (is_honour(s.meld.first) or s.meld.first // 9 not in two) for s in exposed
+            s.meld.kind == "pung" and not is_honour(s.meld.first) and s.meld.first // 9 not in two for s in exposed
         )
         if two and other_pung:
             return discarder, "shuang_ba_zhi_bao"
