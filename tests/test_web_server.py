@@ -1,0 +1,189 @@
+"""`mjcalc serve` under slow clients: a bounded number of connections, a deadline on a
+request's headers and body, and one log line (never a traceback) per connection it closes.
+
+The real server runs in a subprocess on a loopback port; every connection goes to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from installed import child_env, popen_installed
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+
+from mahjong_calc.web.server import Limits, open_limit  # noqa: E402
+
+SCORE = json.dumps({"hand": "123456m13m99p555p2m", "self_draw": True}).encode()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_up(proc: subprocess.Popen[bytes], port: int) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=2):
+                return
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+
+def _score(port: int) -> int:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/score", SCORE, {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        assert json.loads(answer.read())["valid"] is True
+        return int(answer.status)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _is_open(sock: socket.socket) -> bool:
+    """Whether the server still holds this connection (it has sent nothing and not closed it)."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Iterator[Callable[..., tuple[int, subprocess.Popen[bytes]]]]:
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(make: Callable[[int], subprocess.Popen[bytes]]) -> tuple[int, subprocess.Popen[bytes]]:
+        port = _free_port()
+        proc = make(port)
+        procs.append(proc)
+        _wait_until_up(proc, port)
+        return port, proc
+
+    yield start
+    for proc in procs:
+        _stop(proc)
+
+
+FDS = 512  # the server's open-file limit in the test: uvicorn alone ran out of descriptors at ~500 connections
+
+
+def test_slow_clients_do_not_shut_out_a_normal_request(started: Any, tmp_path: Path) -> None:
+    """Half-sent headers, more of them than the server has file descriptors: a normal
+    request still answers, the latest slow clients are still held, and the log has one
+    line per closed connection at most, no traceback."""
+    import resource
+
+    def low_fds() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FDS, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as err:
+        port, proc = started(lambda port: popen_installed(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")],
+                                                           stdout=subprocess.DEVNULL, stderr=err, preexec_fn=low_fds))
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(FDS + 100):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
+            slow.append(sock)
+        assert _score(port) == 200
+        assert _is_open(slow[-1])
+        held = sum(_is_open(s) for s in slow)
+        max_open, _ = open_limit(Limits(), FDS)
+        assert 0 < held <= max_open
+    finally:
+        for sock in slow:
+            sock.close()
+    _stop(proc)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text
+    assert len(text.splitlines()) <= len(slow) + 1 - held
+
+
+def _short_limits_server(tmp_path: Path) -> Callable[[int], subprocess.Popen[bytes]]:
+    """The server of `mjcalc serve`, with 1-second deadlines so that the test is quick."""
+    code = ("import sys\nfrom mahjong_calc.web.app import create_app\nfrom mahjong_calc.web.server import Limits, run\n"
+            "run(create_app(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), Limits(header_timeout=1, body_timeout=1))\n")
+
+    def make(port: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "g.sqlite3"), str(port)], cwd=tmp_path,
+                                env=child_env(), stdout=subprocess.DEVNULL, stderr=(tmp_path / "stderr.txt").open("wb"))
+
+    return make
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # a connection that says nothing
+        b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # headers without their end
+        b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}",
+    ],
+)
+def test_a_request_that_never_arrives_in_full_is_dropped(started: Any, tmp_path: Path, sent: bytes) -> None:
+    port, proc = started(_short_limits_server(tmp_path))
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(sent.replace(b"{port}", str(port).encode()))
+        try:
+            assert sock.recv(4096) == b""  # closed, with no answer
+        except ConnectionResetError:
+            pass
+    assert _score(port) == 200
+    _stop(proc)
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_keep_alive_connection_gets_the_same_deadline(started: Any, tmp_path: Path) -> None:
+    port, _ = started(_short_limits_server(tmp_path))
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the second request, half-sent
+        while True:
+            try:
+                more = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not more:
+                break
+
+
+@pytest.mark.parametrize(
+    ("fds", "connections", "batch"),
+    [
+        (None, 1000, 64),  # no limit known: the configured numbers
+        (1024, 704, 64),  # the usual default: 3 x 64 for accepts under way, 128 for the rest
+        (512, 352, 32),
+        (256, 176, 16),
+        (64, 24, 8),
+        (65536, 1000, 64),
+    ],
+)
+def test_the_connection_limit_fits_the_file_descriptors(fds: int | None, connections: int, batch: int) -> None:
+    assert open_limit(Limits(), fds) == (connections, batch)
