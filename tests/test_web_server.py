@@ -22,7 +22,7 @@ from installed import child_env, popen_installed
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
 
-from mahjong_calc.web.server import Limits, open_limit
+from mahjong_calc.web.server import Guard, Limits, open_limit
 
 SCORE = json.dumps({"hand": "123456m13m99p555p2m", "self_draw": True}).encode()
 
@@ -173,7 +173,12 @@ def test_a_keep_alive_connection_gets_the_same_deadline(started: Any, tmp_path: 
         answer = b""
         while b"\r\n\r\n" not in answer:
             answer += sock.recv(65536)
-        assert answer.startswith(b"HTTP/1.1 200")
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200")
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")))
+        while len(body) < length:
+            body += sock.recv(65536)
+        assert len(body) == length  # the whole answer, and the connection kept open for the next request
         sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the second request, half-sent
         assert _read_to_close(sock) == b""
 
@@ -191,3 +196,49 @@ def test_a_keep_alive_connection_gets_the_same_deadline(started: Any, tmp_path: 
 )
 def test_the_connection_limit_fits_the_file_descriptors(fds: int | None, connections: int, batch: int) -> None:
     assert open_limit(Limits(), fds) == (connections, batch)
+
+
+def test_past_the_limit_the_longest_waiting_is_closed_or_else_the_new_one(caplog: pytest.LogCaptureFixture) -> None:
+    """Past the limit a new connection closes the one that has waited longest for its client;
+    when every other connection is being answered, the new one is closed. One line a second."""
+    import asyncio
+    import logging
+
+    class Conn:
+        def __init__(self, guard: Guard, waiting: bool) -> None:
+            self.guard, self.dropped = guard, False
+            if waiting:
+                guard.waiting[self] = None  # type: ignore[index]
+
+        def drop(self) -> None:
+            self.dropped = True
+            self.guard.open.discard(self)  # type: ignore[arg-type]
+            self.guard.waiting.pop(self, None)  # type: ignore[call-overload]
+
+    async def scenario() -> list[bool]:
+        guard = Guard(Limits(), 3)
+        busy = Conn(guard, waiting=False)  # its request is being answered
+        old, new = Conn(guard, waiting=True), Conn(guard, waiting=True)
+        conns = [busy, old, new]
+        for conn in conns:
+            guard.admit(conn)  # type: ignore[arg-type]
+        assert not any(c.dropped for c in conns)
+        fourth = Conn(guard, waiting=True)
+        guard.admit(fourth)  # type: ignore[arg-type]
+        assert old.dropped and not new.dropped and not busy.dropped and not fourth.dropped
+        for conn in (new, fourth):
+            del guard.waiting[conn]  # type: ignore[arg-type]  # now both are being answered
+        fifth = Conn(guard, waiting=True)
+        guard.admit(fifth)  # type: ignore[arg-type]
+        sixth = Conn(guard, waiting=True)
+        guard.admit(sixth)  # type: ignore[arg-type]
+        guard.closings.flush()
+        return [fifth.dropped, sixth.dropped]
+
+    with caplog.at_level(logging.WARNING, logger="uvicorn.error"):
+        assert asyncio.run(scenario()) == [True, True]
+    assert [r.getMessage() for r in caplog.records] == [
+        "mjcalc serve: 3 connections open, the limit: closed 1 connection that had not sent a whole request",
+        "mjcalc serve: 3 connections open, the limit: refused 2 new connections",
+    ]
+    assert all(r.exc_info is None for r in caplog.records)

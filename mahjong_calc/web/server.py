@@ -103,8 +103,8 @@ class Guard:
             f"{text}{f' ({n} times)' if n > 1 else ''}" for text, n in counts.items()))
 
     def _closing_line(self, counts: dict[str, int]) -> str:
-        said = {"evicted": "closed {} that had not sent a whole request", "refused": "refused {} new"}
-        parts = [said[k].format(f"{n} connection{'s' if n > 1 else ''}") for k, n in counts.items()]
+        said = {"evicted": "closed {n} {c} that had not sent a whole request", "refused": "refused {n} new {c}"}
+        parts = [said[k].format(n=n, c="connections" if n > 1 else "connection") for k, n in counts.items()]
         return f"mjcalc serve: {self.max_open} connections open, the limit: {'; '.join(parts)}"
 
     def admit(self, conn: GuardedH11Protocol) -> None:
