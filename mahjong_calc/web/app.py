@@ -62,7 +62,8 @@ async def _body(request: Request) -> Any:
     """The request's JSON body, at most MAX_BODY bytes, sent as `application/json`."""
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
-        raise ApiError("bad_content_type", f"the body must be sent as Content-Type: application/json, not {media[:60] or 'none'!r}", 415)
+        given = f"not {media[:60]!r}" if media else "none was given"
+        raise ApiError("bad_content_type", f"the body must be sent with Content-Type: application/json ({given})", 415)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
