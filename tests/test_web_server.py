@@ -242,3 +242,14 @@ def test_past_the_limit_the_longest_waiting_is_closed_or_else_the_new_one(caplog
         "mjcalc serve: 3 connections open, the limit: refused 2 new connections",
     ]
     assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_readme_states_the_limits() -> None:
+    """README's `mjcalc serve` section gives the numbers `Limits` holds."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("## `mjcalc serve`", 1)[1].split("\n## ", 1)[0].split())
+    limits = Limits()
+    for said in (f"headers within {limits.header_timeout:g} s", f"body within {limits.body_timeout:g} s",
+                 f"closed after {limits.keep_alive} s", f"At most {limits.connections:,} connections",
+                 f"with the usual 1,024: {open_limit(limits, 1024)[0]}"):
+        assert said in section, said
