@@ -94,18 +94,46 @@ def test_score_bad_records(client: TestClient, body: Any, code: str) -> None:
     assert_error(client.post("/api/score", json=body), 400, code)
 
 
+JSON = {"content-type": "application/json"}
+
+
 def test_bodies_that_are_not_json_or_too_big(client: TestClient) -> None:
-    assert_error(client.post("/api/score", content=b"{not json"), 400, "bad_json")
-    assert_error(client.post("/api/score", content=b"\xff\xfe"), 400, "bad_json")
-    assert_error(client.post("/api/score", content=b"[" * 100_000), 400, "bad_json")
+    assert_error(client.post("/api/score", content=b"{not json", headers=JSON), 400, "bad_json")
+    assert_error(client.post("/api/score", content=b"\xff\xfe", headers=JSON), 400, "bad_json")
+    assert_error(client.post("/api/score", content=b"[" * 100_000, headers=JSON), 400, "bad_json")
     big = json.dumps({"hand": WIN, "id": "x" * MAX_BODY}).encode()
-    assert_error(client.post("/api/score", content=big), 413, "body_too_large")
+    assert_error(client.post("/api/score", content=big, headers=JSON), 413, "body_too_large")
 
     def chunks():  # type: ignore[no-untyped-def]  # no content-length: the limit holds while reading
         for _ in range(20):
             yield b" " * 100_000
 
-    assert_error(client.post("/api/score", content=chunks()), 413, "body_too_large")
+    assert_error(client.post("/api/score", content=chunks(), headers=JSON), 413, "body_too_large")
+
+
+@pytest.mark.parametrize(
+    ("content_type", "status"),
+    [
+        ("application/json", 200),
+        ("application/json; charset=utf-8", 200),
+        ("Application/JSON", 200),
+        (None, 415),
+        ("text/plain", 415),
+        ("text/plain; application/json", 415),
+        ("application/x-www-form-urlencoded", 415),
+        ("multipart/form-data; boundary=x", 415),
+        ("application/jsonx", 415),
+    ],
+)
+def test_json_bodies_must_say_so(client: TestClient, content_type: str | None, status: int) -> None:
+    """A form or a `no-cors` fetch can only send text/plain, form or multipart bodies: none is JSON here."""
+    headers = {} if content_type is None else {"content-type": content_type}
+    body = json.dumps({"hand": WIN, "self_draw": True})
+    response = client.post("/api/score", content=body, headers=headers)
+    if status == 200:
+        assert response.status_code == 200, response.text
+    else:
+        assert_error(response, 415, "bad_content_type")
 
 
 def test_unknown_routes_and_methods(client: TestClient) -> None:
@@ -278,8 +306,41 @@ def test_the_page_is_served_offline(client: TestClient) -> None:
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text  # no CDN
 
 
-@pytest.mark.parametrize(("host", "answered"), [("127.0.0.1:8315", True), ("localhost", True), ("localhost:1", True),
-                                                ("[::1]:8315", True), ("evil.example:8315", False), ("192.168.1.5", False), ("", False)])
+@pytest.mark.parametrize(
+    ("host", "answered"),
+    [
+        ("127.0.0.1:8315", True),
+        ("localhost:8315", True),
+        ("LocalHost:8315", True),
+        ("[::1]:8315", True),
+        ("[0:0:0:0:0:0:0:1]:8315", True),
+        ("127.0.0.2:8315", True),
+        ("evil.example:8315", False),
+        ("192.168.1.5", False),
+        ("", False),
+        # strictly a host (a name, IPv4 or [IPv6]) and, if any, a port of digits that is this server's
+        ("127.0.0.1:8315@evil.example", False),
+        ("127.0.0.1@evil.example:8315", False),
+        ("[::1", False),
+        ("[::1]x:8315", False),
+        ("::1", False),
+        ("[::1]:8315]", False),
+        ("127.0.0.1:abc", False),
+        ("127.0.0.1:", False),
+        ("127.0.0.1:+8315", False),
+        ("127.0.0.1:8315:8315", False),
+        ("127.0.0.1: 8315", False),
+        (" 127.0.0.1:8315", False),
+        ("127.0.0.1:8315/", False),
+        ("127.0.0.1:8315\n", False),
+        ("127.0.0.1:99999", False),
+        ("localhost:1", False),  # another port
+        ("localhost", False),  # no port: 80, not this server's
+        ("localhost.evil.example:8315", False),
+        ("[v1.x]:8315", False),
+        ("[fe80::1%25lo]:8315", False),
+    ],
+)
 def test_a_loopback_server_answers_loopback_hosts_only(db: Path, host: str, answered: bool) -> None:
     """A page elsewhere cannot reach a loopback server through DNS rebinding: its Host header gives it away."""
     client = TestClient(create_app(db), base_url=LOCAL, raise_server_exceptions=False)
@@ -288,6 +349,77 @@ def test_a_loopback_server_answers_loopback_hosts_only(db: Path, host: str, answ
         assert response.status_code == 200
     else:
         assert_error(response, 403, "bad_host")
+
+
+def test_a_loopback_server_on_port_80_takes_a_host_without_port(db: Path) -> None:
+    client = TestClient(create_app(db), base_url="http://127.0.0.1", raise_server_exceptions=False)
+    for host in ("localhost", "127.0.0.1", "127.0.0.1:80"):
+        assert client.post("/api/score", json={"hand": WIN}, headers={"host": host}).status_code == 200
+    assert_error(client.post("/api/score", json={"hand": WIN}, headers={"host": "127.0.0.1:8315"}), 403, "bad_host")
+
+
+# --- writes come from the server's own page only --------------------------------------------
+
+ORIGIN_CASES = [
+    # (Origin, Referer, answered): neither header (curl, scripts) is let through
+    (LOCAL, None, True),
+    ("http://127.0.0.1:8315/", None, True),
+    ("HTTP://127.0.0.1:8315", None, True),
+    (None, f"{LOCAL}/?game=1&token=x", True),
+    (None, None, True),
+    (LOCAL, "http://evil.example/", True),  # Origin decides when there is one
+    ("http://127.0.0.1:8316", None, False),  # another port is another origin
+    ("http://localhost:8315", None, False),  # another name is another origin
+    ("https://127.0.0.1:8315", None, False),
+    ("http://evil.example", None, False),
+    ("http://evil.example", LOCAL + "/", False),
+    ("null", None, False),  # a sandboxed frame, a data: URL, a file
+    ("", None, False),
+    ("http://127.0.0.1:8315@evil.example", None, False),
+    ("http://user@127.0.0.1:8315", None, False),
+    (None, "http://evil.example/page", False),
+    (None, "http://127.0.0.1:9999/", False),
+    (None, "about:blank", False),
+    (None, "", False),
+]
+
+
+@pytest.mark.parametrize(("origin", "referer", "answered"), ORIGIN_CASES)
+def test_writes_come_from_the_servers_own_origin(client: TestClient, origin: str | None, referer: str | None, answered: bool) -> None:
+    gid = new_game(client)["id"]
+    assert client.post(f"/api/games/{gid}/hands", json={"draw": True}).status_code == 200
+    headers = {k: v for k, v in (("origin", origin), ("referer", referer)) if v is not None}
+    hand = {"winner": "李", "discarder": "王", "hand": WIN}
+    writes = [
+        ("/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"}, 201),
+        (f"/api/games/{gid}/hands", hand, 200),
+        (f"/api/games/{gid}/undo", None, 200),
+        ("/api/score", {"hand": WIN, "self_draw": True}, 200),
+        ("/api/waits", {"hand": "123456m13m99p555p"}, 200),
+    ]
+    for path, body, status in writes:
+        response = client.post(path, json=body, headers=headers)
+        if answered:
+            assert response.status_code == status, response.text
+        else:
+            assert_error(response, 403, "bad_origin")
+    if not answered:  # nothing was written
+        assert [g["id"] for g in client.get("/api/games", headers=headers).json()] == [gid]
+        assert [e["kind"] for e in client.get(f"/api/games/{gid}/history", headers=headers).json()] == ["hand"]
+
+
+def test_reads_from_elsewhere_are_answered(client: TestClient) -> None:
+    """A read changes nothing (and a page elsewhere cannot read the answer without CORS)."""
+    gid = new_game(client)["id"]
+    assert client.get(f"/api/games/{gid}", headers={"origin": "http://evil.example"}).status_code == 200
+
+
+def test_origin_is_checked_with_tokens_too(db: Path) -> None:
+    game = new_game(TestClient(create_app(db), base_url=LOCAL))
+    remote = TestClient(create_app(db, tokens=True), base_url="http://192.168.1.20:8315", raise_server_exceptions=False)
+    url, auth = f"/api/games/{game['id']}/hands", {"x-mjcalc-token": game["token"]}
+    assert_error(remote.post(url, json={"draw": True}, headers={**auth, "origin": "http://evil.example"}), 403, "bad_origin")
+    assert remote.post(url, json={"draw": True}, headers={**auth, "origin": "http://192.168.1.20:8315"}).status_code == 200
 
 
 @pytest.mark.parametrize(("host", "loopback"), [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),

@@ -274,3 +274,93 @@ def test_several_winners_on_one_discard(page: Any, server: tuple[str, Path], tmp
     pg.click("[data-testid=start]")
     pg.wait_for_function("document.querySelector('#game-select').value !== '" + gid + "'")
     assert pg.is_hidden("#multi-wrap")
+
+
+# a page on another origin (another loopback port) that tries to write to the mjcalc server:
+# "simple" requests, which a browser sends without asking the server first (no CORS preflight)
+ATTACK = """<!doctype html><meta charset="utf-8"><title>elsewhere</title><body>
+<iframe name="sink0"></iframe><iframe name="sink1"></iframe><iframe name="sink2"></iframe>
+<form id="f0" method="POST" enctype="text/plain" target="sink0" action="{target}/api/games/{gid}/hands">
+  <input name='{{"winner": "李", "discarder": "王", "hand": "123456m13m99p555p2m", "x": "' value='"}}'></form>
+<form id="f1" method="POST" enctype="text/plain" target="sink1" action="{target}/api/games/{gid}/undo">
+  <input name="x" value="y"></form>
+<form id="f2" method="POST" enctype="text/plain" target="sink2" action="{target}/api/games">
+  <input name='{{"variant": "wuhu315", "dealer": "a", "players": ["a", "b", "c", "d' value='"]}}'></form>
+<script>
+const target = "{target}";
+const hand = JSON.stringify({{winner: "李", discarder: "王", hand: "123456m13m99p555p2m"}});
+const game = JSON.stringify({{variant: "wuhu315", players: ["a", "b", "c", "d"], dealer: "a"}});
+async function attack() {{
+  const opts = (body, type) => ({{method: "POST", mode: "no-cors", body, ...(type ? {{headers: {{"content-type": type}}}} : {{}})}});
+  await fetch(target + "/api/games/{gid}/hands", opts(hand));
+  await fetch(target + "/api/games/{gid}/hands", opts(hand, "text/plain"));
+  await fetch(target + "/api/games/{gid}/hands", opts(new Blob([hand], {{type: "application/x-www-form-urlencoded"}})));
+  await fetch(target + "/api/games/{gid}/undo", opts(undefined));
+  await fetch(target + "/api/games", opts(game));
+  document.body.dataset.fetched = "1";
+}}
+attack();
+</script></body>"""
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[tuple[str, dict[str, str]]]:
+    """A second web server, on another loopback port: another origin."""
+    import http.server
+    import threading
+
+    pages: dict[str, str] = {}
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = pages.get(self.path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", pages
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _post(url: str, body: Any) -> Any:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_a_page_elsewhere_cannot_write(page: Any, server: tuple[str, Path], elsewhere: tuple[str, dict[str, str]]) -> None:
+    """A page at another origin, open in the same browser, posts hands, an undo and a new game
+    with `fetch(mode: "no-cors")` and `<form enctype="text/plain">`: each is refused, nothing is written."""
+    url, _ = server
+    other, pages = elsewhere
+    gid = _post(f"{url}/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"})["id"]
+    _post(f"{url}/api/games/{gid}/hands", {"draw": True})
+    pages["/"] = ATTACK.format(target=url, gid=gid)
+
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if r.url.startswith(url) else None)
+    page.goto(f"{other}/")
+    page.wait_for_selector("body[data-fetched='1']")
+    for form in ("f0", "f1", "f2"):
+        with page.expect_response(lambda r: r.url.startswith(url) and r.request.method == "POST"):
+            page.evaluate(f"document.getElementById('{form}').submit()")
+    statuses = [(r.request.method, r.status) for r in answers]
+    assert statuses == [("POST", 403)] * 8, statuses  # every one reached the server, and was refused
+    for frame in ("sink0", "sink1", "sink2"):
+        assert '"bad_origin"' in page.frame(name=frame).content()
+
+    with urllib.request.urlopen(f"{url}/api/games/{gid}/history", timeout=10) as response:
+        assert [e["kind"] for e in json.loads(response.read())] == ["hand"]
+    with urllib.request.urlopen(f"{url}/api/games", timeout=10) as response:
+        assert [g["id"] for g in json.loads(response.read())] == [gid]

@@ -5,15 +5,25 @@ exist, a body over `MAX_BODY`, a body that is not JSON, or a missing token: a 4x
 never a traceback. With `tokens=True` (a server reachable from the network) each
 request must carry a game's access token (`?token=` or the `X-Mjcalc-Token` header):
 a game's routes its own game's token, the others any game's token.
+
+A request that changes something (`POST`, `PUT`, `PATCH`, `DELETE`) must come from the
+server's own page: its `Origin` (or, without one, its `Referer`) must be the server's
+own origin, and a JSON body must say `Content-Type: application/json`. Browsers send
+`Origin` with every cross-origin `POST`, also a `no-cors` fetch or a form, so a page
+elsewhere cannot write; a request with neither header (curl, scripts) is not a page
+acting for someone, and is let through.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -29,6 +39,8 @@ from . import api
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-mjcalc-token"
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DEFAULT_PORT = {"http": 80, "https": 443}
 
 
 class ApiError(Exception):
@@ -47,7 +59,11 @@ def _error(code: str, message: str, status: int | None = None) -> Response:
 
 
 async def _body(request: Request) -> Any:
-    """The request's JSON body, at most MAX_BODY bytes."""
+    """The request's JSON body, at most MAX_BODY bytes, sent as `application/json`."""
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        given = f"not {media[:60]!r}" if media else "none was given"
+        raise ApiError("bad_content_type", f"the body must be sent with Content-Type: application/json ({given})", 415)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
@@ -93,8 +109,26 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         if tokens:
             return
         host = request.headers.get("host", "")
-        if not _loopback_name(host):
+        parsed = _origin(request.url.scheme, host)
+        server = request.scope.get("server")
+        port = server[1] if server else None  # the port this server listens on
+        if parsed is None or not _loopback_name(parsed[1]) or (port is not None and parsed[2] != port):
             raise ApiError("bad_host", f"this server answers on loopback only, not for host {host[:60]!r}", 403)
+
+    def check_origin(request: Request) -> None:
+        """A write must come from this server's own page (see the module's docstring)."""
+        if request.method not in WRITES:
+            return
+        origin = request.headers.get("origin")
+        if origin is None:
+            referer = request.headers.get("referer")
+            if referer is None:
+                return  # not sent by a browser: nobody's page acts here
+            origin = referer
+        own = _origin(request.url.scheme, request.headers.get("host", ""))
+        if own is None or _origin_of_url(origin) != own:
+            raise ApiError("bad_origin", f"a change must come from this server's own page ({request.url.scheme}://"
+                           f"{request.headers.get('host', '')[:60]}), not from {origin[:80]!r}", 403)
 
     def endpoint(fn: Callable[[Request], Awaitable[Response]], game_route: bool = False) -> Handler:
         async def handle(request: Request) -> Response:
@@ -103,6 +137,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
                 if game_route:
                     game = _game_number(request.path_params["game"])
                 check_host(request)
+                check_origin(request)
                 check_token(request, game)
                 return await fn(request)
             except ApiError as err:
@@ -236,12 +271,48 @@ def _game_number(value: str) -> int:
     raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
 
 
-def _loopback_name(host: str) -> bool:
-    """Whether a Host header (`127.0.0.1:8315`, `localhost`, `[::1]:8315`) names this machine."""
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST = re.compile(rf"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>{_LABEL}(?:\.{_LABEL})*))(?::(?P<port>[0-9]{{1,5}}))?")
+
+
+def parse_host(value: str) -> tuple[str, int | None] | None:
+    """A Host header (`127.0.0.1:8315`, `localhost`, `[::1]:8315`) as (host, port or None), lower case;
+    None unless it is exactly a name, an IPv4 address or a bracketed IPv6 address, and digits for the port."""
+    match = _HOST.fullmatch(value)
+    if match is None:
+        return None
+    port = int(match["port"]) if match["port"] is not None else None
+    if port is not None and port > 65535:
+        return None
+    if match["ip6"] is not None:
+        try:
+            return f"[{ipaddress.IPv6Address(match['ip6']).compressed}]", port
+        except ValueError:
+            return None
+    return match["name"].lower(), port
+
+
+def _origin(scheme: str, host: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin, the scheme's default port filled in."""
+    parsed = parse_host(host)
+    if parsed is None or scheme not in DEFAULT_PORT:
+        return None
+    return scheme, parsed[0], parsed[1] if parsed[1] is not None else DEFAULT_PORT[scheme]
+
+
+def _origin_of_url(url: str) -> tuple[str, str, int] | None:
+    """The origin of an `Origin` or `Referer` header's URL (None for `null` or anything unreadable)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if "@" in parts.netloc:
+        return None
+    return _origin(parts.scheme.lower(), parts.netloc)
+
+
+def _loopback_name(name: str) -> bool:
+    """Whether a host of `parse_host` (`127.0.0.1`, `localhost`, `[::1]`) names this machine."""
     from .command import is_loopback
 
-    if host.startswith("["):
-        name = host[1:host.find("]")] if "]" in host else host
-    else:
-        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
     return is_loopback(name)

@@ -53,7 +53,7 @@ def serve(
     """
     try:
         import starlette  # noqa: F401
-        import uvicorn
+        import uvicorn  # noqa: F401
     except ImportError:
         fail("missing_extra", INSTALL_HINT, 2, False)
         return
@@ -83,7 +83,9 @@ def serve(
         for g in games:
             typer.echo(f"  game {g.id} ({','.join(g.header['players'])}): {base}?game={g.id}&token={g.token}")
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
-    uvicorn.run(create_app(Path(where), tokens=tokens), host=host, port=port, log_level="warning", access_log=False)
+    from .server import run
+
+    run(create_app(Path(where), tokens=tokens), host, port)
 
 
 __all__ = ["INSTALL_HINT", "is_loopback", "serve"]
