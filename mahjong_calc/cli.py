@@ -12,7 +12,6 @@ import contextlib
 import errno
 import importlib
 import json
-import os
 import sys
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from typer.core import TyperGroup
 from . import __version__
 from .errors import MjcalcError
 from .render import clean, error_json, error_line
+from .stdout import OutputError, install, silence
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
@@ -111,14 +111,6 @@ app = typer.Typer(
 )
 
 
-class OutputError(Exception):
-    """Stdout could not be written; main() turns it into one line and exit 3."""
-
-    def __init__(self, cause: OSError) -> None:
-        super().__init__(str(cause))
-        self.cause = cause
-
-
 def stdout_open() -> None:
     if sys.stdout is None:  # started with stdout closed (>&-)
         raise OutputError(OSError(errno.EBADF, "stdout is closed"))
@@ -143,8 +135,10 @@ def errors_to_exit(json_mode: bool) -> Iterator[None]:
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_mode:
-            with contextlib.suppress(OutputError):  # the error is on stderr already, and it is the one to report
+            try:
                 emit(error_json(err))
+            except OutputError:  # the error is on stderr already, and it is the one to report
+                silence()
         raise typer.Exit(err.exit_code) from None
 
 
@@ -216,19 +210,25 @@ def fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
     """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
     message = clean(message)
     if json_mode:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, OutputError):
             typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
     typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
+    _flush_or_silence()
     sys.exit(exit_code)
+
+
+def _flush_or_silence() -> None:
+    """Flush stdout now, or silence it: the interpreter's flush at exit must not fail."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, OutputError, ValueError):
+        silence()
 
 
 def _output_failed(exc: OSError) -> None:
     """Stdout cannot be written (a full disk, a closed descriptor): say so once, exit 3."""
-    try:  # nothing more may reach stdout, not even the interpreter's flush at exit
-        if sys.stdout is not None:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    silence()
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
         sys.exit(0)
     fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
@@ -238,6 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; usage errors honour --json; no traceback ever reaches a user."""
     args = sys.argv[1:] if argv is None else argv
     command = typer.main.get_command(app)
+    install()  # every write to stdout takes all its bytes, or fails as an OutputError
     try:
         code = command.main(args=args, prog_name="mjcalc", standalone_mode=False)
         if sys.stdout is not None:
@@ -246,6 +247,7 @@ def main(argv: list[str] | None = None) -> None:
         fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
     except typer.Abort:
         typer.echo("mjcalc: aborted", err=True)
+        _flush_or_silence()
         sys.exit(130)
     except OutputError as exc:
         _output_failed(exc.cause)

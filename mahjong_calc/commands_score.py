@@ -15,10 +15,11 @@ from typing import Annotated, Any
 import typer
 
 from .api import score_hand
-from .cli import OutputError, emit, errors_to_exit, stdout_open
+from .cli import emit, errors_to_exit, stdout_open
 from .cli_flags import KEYWORD, hand_inputs, hand_signature, with_signature
 from .hand import seat
 from .render import print_explain, print_table, to_json
+from .stdout import OutputError
 
 
 def score(**params: Any) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from ..errors import InputError, MjcalcError
+from ..stdout import silence
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
 from .readers import Position, detect_format, read_items
@@ -20,15 +21,6 @@ JOBS_PER_CPU = 4
 def max_jobs() -> int:
     """The most worker processes `--jobs` may ask for: 4 per CPU."""
     return JOBS_PER_CPU * (os.cpu_count() or 1)
-
-
-def _silence_stdout() -> None:
-    """Point fd 1 at /dev/null, so that the interpreter's last flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
 
 
 def run_file(
@@ -81,10 +73,10 @@ def run_file(
         else:
             tally = run_batch(items, out, out_format, jobs, fail_fast)
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
-        _silence_stdout()
+        silence()
         return 0
     except BatchStopped:
-        _silence_stdout()
+        silence()
         raise
     finally:
         if name != "-":

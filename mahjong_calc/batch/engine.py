@@ -20,9 +20,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from typing import IO, Any, NamedTuple
 
 from ..errors import MjcalcError
+from ..stdout import OutputError, write_all, write_file
 from .evaluate import (
     ERROR,
     Defaults,
@@ -32,7 +34,7 @@ from .evaluate import (
     internal_error,
     outcomes,
 )
-from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
+from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line, rows_written
 from .readers import BLOCK, LINES, Item
 from .tally import Tally
 
@@ -243,22 +245,30 @@ def _result(slots: list[Any], first_line: int, slot: int, future: Future[Any]) -
 
 
 def byte_writer(out: IO[str]) -> Callable[[bytes], None]:
-    """Write UTF-8 to a text stream, straight to its binary buffer where it has one (stdout)."""
-    buffer = getattr(out, "buffer", None)
-    if buffer is None:
+    """Write UTF-8 to a text stream: every byte, or an `OutputError` that says how many went.
 
-        def write_text(data: bytes) -> None:
+    Straight to its descriptor where it has one (stdout), else to its binary buffer, else as text.
+    """
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError):  # no descriptor (a test's buffer)
+        fd = -1
+    buffer: IO[bytes] | None = getattr(out, "buffer", None)
+    if fd >= 0:
+        out.flush()
+        return partial(write_all, fd)
+    if buffer is not None:
+        out.flush()
+        return partial(write_file, buffer)
+
+    def write_text(data: bytes) -> None:
+        try:
             out.write(data.decode("utf-8"))
             out.flush()
+        except OSError as exc:
+            raise OutputError(exc) from None
 
-        return write_text
-    out.flush()
-
-    def write_bytes(data: bytes) -> None:
-        buffer.write(data)
-        buffer.flush()
-
-    return write_bytes
+    return write_text
 
 
 def run_batch(
@@ -292,7 +302,7 @@ def run_batch(
             if isinstance(chunk, _Failed):
                 raise BatchStopped("worker_died", _failure(chunk.error), tally.records, chunk.first_line)
             if write is not None and chunk.data:
-                _write(write, chunk.data, tally, chunk.first_line)
+                _write(write, chunk.data, tally, chunk.first_line, out_format)
             tally.merge(chunk.tally)
             if on_chunk is not None:
                 on_chunk(chunk.tally.records)
@@ -305,10 +315,14 @@ def run_batch(
     return tally
 
 
-def _write(write: Callable[[bytes], None], data: bytes, tally: Tally, first_line: int) -> None:
+def _write(write: Callable[[bytes], None], data: bytes, tally: Tally, first_line: int, out_format: str | None = None) -> None:
+    """Write one chunk's rows (`out_format` None: the CSV header); if the output fails, stop, counting
+    the rows that reached it whole and resuming at the first that did not."""
     try:
         write(data)
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise BatchStopped("output_error", f"cannot write the output: {exc.strerror or exc}", tally.records, first_line) from None
+    except OutputError as err:
+        if isinstance(err.cause, BrokenPipeError):
+            raise err.cause from None
+        whole, resume = (0, first_line) if out_format is None else rows_written(data, err.written, out_format, first_line)
+        what = f"cannot write the output: {err.cause.strerror or err.cause}"
+        raise BatchStopped("output_error", what, tally.records + whole, resume) from None

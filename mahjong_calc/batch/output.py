@@ -10,9 +10,11 @@ a string that cannot be written as UTF-8 is written with backslash escapes.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -74,4 +76,22 @@ def csv_text(rows: Iterable[Sequence[Any]]) -> bytes:
     return text.getvalue().encode("utf-8", "backslashreplace")
 
 
-__all__ = ["CSV_COLUMNS", "ERROR", "csv_row", "csv_text", "head_json", "jsonl_line", "neutralise"]
+def rows_written(data: bytes, size: int, out_format: str, first_line: int) -> tuple[int, int]:
+    """How many whole rows the first `size` bytes of a chunk's `data` hold, and the line to resume from:
+    the line of the first row not written whole (each row starts with its record's line)."""
+    ends = []  # the offset just past each row
+    offset = quotes = 0
+    for piece in data.split(b"\n")[:-1]:
+        offset += len(piece) + 1
+        quotes += piece.count(b'"') if out_format == "csv" else 0
+        if quotes % 2 == 0:  # a CSV row ends at a line end outside quotes (a quote in a cell is doubled)
+            ends.append(offset)
+    whole = bisect.bisect_right(ends, size)
+    start = ends[whole - 1] if whole else 0
+    found = re.match(rb'\{"line": (\d+),' if out_format == "jsonl" else rb"(\d+),", data[start:start + 40])
+    if found is None:  # not a row of ours: claim nothing from this chunk
+        return 0, first_line
+    return whole, int(found[1])
+
+
+__all__ = ["CSV_COLUMNS", "ERROR", "csv_row", "csv_text", "head_json", "jsonl_line", "neutralise", "rows_written"]
