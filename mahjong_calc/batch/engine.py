@@ -3,8 +3,9 @@
 With `jobs` > 1 the chunks are scored and rendered by a `ProcessPoolExecutor`
 (fork where the platform has it); each chunk's rendered bytes come back through an
 unnamed temporary file (its slot) and its tally as a small message, and only this
-process writes. A bounded window of chunks is in flight,
-so memory stays flat. The pool reports a worker that dies (BrokenProcessPool):
+process writes. A bounded window of chunks is in flight, bounded in number and
+in bytes (a chunk itself ends at 500 records or 2 MiB), so memory stays flat
+however large the records. The pool reports a worker that dies (BrokenProcessPool):
 the run then stops with `BatchStopped` (exit 3), saying how many records were
 written and from which line to resume. Workers end when this process ends
 (PR_SET_PDEATHSIG on Linux, a watcher thread elsewhere).

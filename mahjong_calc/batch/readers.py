@@ -11,8 +11,10 @@ lines are not records: readers skip them, and so does whoever expands a block.
 Every reader goes on after a bad record: one record is at most `RECORD_LIMIT`
 bytes (a longer one is an error item, and is skipped without being held in
 memory), bytes that are not UTF-8 spoil only the record that holds them, a CSV
-quote left open spoils only the row that opens it, and a YAML record nested too
-deeply or expanding (through aliases) beyond the limit is an error item.
+quote left open spoils only the row that opens it, a YAML item that cannot be parsed
+spoils only itself (reading goes on at the next `- ` at column 0), and a YAML record
+nested too deeply or expanding (through aliases) beyond the limit is an error item.
+CSV and YAML lines end at LF, CR LF or a lone CR.
 """
 
 from __future__ import annotations
