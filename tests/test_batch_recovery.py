@@ -82,6 +82,9 @@ def _yaml(data: bytes) -> list[tuple[int, str, Any]]:
         (b"- {id: 1}\n# \xff\n- {id: 2}\n", [(1, "obj", 1), (2, "err", "bad_encoding"), (3, "obj", 2)]),
         # blank lines and comments inside an item are the item's
         (b"- id: 1\n\n# note\n  hand: 13m\n- {id: 2}\n", [(1, "obj", 1), (5, "obj", 2)]),
+        # after more than 1 MiB of comments an item is over: a line that would continue it is a row
+        (b"- {id: 1}\n" + (b"# " + b"x" * 1000 + b"\n") * 1100 + b"  hand: 13m\n- {id: 2}\n",
+         [(1, "obj", 1), (1102, "err", "bad_yaml"), (1103, "obj", 2)]),
         # a second document is one error row where it starts
         (b"- {id: 1}\n---\n- {id: 2}\n", [(1, "obj", 1), (2, "err", "bad_yaml")]),
         (b"- {id: 1}\n...\n# done\n", [(1, "obj", 1)]),
