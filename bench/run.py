@@ -23,6 +23,9 @@ Figures, all as whole processes except the `mahjong` package's:
 6. The library path of README's Dask recipe, `score_partition` over the same records
    (already parsed, in partitions of 5,000, in a fresh process that imports the package
    the way `mjcalc` does): microseconds a record, against `mjcalc batch --jobs 1`'s.
+7. Peak RSS of the whole process tree (parent and workers) of `mjcalc batch` on records
+   of about 1 MiB each, for `--jobs` 1, 2 and 4 per CPU (bench/batch_memory.py;
+   `--big-scale 0` skips it, 0.2 runs a fifth of the records).
 
 The package is byte-compiled first (as pip does for a regular install): this
 machine sets PYTHONDONTWRITEBYTECODE, so an editable install would otherwise
@@ -49,6 +52,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc import accel  # noqa: E402
@@ -273,6 +277,7 @@ def main() -> None:
     parser.add_argument("--startup-baseline", type=Path, help="also time another mjcalc checkout's start-up (see bench/startup.py)")
     parser.add_argument("--batch-runs", type=int, default=5, help="interleaved --jobs 1/--jobs 2 pairs (median)")
     parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
+    parser.add_argument("--big-scale", type=float, default=1.0, help="share of the large-record memory runs (0: skip)")
     args = parser.parse_args()
 
     import compileall
@@ -326,6 +331,10 @@ def main() -> None:
             wall_two, rss_two, _ = run_process([*mjcalc_cmd(), "batch", str(big), "--jobs", "2"])
             print(f"the same file with --jobs 2: {wall_two:.1f} s ({wall / wall_two:.2f}x --jobs 1; "
                   f"start-up, a fixed cost, weighs less here), parent's peak RSS {rss_two / 1024:.1f} MiB")
+    if args.big_scale and sys.platform.startswith("linux"):
+        print("records of about 1 MiB: peak RSS of the whole process tree (bench/batch_memory.py)")
+        for line in batch_memory.report(args.big_scale):
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

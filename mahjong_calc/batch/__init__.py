@@ -40,7 +40,8 @@ from .evaluate import (
     echo_id,
     error_outcome,
     internal_error,
-    outcome,
+    key_text,
+    scored,
 )
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
 from .readers import RECORD_LIMIT
@@ -66,7 +67,7 @@ def score_record(record: Mapping[str, Any], line: int | None = None) -> dict[str
     try:
         key, rid = normalize(record)
         check_id(rid)
-        result = {"id": rid, **json.loads(b"{" + outcome(key).body)}
+        result = {"id": rid, **json.loads(b"{" + scored(key, key_text(key)).body)}
     except MjcalcError as err:
         result = _failure(record, err)
     except Exception as exc:

@@ -3,8 +3,9 @@
 With `jobs` > 1 the chunks are scored and rendered by a `ProcessPoolExecutor`
 (fork where the platform has it); each chunk's rendered bytes come back through an
 unnamed temporary file (its slot) and its tally as a small message, and only this
-process writes. A bounded window of chunks is in flight,
-so memory stays flat. The pool reports a worker that dies (BrokenProcessPool):
+process writes. A bounded window of chunks is in flight, bounded in number and
+in bytes (a chunk itself ends at 500 records or 2 MiB), so memory stays flat
+however large the records. The pool reports a worker that dies (BrokenProcessPool):
 the run then stops with `BatchStopped` (exit 3), saying how many records were
 written and from which line to resume. Workers end when this process ends
 (PR_SET_PDEATHSIG on Linux, a watcher thread elsewhere).
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, TypeVar
 
 from ..errors import MjcalcError
 from ..stdout import OutputError, write_all, write_file
@@ -35,11 +36,17 @@ from .evaluate import (
     outcomes,
 )
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line, rows_written
-from .readers import BLOCK, LINES, Item
+from .readers import BLOCK, BLOCK_BYTES, LINES, Item, item_size
 from .tally import Tally
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
+CHUNK_BYTES = BLOCK_BYTES  # ... or fewer: a chunk ends at the record that brings it to 2 MiB
 WINDOW_PER_JOB = 8  # chunks in flight per worker (besides two spare): enough that a worker need not idle while the next chunk in order is still being scored
+IN_FLIGHT_BYTES = 1 << 25  # ... and at most 32 MiB of records in flight, whatever --jobs, so that large records keep memory flat
+
+T = TypeVar("T")
+H = TypeVar("H")
+R = TypeVar("R")
 
 
 class BatchStopped(MjcalcError):
@@ -92,22 +99,61 @@ def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -
     return ChunkResult(data, tally, stopped, items[0][0] if items else 0)
 
 
-def chunks(items: Iterable[Item], size: int = CHUNK) -> Iterator[list[Item]]:
+def chunks(items: Iterable[Item], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[list[Item]]:
     """Items in chunks of `size` records; a block of JSON Lines is a chunk by itself."""
+    for _, chunk in sized_chunks(items, size, max_bytes):
+        yield chunk
+
+
+def sized_chunks(items: Iterable[Item], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[tuple[int, list[Item]]]:
+    """(bytes, chunk) of `size` records or fewer: a chunk also ends at the record that brings it
+    to `max_bytes`. A block of JSON Lines is a chunk by itself (the reader bounds it alike)."""
     chunk: list[Item] = []
+    held = 0
     for item in items:
         if item[1] == LINES:
             if chunk:
-                yield chunk
-                chunk = []
-            yield [item]
+                yield held, chunk
+                chunk, held = [], 0
+            yield item_size(item), [item]
             continue
         chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
+        held += item_size(item)
+        if len(chunk) >= size or held >= max_bytes:
+            yield held, chunk
+            chunk, held = [], 0
     if chunk:
-        yield chunk
+        yield held, chunk
+
+
+def in_order(
+    sized: Iterable[tuple[int, T]],
+    start: Callable[[int, T], H],
+    finish: Callable[[H], R],
+    cancel: Callable[[H], object],
+    most_chunks: int,
+    most_bytes: int,
+) -> Iterator[R]:
+    """Start each chunk (`start(index, chunk)`) and finish them in input order, with at most
+    `most_chunks` chunks and `most_bytes` bytes started and not yet finished (a chunk larger
+    than `most_bytes` is in flight alone). `cancel` is called on those left when the caller stops."""
+    pending: deque[tuple[int, H]] = deque()
+    held = 0
+    try:
+        for index, (size, chunk) in enumerate(sized):
+            while pending and (len(pending) >= most_chunks or held + size > most_bytes):
+                done, handle = pending.popleft()
+                held -= done
+                yield finish(handle)
+            pending.append((size, start(index, chunk)))
+            held += size
+        while pending:
+            done, handle = pending.popleft()
+            held -= done
+            yield finish(handle)
+    finally:
+        for _, handle in pending:
+            cancel(handle)
 
 
 # --- workers ---------------------------------------------------------------------------------
@@ -174,7 +220,9 @@ class _Failed(NamedTuple):
     error: BaseException
 
 
-def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_fast: bool) -> Iterator[ChunkResult | _Failed]:
+def _in_pool(
+    sized: Iterator[tuple[int, list[Item]]], out_format: str, jobs: int, fail_fast: bool,
+) -> Iterator[ChunkResult | _Failed]:
     """Chunks processed by `jobs` worker processes; results in input order.
 
     With fork, each chunk in flight has a slot: an unnamed temporary file, inherited by
@@ -186,27 +234,27 @@ def _in_pool(chunk_iter: Iterator[list[Item]], out_format: str, jobs: int, fail_
     context = _fork_context()
     slots = [tempfile.TemporaryFile() for _ in range(window)] if context is not None else []  # noqa: SIM115
     pool = _executor(jobs, context)
-    pending: deque[tuple[int, int, Future[Any]]] = deque()
+    Handle = tuple[int, int, "Future[Any]"]
+
+    def start(index: int, chunk: list[Item]) -> Handle:
+        slot = index % window  # free: at most `window` chunks are in flight
+        future: Future[Any]
+        try:
+            if slots:
+                future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
+            else:
+                future = pool.submit(process_chunk, chunk, out_format, fail_fast)
+        except Exception as exc:
+            future = Future()
+            future.set_exception(exc)
+        return (chunk[0][0], slot, future)
+
+    def finish(handle: Handle) -> ChunkResult | _Failed:
+        return _result(slots, *handle)
+
     try:
-        for index, chunk in enumerate(chunk_iter):
-            slot = index % window
-            future: Future[Any]
-            try:
-                if slots:
-                    future = pool.submit(process_chunk_into, slots[slot].fileno(), chunk, out_format, fail_fast)
-                else:
-                    future = pool.submit(process_chunk, chunk, out_format, fail_fast)
-            except Exception as exc:
-                future = Future()
-                future.set_exception(exc)
-            pending.append((chunk[0][0], slot, future))
-            if len(pending) >= window:
-                yield _result(slots, *pending.popleft())
-        while pending:
-            yield _result(slots, *pending.popleft())
+        yield from in_order(sized, start, finish, lambda handle: handle[2].cancel(), window, IN_FLIGHT_BYTES)
     finally:
-        for _, _, future in pending:
-            future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
         for file in slots:
             file.close()
@@ -289,12 +337,12 @@ def run_batch(
     """
     tally = Tally()
     write = byte_writer(out) if out is not None and out_format != "summary" else None
-    chunk_iter = chunks(items, chunk_size)
+    sized = sized_chunks(items, chunk_size)
     results: Iterator[ChunkResult | _Failed]
     if jobs <= 1:
-        results = (process_chunk(chunk, out_format, fail_fast) for chunk in chunk_iter)
+        results = (process_chunk(chunk, out_format, fail_fast) for _, chunk in sized)
     else:
-        results = _in_pool(chunk_iter, out_format, jobs, fail_fast)
+        results = _in_pool(sized, out_format, jobs, fail_fast)
     try:
         if write is not None and out_format == "csv":
             _write(write, csv_text([CSV_COLUMNS]), tally, 1)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..accel import plan_for
 from ..api import score_hand
 from ..errors import InputError, MjcalcError, NotAWin
-from ..records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..render import error_dict, error_where
 from ..ruleset import Ruleset
 from ..scoring import wuhu
@@ -24,6 +26,7 @@ from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
 CACHE_SIZE = 8192
+CACHED_TEXT = 4096  # characters of text in a record the cache may keep (8,192 of those at most); a larger one is scored afresh
 MESSAGE_LIMIT = 200  # characters of an unforeseen exception's text kept in a message
 
 
@@ -176,6 +179,22 @@ def _outcome_with(key: Key, defaults: Defaults) -> Outcome:
         return error_outcome(internal_error(exc), shown)
 
 
+_TEXTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "str"], 0)  # 0: a tuple, even of one
+_LISTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "list"], 0)
+
+
+def key_text(key: Key) -> int:
+    """Characters of text a normalized record holds (its strings and lists of strings)."""
+    texts, lists = _TEXTS(key), _LISTS(key)
+    return sum(map(len, filter(None, texts[:-1]))) + sum(map(len, chain.from_iterable(filter(None, lists[:-1]))))
+
+
+def scored(key: Key, text: int) -> Outcome:
+    """`outcome(key)`, through the cache only for a record of at most CACHED_TEXT characters
+    (`text`), so that large records never pile up in it."""
+    return outcome(key) if text <= CACHED_TEXT else outcome.__wrapped__(key)
+
+
 _DECODER = json.JSONDecoder()
 
 
@@ -219,12 +238,15 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
         if kind == JSON:
             raw = loads(payload)
             key, rid = normalize(raw)
+            text = len(payload)  # at least the characters of its text, and cheaper to tell
         elif kind == CSV:
             raw = payload
             key, rid = normalize_csv(payload)
+            text = key_text(key)
         elif kind == OBJ:
             raw = payload
             key, rid = normalize(payload)
+            text = key_text(key)
         else:
             raise InputError(*payload)
     except MjcalcError as err:
@@ -233,7 +255,7 @@ def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
         return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
     if type(rid) is str and not rid.isascii() and not _is_text(rid):
         return line, None, error_outcome(BAD_ID)
-    return line, rid, outcome(key)
+    return line, rid, scored(key, text)
 
 
 def _is_text(value: str) -> bool:
