@@ -2,11 +2,13 @@
 
 An example is a line of a ```sh block that starts with `mjcalc ` or pipes into `| mjcalc `;
 a code block whose first line is `# name.ext` is a file the examples may use (by that name,
-in the directory they run in, beside a link to examples/).
+in the directory they run in, beside a link to examples/). A ```python block runs whole, with
+`records` (a list of batch records) defined and a `hands-1.jsonl` beside it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -53,6 +55,8 @@ def _files() -> dict[str, str]:
 
 
 EXAMPLES = [(doc, line) for doc in DOCS for line in _examples(doc)]
+PYTHON = [(doc, body) for doc in DOCS for lang, body in _blocks(doc) if lang == "python"]
+RECORDS = [{"id": "r1", "hand": "123456m13m99p555p2m", "self_draw": True}, {"id": 2, "hand": "123m456m789m11p999p"}]
 
 
 def test_the_docs_have_examples() -> None:
@@ -83,3 +87,14 @@ def test_example_runs(doc: Path, line: str, tmp_path: Path) -> None:
     proc = subprocess.run(shell, shell=True, cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == expected, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("doc", "body"), PYTHON, ids=[f"{d.relative_to(ROOT)}: {b.splitlines()[0][:50]}" for d, b in PYTHON])
+def test_python_example_runs(doc: Path, body: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hands-1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    exec(compile(body, f"{doc.name} example", "exec"), {"records": list(RECORDS)})
+
+
+def test_the_python_examples_are_found() -> None:
+    assert {d.name for d, _ in PYTHON} >= {"README.md", "batch.md", "scoring.md"}
