@@ -20,7 +20,7 @@ Figures, all as whole processes except the `mahjong` package's:
    and the `--jobs 2` speed-up on that larger file.
 5. For contrast, `mjcalc batch --jobs 1` on a log that repeats 1,000 distinct hands,
    where the whole-record result cache answers most records.
-6. The library path of README's Dask recipe, `score_partition` over the same records
+6. The library path of the Dask recipe in docs/batch.md, `score_partition` over the same records
    (already parsed, in partitions of 5,000, in a fresh process that imports the package
    the way `mjcalc` does): microseconds a record, against `mjcalc batch --jobs 1`'s.
 7. Peak RSS of the whole process tree (parent and workers) of `mjcalc batch` on records
