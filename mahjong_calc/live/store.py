@@ -54,6 +54,12 @@ def _token() -> str:
     return secrets.token_urlsafe(12)
 
 
+def valid_token(token: object) -> bool:
+    """Whether a stored token is one `_token` could have made (16 or more URL-safe characters):
+    a row whose token is NULL, empty or otherwise not one opens to no token at all."""
+    return isinstance(token, str) and len(token) >= 16 and token.isascii() and all(c.isalnum() or c in "-_" for c in token)
+
+
 # --- schema, version by version -------------------------------------------------------
 
 
@@ -86,7 +92,7 @@ class GameInfo:
     id: int
     created: str
     header: dict[str, Any]
-    token: str
+    token: str | None  # None: the stored token is missing or not valid (no token opens the game)
     hands: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -205,12 +211,12 @@ class Store:
         return [self._info(row) for row in rows]
 
     def tokens(self) -> dict[int, str]:
-        """Each game's access token, by game number (cheap: no hands are read)."""
-        return {int(i): str(t) for i, t in self.db.execute("SELECT id, token FROM games").fetchall()}
+        """Each game's access token, by game number (cheap: no hands are read); a game without a valid token is left out."""
+        return {int(i): t for i, t in self.db.execute("SELECT id, token FROM games").fetchall() if valid_token(t)}
 
     def _info(self, row: tuple[Any, ...]) -> GameInfo:
         game_id, created, header, token = row
-        return GameInfo(game_id, created, json.loads(header), token, len(live_hands(self.events(game_id))))
+        return GameInfo(game_id, created, json.loads(header), token if valid_token(token) else None, len(live_hands(self.events(game_id))))
 
     def game(self, game_id: int | str | None = None) -> GameInfo:
         """One game by id; None: the most recent game."""
