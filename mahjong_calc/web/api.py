@@ -19,7 +19,8 @@ Answer = tuple[int, str]
 
 # error codes that are not "bad request" (400)
 STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "missing_token": 401, "bad_token": 403,
-          "body_too_large": 413, "not_found": 404, "method_not_allowed": 405, "internal_error": 500}
+          "body_too_large": 413, "not_found": 404, "method_not_allowed": 405, "internal_error": 500,
+          "db_busy": 503}
 
 
 def error_body(code: str, message: str) -> str:
