@@ -173,3 +173,41 @@ def test_a_lock_held_past_the_wait_is_db_busy(pristine: Path, tmp_path: Path, mo
         holder.close()
     code, out, _ = run(path, "show", "--json")
     assert code == 0 and len(json.loads(out)["hands"]) == HANDS
+
+
+def test_a_damaged_older_database_is_not_migrated_short(tmp_path: Path) -> None:
+    """Migrating counts each game's events: a version-2 file whose index lost rows is refused, not counted short."""
+    from mahjong_calc.errors import MjcalcError
+
+    old = tmp_path / "v2.sqlite3"
+    with Store(old, migrate_to=2):  # the tables as version 2 made them, filled as version 2 wrote them
+        pass
+    con = sqlite3.connect(old)
+    header = json.dumps({"variant": "wuhu315", "players": PLAYERS, "dealer": "王", "chips": 100_000}, ensure_ascii=False)
+    con.execute("INSERT INTO games (created, header, token) VALUES ('2026-01-01T00:00:00+00:00', ?, 'abcdefghijklmnop')", (header,))
+    for i in range(HANDS):
+        hand = {"draw": True} if i % 3 == 2 else {"winner": PLAYERS[(i + 1) % 4], "hand": WIN, "self_draw": True}
+        con.execute("INSERT INTO events VALUES (1, ?, 'hand', ?, '2026-01-01T00:00:00+00:00')", (i + 1, json.dumps(hand, ensure_ascii=False)))
+    con.commit()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("PRAGMA journal_mode = DELETE")
+    (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_events_1'").fetchone()
+    (page,) = con.execute("PRAGMA page_size").fetchone()
+    con.close()
+    data = old.read_bytes()
+    seen = set()
+    for offset in range(root * page - 400, root * page, 3):  # the end of the index's page: its cells
+        path = tmp_path / f"flip-{offset}.sqlite3"
+        damaged = bytearray(data)
+        damaged[offset] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        try:
+            with Store(path) as store:
+                shown = len(store.report(None).rows)
+            assert shown == HANDS, f"flip at {offset}: migrated with {shown} of {HANDS} hands"
+            seen.add("whole")
+        except MjcalcError as err:
+            assert err.code == "bad_db", (offset, err.code, err.message)
+            seen.add(err.code)
+        path.unlink()
+    assert "bad_db" in seen

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar
 
-from ..errors import InputError, MjcalcError
+from ..errors import InputError, MjcalcError, shown
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report
@@ -176,6 +176,8 @@ class Store:
             self._migrate(migrate_to)
         except sqlite3.Error as exc:
             raise self.db_error(exc) from None
+        except UnicodeDecodeError:  # SQLite's own message quotes a damaged schema that is not UTF-8
+            raise self._damaged("its schema cannot be read") from None
         except OSError as exc:
             raise StoreError("bad_db", f"{self.path}: cannot create the games database ({exc.strerror})") from None
 
@@ -233,6 +235,10 @@ class Store:
                              f"this mjcalc knows up to {SCHEMA_VERSION} (upgrade mjcalc)")
         if version >= target:
             return
+        if version > 0:  # a migration counts what is there: first make sure that all of it can be read
+            problems = [row[0] for row in self.db.execute("PRAGMA integrity_check(3)").fetchall()]
+            if problems != ["ok"]:
+                raise self._damaged(shown("; ".join(map(str, problems)), 200))
         with self._write() as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()  # another process may have migrated it
             for step in MIGRATIONS[version:target]:
