@@ -84,7 +84,7 @@ def serve(
             if g.token is None:
                 typer.echo(f"  game {g.id}: no valid access token in the database; it cannot be opened from the network")
             else:
-                typer.echo(f"  game {g.id} ({','.join(g.header['players'])}): {base}?game={g.id}&token={g.token}")
+                typer.echo(f"  game {g.id} ({','.join(map(str, g.header.get('players') or []))}): {base}?game={g.id}&token={g.token}")
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     uvicorn.run(create_app(Path(where), tokens=tokens), host=host, port=port, log_level="warning", access_log=False)
 
