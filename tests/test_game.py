@@ -434,3 +434,27 @@ def test_yaml_aliases_are_refused_as_a_game_file(tmp_path: Path) -> None:
     res = run("game", "settle", str(path))
     assert res.exit_code == 2 and "[bad_game]" in res.stderr
     assert "not allowed in a game file" in res.stderr and "ruleset" not in res.stderr
+
+
+SHIPPED = [p for p in EXAMPLES if "rules" not in yaml.safe_load(p.read_text(encoding="utf-8"))][:3]  # no ruleset file beside them
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_yaml_read_a_hand_at_a_time_settles_as_the_whole_document(path: Path, tmp_path: Path) -> None:
+    from mahjong_calc.game import RawHand, check_header, open_game, report_dict
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    long = {**data, "hands": [json.loads(json.dumps(h)) for h in data["hands"] * 50]}  # copies: no YAML aliases
+    game_path = write(tmp_path, long)
+    assert not isinstance(open_game(game_path).hands, tuple)  # constructed as the fold reaches each hand
+    header = {k: v for k, v in long.items() if k != "hands"}
+    whole = report_dict(settle_game(check_header(header, [RawHand(i + 1, h) for i, h in enumerate(long["hands"])], game_path)))
+    res = run("game", "settle", game_path, "--json")
+    assert res.stdout == json.dumps(whole, ensure_ascii=False) + "\n"
+
+
+def test_a_yaml_value_that_cannot_be_read_is_bad_game(tmp_path: Path) -> None:
+    path = tmp_path / "date.yaml"
+    path.write_text("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nhands: [{draw: true, id: 2026-02-30}]\n", encoding="utf-8")
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "bad_game"

@@ -172,14 +172,35 @@ def _is_jsonl(name: str, lines: io.TextIOWrapper) -> bool:
     return isinstance(head, dict) and "hands" not in head
 
 
-def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
+def _yaml(name: str, text: str) -> tuple[dict[str, Any], Iterator[RawHand]]:
+    """The header, with the whole file checked now (syntax, duplicate keys, aliases, numbers);
+    the hands, constructed again one at a time as the fold reaches them.
+
+    The file is walked as a stream of YAML events, one hand's nodes at a time, so that
+    a game of millions of hands never holds them all (a composed document costs ~1.5 KB
+    a hand).
+    """
+    header: dict[str, Any] = {}
+    for _ in _yaml_walk(name, text, header):  # every hand is built once here, and dropped
+        pass
+    return header, _yaml_hands(name, text)
+
+
+def _yaml_hands(name: str, text: str) -> Iterator[RawHand]:
+    for no, value in enumerate(_yaml_walk(name, text, {}), 1):
+        yield RawHand(no, value)
+
+
+def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
+    """Each hand's value, in order; `header` is filled with the other top-level keys."""
     import yaml
 
     from ..errors import RulesetError
     from ..ruleset import _strict_loader
 
+    loader = _strict_loader("a game file")(text)
     try:
-        data = yaml.load(text, Loader=_strict_loader("a game file"))
+        yield from _walk(loader, name, header)
     except RulesetError as exc:  # a duplicate key, an alias
         raise _bad(f"{name}: {exc.message}") from None
     except yaml.YAMLError as exc:
@@ -191,13 +212,89 @@ def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
     except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
         problem = "an integer has too many digits" if "digits" in str(exc) else f"a value cannot be read ({shown(str(exc))})"
         raise _bad(f"{name}: {problem}") from None
-    if not isinstance(data, dict):
+    finally:
+        loader.dispose()
+
+
+def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
+    import yaml
+
+    from ..errors import RulesetError
+
+    anchors: dict[str, int] = {}
+    loader.get_event()  # the stream's start
+    if loader.check_event(yaml.StreamEndEvent):
         raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
-    hands = data.get("hands")
+    loader.get_event()  # the document's start
+    if not loader.check_event(yaml.MappingStartEvent):
+        loader.construct_document(_node(loader, anchors))
+        raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
+    loader.get_event()
+    hands: Any = None
+    seen: set[Any] = set()
+    while not loader.check_event(yaml.MappingEndEvent):
+        key_node = _node(loader, anchors)
+        key = loader.construct_document(key_node)
+        try:
+            duplicate = key in seen
+        except TypeError:  # an unhashable key, such as a list
+            raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
+        if duplicate:
+            raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        seen.add(key)
+        if key == "hands" and loader.check_event(yaml.SequenceStartEvent):
+            loader.get_event()
+            while not loader.check_event(yaml.SequenceEndEvent):
+                yield loader.construct_document(_node(loader, anchors))
+            loader.get_event()
+            hands = []
+        else:
+            value = loader.construct_document(_node(loader, anchors))
+            if key == "hands":
+                hands = value
+            else:
+                header[key] = value
+    loader.get_event()
+    loader.get_event()  # the document's end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise yaml.composer.ComposerError("but found another document", None, "expected a single document in the stream",
+                                          loader.peek_event().start_mark)
     if not isinstance(hands, list):
         raise _bad(f"{name}: hands: must be a list of hands (an empty game is `hands: []`)")
-    header = {k: v for k, v in data.items() if k != "hands"}
-    return header, [RawHand(i + 1, h) for i, h in enumerate(hands)]
+
+
+def _node(loader: Any, anchors: dict[str, int]) -> Any:
+    """One node built from the loader's events (what the composer does), refusing aliases as the strict loader does."""
+    import yaml
+
+    from ..errors import RulesetError
+
+    event: Any = loader.get_event()
+    start: Any = event.start_mark  # libyaml's marks, which PyYAML's stubs do not name
+    if isinstance(event, yaml.AliasEvent):
+        if event.anchor not in anchors:
+            raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
+        raise RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file "
+                           f"(the value at line {anchors[event.anchor]} is used again)")
+    if event.anchor is not None:
+        anchors[event.anchor] = start.line + 1
+    if isinstance(event, yaml.ScalarEvent):
+        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        finish: Any = event.end_mark
+        return yaml.ScalarNode(tag, event.value, start, finish, style=event.style)
+    if isinstance(event, yaml.SequenceStartEvent):
+        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.SequenceNode, None, event.implicit)
+        items = []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            items.append(_node(loader, anchors))
+        end: Any = loader.get_event()
+        return yaml.SequenceNode(tag, items, start, end.end_mark, flow_style=event.flow_style)
+    tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None, event.implicit)
+    pairs = []
+    while not loader.check_event(yaml.MappingEndEvent):
+        pairs.append((_node(loader, anchors), _node(loader, anchors)))
+    last: Any = loader.get_event()
+    return yaml.MappingNode(tag, pairs, start, last.end_mark, flow_style=event.flow_style)
 
 
 def _jsonl(name: str, lines: io.TextIOWrapper) -> tuple[dict[str, Any], Iterator[RawHand]]:
