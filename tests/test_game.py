@@ -412,8 +412,8 @@ def test_a_bad_byte_late_in_a_long_game_refuses_it_before_any_hand(tmp_path: Pat
     ("text", "words"),
     [
         ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: " + "9" * 5000 + "\nhands: []\n", "too many digits"),
-        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: " + "9" * 4000 + "\nhands: []\n", "from 1 to 1,000,000,000"),
-        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: 1000000001\nhands: []\n", "from 1 to 1,000,000,000"),
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: " + "9" * 4000 + "\nhands: []\n", "to 1,000,000,000"),
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: 1000000001\nhands: []\n", "to 1,000,000,000"),
         ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nhands: [{draw: true, id: " + "9" * 5000 + "}]\n", "too many digits"),
         ('{"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a", "chips": ' + "9" * 5000 + "}\n", "header is not valid JSON"),
     ],
