@@ -52,6 +52,7 @@ sys.path.insert(0, str(HERE.parent))
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc import accel  # noqa: E402
+from mahjong_calc.flags import BY_NAME  # noqa: E402
 from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
@@ -131,18 +132,46 @@ def random_hand(rng: random.Random, variant: str) -> dict[str, Any]:
         else:
             concealed += [first, first + 1, first + 2] if kind == "chow" else [first] * 3
     rng.shuffle(concealed)
+    wild = rs.scorer == "pujiang" and rng.random() < 1 / 3
+    if wild:  # a 财神 in one Pujiang record of three: one or two of the concealed tiles become it
+        tile = rng.choice(concealed)
+        for i in rng.sample(range(len(concealed)), rng.randint(1, 2)):
+            if concealed.count(tile) < 4:
+                concealed[i] = tile
     record: dict[str, Any] = {"variant": variant, "hand": _tiles_text(concealed)}
     if melds:
         record["melds"] = melds
     if kongs:
         record["concealed_kongs"] = kongs
-    if rng.random() < 0.4:
+    if wild:
+        record["wild"] = _tile_text(tile)
+    if rng.random() < (0.8 if rs.scorer == "pujiang" else 0.4):  # Pujiang takes few discard wins
         record["self_draw"] = True
     else:
         record["discarder"] = rng.choice(SEATS)
-    if rng.random() < 0.25:
-        record["dealer"] = True
+    _flags_variety(rng, record, rs.scorer, concealed)
     return record
+
+
+def _takes(flag: str, scorer: str) -> bool:
+    variants = BY_NAME[flag].variants
+    return variants is None or scorer in variants
+
+
+def _flags_variety(rng: random.Random, record: dict[str, Any], scorer: str, concealed: list[int]) -> None:
+    """The flags the variant takes, each on now and then (a few clash, which is an answer too)."""
+    if _takes("dealer", scorer) and rng.random() < 0.25:
+        record["dealer"] = True
+    if rng.random() < 0.15:
+        record["win"] = _tile_text(rng.choice(concealed))
+    if record.get("concealed_kongs") and rng.random() < 0.1:
+        record["after_kong"] = True
+    if _takes("robbing_kong", scorer) and "discarder" in record and rng.random() < 0.03:
+        record["robbing_kong"] = True
+    if _takes("heavenly", scorer) and rng.random() < 0.01:
+        record["heavenly" if record.get("dealer") else "earthly"] = True
+    if _takes("piao", scorer) and rng.random() < 0.2:
+        record["piao"] = rng.randint(1, 3)
 
 
 WUHU = [name for name in shipped_names() if load_ruleset(name).scorer == "wuhu"]
