@@ -23,6 +23,15 @@ Figures, all as whole processes except the `mahjong` package's:
 6. The library path of README's Dask recipe, `score_partition` over the same records
    (already parsed, in partitions of 5,000, in a fresh process that imports the package
    the way `mjcalc` does): microseconds a record, against `mjcalc batch --jobs 1`'s.
+7. The table of the engine's targets (`--only-table` prints it alone): `mjcalc batch --jobs 1`
+   on `--table-hands` random hands of each variant (a 财神 in one Pujiang record of three)
+   over the `mahjong` package on as many random complete hands, compiled as installed and
+   with no compiler; `mjcalc game settle` of a 10,000-hand game (bench/game.py); `mjcalc
+   waits`' worst 13-tile hand, warm (bench/waits.py); start-up (bench/startup.py).
+   "No compiler" runs the installed package with MJCALC_PURE_PYTHON=1 (the plain Python of
+   every module mahjong_calc/compiled.py lists, the very files an install without a C
+   compiler has) and MJCALC_NO_ACCEL=1; `--no-compiler-python` runs another environment's
+   Python instead, e.g. one installed with MJCALC_NO_COMPILE=1.
 
 The package is byte-compiled first (as pip does for a regular install): this
 machine sets PYTHONDONTWRITEBYTECODE, so an editable install would otherwise
@@ -294,6 +303,66 @@ def bench_mahjong_package(n: int, seed: int) -> float | None:
     return n / (time.perf_counter() - start)
 
 
+NO_COMPILER = {"MJCALC_PURE_PYTHON": "1", "MJCALC_NO_ACCEL": "1"}
+
+
+def median_wall(cmd: list[str], runs: int, env: dict[str, str] | None = None, cwd: str | None = None) -> float:
+    """Median wall seconds of `runs` whole processes (exit 0 or 1), output to /dev/null."""
+    walls = []
+    for _ in range(runs):
+        with open(os.devnull, "w") as devnull:
+            start = time.perf_counter()
+            done = subprocess.run(cmd, stdout=devnull, stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, cwd=cwd, check=False)
+            walls.append(time.perf_counter() - start)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd[:4])}... failed with exit status {done.returncode}: {done.stderr.decode()[:300]}")
+    return statistics.median(walls)
+
+
+def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python: Path | None) -> list[str]:
+    """The rows of the engine's target table, measured now (see the module docstring, item 7)."""
+    theirs = bench_mahjong_package(hands, seed)
+    if theirs is None:
+        return ["the table needs the mahjong package (pip install -e '.[bench]')"]
+    if no_compiler_python is None:
+        plain, plain_env, plain_cwd = mjcalc_cmd(), NO_COMPILER, None
+    else:
+        plain, plain_env, plain_cwd = [str(no_compiler_python), "-m", "mahjong_calc"], {}, str(tmp)  # outside the checkout
+    version = subprocess.run([*mjcalc_cmd(), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()
+    rows = [f"engine table: {hands:,} random hands of each variant against the mahjong package's "
+            f"{theirs:,.0f} hands/s on as many; mjcalc batch --jobs 1, whole process, median of {runs}",
+            f"installed: {'; '.join(version[1:])}",
+            "| figure | measured | target |", "|---|---|---|"]
+    plain_ratios = []
+    for number, name in enumerate(shipped_names()):
+        path = tmp / f"table-{name}.jsonl"
+        write_records(path, hands, seed + 10 + number, variants=[name])
+        wilds = sum('"wild"' in line for line in path.read_text(encoding="utf-8").splitlines())
+        fast = hands / median_wall([*mjcalc_cmd(), "batch", str(path), "--jobs", "1"], runs)
+        slow = hands / median_wall([*plain, "batch", str(path), "--jobs", "1"], runs, plain_env, plain_cwd)
+        plain_ratios.append((name, slow / theirs))
+        note = f" (财神 in {wilds / hands:.0%} of records)" if wilds else ""
+        rows.append(f"| {name}{note}, compiled / mahjong | {fast / theirs:.2f}x ({fast:,.0f} hands/s) | "
+                    f"{'≥ 6x' if name == 'wuhu315' else '≥ 3x' if name in ('chizhou', 'pujiang') else '—'} |")
+    rows.append("| every variant, no compiler / mahjong | "
+                + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in plain_ratios) + " | ≥ 1x |")
+    game = tmp / "game.jsonl"
+    import game as game_bench  # bench/game.py
+
+    game.write_text("\n".join(game_bench.make_game(10_000, "wuhu315", 12)) + "\n", encoding="utf-8")
+    settle = median_wall([*mjcalc_cmd(), "game", "settle", str(game), "--json"], runs)
+    rows.append(f"| mjcalc game settle, 10,000-hand game (wuhu315) | {settle:.2f} s | < 1 s |")
+    done = subprocess.run([sys.executable, str(HERE / "waits.py")], capture_output=True, text=True, cwd=str(tmp), check=False,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    worst = [line for line in done.stdout.splitlines() if line.startswith("worst warm median:")]
+    rows.append(f"| mjcalc waits, worst 13-tile hand, warm | {worst[0].split(': ')[1] if worst else 'failed'} | < 2 ms |")
+    figures = startup.startup(max(runs, 5) * 3)
+    (wall, cpu, least), (bare_wall, bare_cpu, bare_least) = figures["mjcalc"], figures["bare Typer"]
+    rows.append(f"| start-up, mjcalc score --json / bare Typer command | {wall / bare_wall:.2f}x wall, {cpu / bare_cpu:.2f}x CPU, "
+                f"{least / bare_least:.2f}x least CPU ({wall * 1e3:.0f} / {bare_wall * 1e3:.0f} ms wall) | ≤ 1.15x |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200_000, help="hands per batch run (spread over the variants)")
@@ -302,13 +371,21 @@ def main() -> None:
     parser.add_argument("--startup-baseline", type=Path, help="also time another mjcalc checkout's start-up (see bench/startup.py)")
     parser.add_argument("--batch-runs", type=int, default=5, help="interleaved --jobs 1/--jobs 2 pairs (median)")
     parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
+    parser.add_argument("--table-hands", type=int, help="hands of each variant for the engine table (default: --hands)")
+    parser.add_argument("--table-runs", type=int, default=3, help="runs of each table figure (median)")
+    parser.add_argument("--only-table", action="store_true", help="print the engine table alone")
+    parser.add_argument("--no-compiler-python", type=Path, help="the table's no-compiler rows run this Python's mjcalc")
     args = parser.parse_args()
 
     import compileall
 
     compileall.compile_dir(str(HERE.parent / "mahjong_calc"), quiet=1)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
+    if args.only_table:
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "hands.jsonl"
         write_records(data, args.hands, args.seed)
@@ -355,6 +432,7 @@ def main() -> None:
             wall_two, rss_two, _ = run_process([*mjcalc_cmd(), "batch", str(big), "--jobs", "2"])
             print(f"the same file with --jobs 2: {wall_two:.1f} s ({wall / wall_two:.2f}x --jobs 1; "
                   f"start-up, a fixed cost, weighs less here), parent's peak RSS {rss_two / 1024:.1f} MiB")
+        print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
 
 
 if __name__ == "__main__":
