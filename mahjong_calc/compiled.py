@@ -3,6 +3,10 @@
 MODULES is the one list: setup.py reads it (without importing the package) and compiles
 each with mypyc where a C compiler works; the plain `.py` files are installed either way,
 and Python imports the extension when it is there. Adding a module is one line here.
+mypyc type-checks what a listed module imports in the build environment, which holds
+mypy, setuptools and types-PyYAML only: a module whose imports reach typer or rich
+(the CLI, batch) cannot be listed. MJCALC_REQUIRE_COMPILE=1 at install makes any
+skipped compilation an error (setup.py).
 
 MJCALC_PURE_PYTHON=1 in the environment makes this process import the plain Python of
 every listed module even where compiled ones are installed: the same files a machine
