@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from installed import REPO, mypyc_in_child, needs_mypyc, run_installed, which_ran
 
 from mahjong_calc import compiled
-from tests.installed import REPO, mypyc_in_child, needs_mypyc, run_installed, which_ran
 
 RECORDS = [
     {"id": 1, "hand": "123456m13m99p555p2m", "self_draw": True},
@@ -32,9 +32,14 @@ RECORDS = [
 
 
 def test_the_source_tree_runs_no_compiled_module() -> None:
-    # tests import the checkout, where mypyc's extensions never are (editable installs compile nothing)
-    assert compiled.compiled_modules() == ()
-    assert compiled.status().startswith("compiled: off (")
+    # Python started in the checkout imports it (plain `pytest` may import the installed copy
+    # instead), and mypyc's extensions are never there: editable installs compile nothing
+    code = "import json, mahjong_calc, mahjong_calc.compiled as c; print(json.dumps([mahjong_calc.__path__[0], c.compiled_modules(), c.status()]))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    package, modules, status = json.loads(done.stdout)
+    assert Path(package) == REPO / "mahjong_calc"
+    assert modules == []
+    assert status.startswith("compiled: off (")
 
 
 def test_every_listed_module_exists_and_is_plain_python() -> None:
