@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ class ScoreResult:
     decomposition: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
     # every way the scorer read the hand (scoring.common.Reading), the best among them; not in to_dict()
-    readings: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    readings: Sequence[Any] = field(default=(), compare=False, repr=False)
 
     @property
     def total(self) -> int:

@@ -34,7 +34,7 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 @cache
 def which_ran() -> dict[str, Any]:
-    """{'package': dir the child imported, 'accel': compiled scorer available} in a child like run_installed's."""
+    """{'package': dir the child imported, 'accel': scorer compiled} in a child like run_installed's."""
     code = "import json, mahjong_calc, mahjong_calc.accel as a; print(json.dumps({'package': mahjong_calc.__path__[0], 'accel': a.available()}))"
     done = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=True)
     info: dict[str, Any] = json.loads(done.stdout)
@@ -47,7 +47,7 @@ def compiled_in_child() -> bool:
 
 needs_compiled = pytest.mark.skipif(
     not compiled_in_child(),
-    reason="the compiled Wuhu scorer is not built in the installed package (no C compiler at install time)",
+    reason="the scorer is not compiled (mypyc) in the installed package",
 )
 
 

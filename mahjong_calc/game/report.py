@@ -45,12 +45,7 @@ def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict
 def _result_dict(scored: Scored) -> dict[str, Any]:
     """A winner's settled result as `score --json` with meld sources prints it."""
     settled = scored.settled
-    if scored.body is None:
-        out = scored.result.to_dict()
-    else:
-        from .fast import result_json
-
-        out = result_json(scored.body)
+    out = scored.result.to_dict()
     out["payments"] = {seat: settled.payments[seat] for seat in SEATS}
     out["total"] = settled.total
     out["liability"] = [row.to_dict() for row in settled.liability]
@@ -72,10 +67,7 @@ def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
 
 
 def _result_text(scored: Scored) -> str:
-    """`_result_dict` as JSON text; the compiled scorer's text is spliced in when settling changed nothing."""
-    settled = scored.settled
-    if scored.body is not None and not settled.liability and settled.payments == scored.result.payments:
-        return "{" + scored.body.decode("utf-8")[:-1] + ', "liability": []}'
+    """`_result_dict` as JSON text."""
     return json.dumps(_result_dict(scored), ensure_ascii=False)
 
 
@@ -86,7 +78,7 @@ def report_json(report: Report) -> str:
     """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first.
 
     The report is encoded once with a placeholder where each result goes, then each
-    placeholder is replaced by that result's text (the compiled scorer's, where it can be).
+    placeholder is replaced by that result's text.
     """
     data = report_dict(report, results=False)
     texts: list[str] = []
