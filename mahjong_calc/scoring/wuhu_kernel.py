@@ -17,7 +17,6 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ..decompose import waits
 from ..patterns.wuhu import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
@@ -171,13 +170,26 @@ def _sets_only(work: list[int], start: int, end: int, suited: bool) -> list[tupl
     return found
 
 
+@lru_cache(maxsize=32768)
+def _relative_sets(part: tuple[int, ...], suited: bool) -> tuple[tuple[int, ...], ...]:
+    """`suit_sets` of a suit whose first tile is 0 (the three suits share these entries)."""
+    work = [0] * 34
+    base = 0 if suited else 27
+    for offset, n in enumerate(part):
+        work[base + offset] = n
+    found = _sets_only(work, base, base + len(part), suited)
+    if suited:
+        return tuple(found)
+    return tuple(tuple(code - base for code in sets) for sets in found)
+
+
 @lru_cache(maxsize=65536)
 def suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[int, ...], ...]:
     """Every way to cut one suit's counts (its first tile is `base`) into pungs and chows, as set codes."""
-    work = [0] * 34
-    for offset, n in enumerate(part):
-        work[base + offset] = n
-    return tuple(_sets_only(work, base, base + len(part), base < 27))
+    found = _relative_sets(part, base < 27)
+    if base == 0:
+        return found
+    return tuple(tuple(code + base for code in sets) for sets in found)
 
 
 _BASES: Final = (0, 9, 18, 27)
@@ -220,6 +232,100 @@ def splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
                 for s in lists[2]:
                     for z in lists[3]:
                         out.append((base + i, m + p + s + z))
+    return tuple(out)
+
+
+def _sets_possible(work: list[int], i: int, end: int, suited: bool) -> bool:
+    """Whether work[i:end] cuts into pungs and chows at all (the search of `_sets_only`, stopping at the first)."""
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        return True
+    if work[i] >= 3:
+        work[i] -= 3
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 3
+        if found:
+            return True
+    if suited and i % 9 <= 6 and i + 2 < end and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+        return found
+    return False
+
+
+@lru_cache(maxsize=131072)
+def suit_ok(part: tuple[int, ...], suited: bool) -> bool:
+    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
+    size = sum(part) % 3
+    if size == 1:
+        return False
+    work = list(part)
+    end = len(work)
+    if size == 0:
+        return _sets_possible(work, 0, end, suited)
+    for i in range(end):
+        if work[i] >= 2:
+            work[i] -= 2
+            found = _sets_possible(work, 0, end, suited)
+            work[i] += 2
+            if found:
+                return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def suit_completions(part: tuple[int, ...], suited: bool) -> tuple[int, ...]:
+    """Tiles of this suit (counted from its first) that, added to `part`, leave it sets only or a pair plus sets."""
+    out: list[int] = []
+    work = list(part)
+    size = len(part)
+    for i in range(size):
+        # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
+        near = part[i] > 0
+        if not near and suited:
+            for d in (-2, -1, 1, 2):
+                if 0 <= i + d < size and part[i + d]:
+                    near = True
+                    break
+        if not near or work[i] >= 4:
+            continue
+        work[i] += 1
+        if suit_ok(tuple(work), suited):
+            out.append(i)
+        work[i] -= 1
+    return tuple(out)
+
+
+def waits(before: tuple[int, ...], held: tuple[int, ...]) -> tuple[int, ...]:
+    """Tiles that complete the 13 tiles `before` into pair + sets, in tile order; a tile of
+    which `held` (every tile the player holds, melds included) has all four is no wait."""
+    parts = (before[0:9], before[9:18], before[18:27], before[27:34])
+    sizes = (sum(parts[0]) % 3, sum(parts[1]) % 3, sum(parts[2]) % 3, sum(parts[3]) % 3)
+    out: list[int] = []
+    for g in range(4):
+        # the tile goes to suit g: afterwards exactly one suit may hold the pair
+        pairs = 0
+        for h in range(4):
+            if (sizes[h] + (1 if h == g else 0)) % 3 == 2:
+                pairs += 1
+        if pairs != 1:
+            continue
+        ok = True
+        for h in range(4):
+            if h != g and not suit_ok(parts[h], h < 3):
+                ok = False
+                break
+        if ok:
+            base = _BASES[g]
+            for t in suit_completions(parts[g], g < 3):
+                if held[base + t] < 4:
+                    out.append(base + t)
     return tuple(out)
 
 
