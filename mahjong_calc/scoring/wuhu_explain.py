@@ -49,36 +49,57 @@ def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangemen
     return Arrangement(pair, concealed + melds, win_in)
 
 
+def _item(rs: Ruleset[Any, Any, Any], entry: k.Item, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
+    """One of the kernel's items, with its names and detail text."""
+    code, amount, a, b = entry
+    keys = k.plan_for(rs).keys
+    if code == k.DI_FAN:
+        how = ("自摸 self-draw" if self_draw else "点炮 discard") + (f", 压档 {a}" if a else "")
+        return item(rs, "di_fan", amount, how)
+    if code == k.ZHI_FAN:
+        factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
+        return item(rs, "zhi_fan", amount, zhi_fan_detail(a, b, factor, amount))
+    if code == k.ZUI_ZI:
+        mult = rs.numbers.zui_zi_self_draw_multiplier
+        return item(rs, keys[a], amount, "嘴子" + (f" × {mult} self-draw" if b else ""))
+    if code == k.AN_GANG:
+        return item(rs, "an_gang", amount, sets[a].notation())
+    if code == k.MING_GANG:
+        return item(rs, "ming_gang", amount, sets[a].notation())
+    if code == k.DEALER:
+        return item(rs, "dealer", amount, "winner is dealer: one more 底番")
+    if code == k.JIAO_OWN:
+        return item(rs, "jiao", amount, f"{rs.label(keys[a])[0]} is 交 by itself")
+    if code == k.JIAO_PAIR:
+        return item(rs, "jiao", amount, f"two 嘴子: {rs.label(keys[a])[0]} + {rs.label(keys[b])[0]}")
+    if code == k.ZUI_ZI_IN_JIAO:
+        return item(rs, keys[a], amount, "嘴子 counted in 交")
+    if code == k.ZUI_ZI_BEYOND:
+        return item(rs, keys[a], amount, "嘴子 beyond 交")
+    return item(rs, "jiao_self_draw", amount, "self-draw with 交")
+
+
+# Items are values: one per (ruleset, kernel item, how the hand was won) is made, then shared
+_ITEMS: dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]] = {}
+
+
 def items(rs: Ruleset[Any, Any, Any], scored: k.Scored, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
     """The kernel's items of one reading, with their names and detail text."""
-    keys = k.plan_for(rs).keys
+    entry = _ITEMS.get(id(rs))
+    if entry is None or entry[0] is not rs or len(entry[1]) > 65536:
+        entry = _ITEMS[id(rs)] = (rs, {})
+        if len(_ITEMS) > 256:
+            _ITEMS.clear()
+            _ITEMS[id(rs)] = entry
+    made = entry[1]
     out: list[Item] = []
-    for code, amount, a, b in scored.items:
-        if code == k.DI_FAN:
-            how = ("自摸 self-draw" if self_draw else "点炮 discard") + (f", 压档 {a}" if a else "")
-            out.append(item(rs, "di_fan", amount, how))
-        elif code == k.ZHI_FAN:
-            factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
-            out.append(item(rs, "zhi_fan", amount, zhi_fan_detail(a, b, factor, amount)))
-        elif code == k.ZUI_ZI:
-            mult = rs.numbers.zui_zi_self_draw_multiplier
-            out.append(item(rs, keys[a], amount, "嘴子" + (f" × {mult} self-draw" if b else "")))
-        elif code == k.AN_GANG:
-            out.append(item(rs, "an_gang", amount, sets[a].notation()))
-        elif code == k.MING_GANG:
-            out.append(item(rs, "ming_gang", amount, sets[a].notation()))
-        elif code == k.DEALER:
-            out.append(item(rs, "dealer", amount, "winner is dealer: one more 底番"))
-        elif code == k.JIAO_OWN:
-            out.append(item(rs, "jiao", amount, f"{rs.label(keys[a])[0]} is 交 by itself"))
-        elif code == k.JIAO_PAIR:
-            out.append(item(rs, "jiao", amount, f"two 嘴子: {rs.label(keys[a])[0]} + {rs.label(keys[b])[0]}"))
-        elif code == k.ZUI_ZI_IN_JIAO:
-            out.append(item(rs, keys[a], amount, "嘴子 counted in 交"))
-        elif code == k.ZUI_ZI_BEYOND:
-            out.append(item(rs, keys[a], amount, "嘴子 beyond 交"))
-        else:
-            out.append(item(rs, "jiao_self_draw", amount, "self-draw with 交"))
+    for one in scored.items:
+        code = one[0]
+        key = (one, sets[one[2]]) if code == k.AN_GANG or code == k.MING_GANG else (one, self_draw)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = _item(rs, one, sets, self_draw)
+        out.append(found)
     return tuple(out)
 
 
