@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from typing import Any
 
 from .hand import SEATS, Hand, Seat
@@ -24,6 +26,30 @@ class Item:
         if self.detail:
             out["detail"] = self.detail
         return out
+
+
+# json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+_ITEM_TEXT: dict[Item, str] = {}  # an item's JSON; items repeat (a scorer may share them)
+_KEYS = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
+
+
+def _value(value: Any) -> str:
+    """`_encode(value)`, without the encoder's set-up for a plain int or str."""
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is str:
+        return encode_basestring(value)
+    return _encode(value)
+
+
+def _item_text(one: Item) -> str:
+    text = _ITEM_TEXT.get(one)
+    if text is None:
+        if len(_ITEM_TEXT) >= 65536:
+            _ITEM_TEXT.clear()
+        text = _ITEM_TEXT[one] = _encode(one.to_dict())
+    return text
 
 
 @dataclass(frozen=True)
@@ -61,3 +87,24 @@ class ScoreResult:
             "decomposition": self.decomposition,
             **self.extra,
         }
+
+    def to_json(self) -> str:
+        """`json.dumps(self.to_dict(), ensure_ascii=False)`, built from its pieces (the same text)."""
+        if not _KEYS.isdisjoint(self.extra):  # an extra key replacing a fixed one keeps that one's place
+            return _encode(self.to_dict())
+        pays = self.payments
+        parts = [
+            '"variant": ' + _value(self.variant),
+            '"ruleset_version": ' + _value(self.ruleset_version),
+            '"valid": true',
+            '"hand": ' + _encode(self.hand.to_dict()),
+            '"value": ' + _value(self.value),
+            '"items": [' + ", ".join([_item_text(i) for i in self.items]) + "]",
+            '"patterns": ' + _encode(list(self.patterns)),
+            '"payments": {' + ", ".join([f'"{seat}": ' + _value(pays[seat]) for seat in SEATS]) + "}",
+            '"total": ' + _value(self.total),
+            '"decomposition": ' + _encode(self.decomposition),
+        ]
+        for key, value in self.extra.items():
+            parts.append(_value(key) + ": " + _value(value))
+        return "{" + ", ".join(parts) + "}"

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import fields
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -229,3 +230,17 @@ def test_the_generator_reaches_what_matters() -> None:
               "tong_tian", "si_he", "shuang_si_he", "shuang_ba_zhi",
               "zhi_factor_changed", "dealer_paid_extra"}
     assert wanted <= set(seen), f"never reached: {sorted(wanted - set(seen))}"
+
+
+@pytest.mark.parametrize(
+    ("hand", "kwargs"),
+    [
+        ("13m456m678m11p555p2m", {"variant": "wuhu315", "self_draw": True}),
+        ("123m456m99m", {"variant": "wuhu315", "melds": ["1111p@next", "9999s@opposite"], "after_kong": True}),
+        ("111222333m777z55p", {"variant": "chizhou", "self_draw": True}),
+        ("111m222m333m444m5s5p", {"variant": "pujiang", "wild": "5s", "self_draw": True}),
+    ],
+)
+def test_the_result_json_is_json_dumps_of_its_dict(hand: str, kwargs: dict[str, Any]) -> None:
+    result = score_hand(hand, **kwargs)
+    assert result.to_json() == json.dumps(result.to_dict(), ensure_ascii=False)

@@ -72,10 +72,13 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
 
 
 def _win_outcome(result: ScoreResult, compiled: bool) -> Outcome:
-    body = result.to_dict()
-    pays = body["payments"]
+    try:
+        body = result.to_json()[1:].encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate somewhere: JSON escapes keep it valid UTF-8
+        body = _dumps(result.to_dict())
+    pays = result.payments
     return Outcome(
-        WIN, _dumps(body), result.variant, result.value, body["total"],
+        WIN, body, result.variant, result.value, result.total,
         (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns), compiled=compiled,
     )
 

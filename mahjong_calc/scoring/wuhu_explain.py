@@ -15,7 +15,7 @@ from ..decompose import Arrangement, TileSet, _tile_set, meld_sets
 from ..hand import Hand, WinContext
 from ..patterns.wuhu import CHOW, KONG
 from ..result import Item, ScoreResult
-from ..tiles import tile_str
+from ..tiles import NUM_TILES, tile_str
 from . import wuhu_kernel as k
 from .common import Reading, item
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..ruleset import Ruleset
 
 KINDS = ("pung", "chow", "kong")  # a set code's kind (code // 34)
+TILE_TEXT = tuple(tile_str(t) for t in range(NUM_TILES))
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangemen
     """The kernel's (pair, set codes, win_in) as the decomposition's Arrangement."""
     pair, codes, win_in = arr
     melds = meld_sets(hand)
-    concealed = tuple(_tile_set(KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)])
+    concealed = tuple([_tile_set(KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
     return Arrangement(pair, concealed + melds, win_in)
 
 
@@ -106,8 +107,10 @@ def items(rs: Ruleset[Any, Any, Any], scored: k.Scored, sets: tuple[TileSet, ...
 def patterns(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[str, ...]:
     """The pattern keys found in a reading, in the ruleset's order, then `jiao` when it is 交."""
     keys = k.plan_for(rs).keys
-    found = tuple(keys[i] for i in scored.found)
-    return found + ("jiao",) if scored.jiao else found
+    found = [keys[i] for i in scored.found]
+    if scored.jiao:
+        found.append("jiao")
+    return tuple(found)
 
 
 class Readings(Sequence[Reading[WuhuFacts]]):
@@ -181,6 +184,6 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
         patterns=chosen.patterns,
         payments={"next": next_, "opposite": opposite, "previous": previous},
         decomposition=chosen.facts.arrangement.to_dict(),
-        extra={"zhi": out.zhi, "ya_dang": best.ya, "waits": [tile_str(t) for t in out.waits]},
+        extra={"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
         readings=Readings(hand, ctx, rs, chosen, best.arrangement),
     )
