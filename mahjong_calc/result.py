@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring
 from typing import Any
 
 from .hand import SEATS, Hand, Seat
@@ -32,15 +31,6 @@ class Item:
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 _ITEM_TEXT: dict[Item, str] = {}  # an item's JSON; items repeat (a scorer may share them)
 _KEYS = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
-
-
-def _value(value: Any) -> str:
-    """`_encode(value)`, without the encoder's set-up for a plain int or str."""
-    if type(value) is int:
-        return int.__repr__(value)
-    if type(value) is str:
-        return encode_basestring(value)
-    return _encode(value)
 
 
 def _item_text(one: Item) -> str:
@@ -89,22 +79,23 @@ class ScoreResult:
         }
 
     def to_json(self) -> str:
-        """`json.dumps(self.to_dict(), ensure_ascii=False)`, built from its pieces (the same text)."""
+        """`json.dumps(self.to_dict(), ensure_ascii=False)`, the same text, with each item's JSON
+        made once: the keys before `items` and those after are encoded as two objects, and
+        the items' text goes between them."""
         if not _KEYS.isdisjoint(self.extra):  # an extra key replacing a fixed one keeps that one's place
             return _encode(self.to_dict())
-        pays = self.payments
-        parts = [
-            '"variant": ' + _value(self.variant),
-            '"ruleset_version": ' + _value(self.ruleset_version),
-            '"valid": true',
-            '"hand": ' + _encode(self.hand.to_dict()),
-            '"value": ' + _value(self.value),
-            '"items": [' + ", ".join([_item_text(i) for i in self.items]) + "]",
-            '"patterns": ' + _encode(list(self.patterns)),
-            '"payments": {' + ", ".join([f'"{seat}": ' + _value(pays[seat]) for seat in SEATS]) + "}",
-            '"total": ' + _value(self.total),
-            '"decomposition": ' + _encode(self.decomposition),
-        ]
-        for key, value in self.extra.items():
-            parts.append(_value(key) + ": " + _value(value))
-        return "{" + ", ".join(parts) + "}"
+        head = _encode({
+            "variant": self.variant,
+            "ruleset_version": self.ruleset_version,
+            "valid": True,
+            "hand": self.hand.to_dict(),
+            "value": self.value,
+        })
+        tail = _encode({
+            "patterns": list(self.patterns),
+            "payments": {seat: self.payments[seat] for seat in SEATS},
+            "total": self.total,
+            "decomposition": self.decomposition,
+            **self.extra,
+        })
+        return head[:-1] + ', "items": [' + ", ".join([_item_text(i) for i in self.items]) + "], " + tail[1:]

@@ -25,7 +25,8 @@ class WuhuRead:
 
     def __init__(
         self,
-        counts: tuple[int, ...],
+        suit_len: tuple[int, int, int],
+        honours: bool,
         melds: tuple[int, ...],
         melds_concealed: tuple[bool, ...],
         self_draw: bool,
@@ -37,7 +38,6 @@ class WuhuRead:
         si_he_three_extra: bool,
         kongs_same_suit: bool,
     ) -> None:
-        self.counts = counts  # every held tile, melds included (a kong counts 4)
         self.melds = melds  # the declared sets' codes
         self.melds_concealed = melds_concealed  # which of them are concealed kongs
         self.self_draw = self_draw
@@ -48,9 +48,9 @@ class WuhuRead:
         self.si_he_exposed_pung = si_he_exposed_pung
         self.si_he_three_extra = si_he_three_extra
         self.kongs_same_suit = kongs_same_suit
-        self.suit_len: tuple[int, int, int] = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]))
-        self.suits = (self.suit_len[0] > 0) + (self.suit_len[1] > 0) + (self.suit_len[2] > 0)
-        self.honours = sum(counts[27:]) > 0
+        self.suit_len = suit_len  # tiles of each suit held, melds included (a kong counts 4)
+        self.suits = (suit_len[0] > 0) + (suit_len[1] > 0) + (suit_len[2] > 0)
+        self.honours = honours
         # the arrangement being read
         self.sets: tuple[int, ...] = ()
         self.n_concealed = 0

@@ -349,11 +349,6 @@ def arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> t
 # --- the arithmetic ---------------------------------------------------------------------
 
 
-def zhi_of(counts: tuple[int, ...]) -> int:
-    """支: the largest count of one suit over all the winner's tiles (a kong counts 4)."""
-    return max(sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]))
-
-
 def ya_dang(plan: Plan, sets: tuple[int, ...], win_in: int, win: int, waits: tuple[int, ...]) -> int:
     """压档 points: the winning tile fills the middle of a concealed sequence (or its edge, if
     allowed); with `ya_dang_single_wait`, the 13 tiles must also wait on that tile alone."""
@@ -477,8 +472,8 @@ def score(
             held[first + 2] += 1
         else:
             held[code] += 3
-    counts = tuple(held)
-    zhi = zhi_of(counts)
+    suit_len = (sum(held[0:9]), sum(held[9:18]), sum(held[18:27]))
+    zhi = max(suit_len)
     if zhi < plan.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
     arrs = arrangements(concealed, melds, win)
@@ -490,7 +485,7 @@ def score(
     wait = waits(tuple(before), tuple(held))
     single = len(wait) == 1 and wait[0] == win
 
-    r = WuhuRead(counts, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, plan.tong_tian_overlapping,
+    r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, plan.tong_tian_overlapping,
                  plan.si_he_exposed_pung, plan.si_he_three_extra, plan.kongs_same_suit)
     detectors = plan.detectors
     n_melds = len(melds)
