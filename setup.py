@@ -10,9 +10,6 @@
    A listed module whose file does not exist is always a build error: a typo must not
    turn compilation off unnoticed. Editable installs compile nothing (the source tree
    stays what runs).
-2. The optional C extension `_wuhu_accel` (being retired), `optional=True` as before;
-   MJCALC_NO_COMPILE=1 skips it too, so that such an install is what a machine without
-   a C compiler gets.
 
 pip shows a build's output only with `pip install -v`; whatever pip shows,
 `mjcalc --version` reports which modules are compiled.
@@ -34,7 +31,6 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-ACCEL = "mahjong_calc._wuhu_accel"
 LIST_FILE = "mahjong_calc/compiled.py"
 BUILDS = ("bdist_wheel", "build", "build_ext", "install")  # commands that build extensions (not egg_info, sdist, editable_wheel)
 
@@ -132,42 +128,21 @@ class CleanBuildPy(build_py):
 class OptionalBuildExt(build_ext):
     """build_ext that installs plain Python where compiling fails, and says so."""
 
-    mypyc_names: frozenset[str] = frozenset()
-
     def build_extensions(self) -> None:
         self.check_extensions_list(self.extensions)
-        mypyc = [ext for ext in self.extensions if ext.name in self.mypyc_names]
-        for ext in self.extensions:
-            if ext not in mypyc:
-                with self._filter_build_errors(ext):
-                    self.build_extension(ext)
         try:
-            for ext in mypyc:  # all or none: a module's shim without the shared library would not import
+            for ext in self.extensions:  # all or none: a module's shim without the shared library would not import
                 self.build_extension(ext)
         except Exception as exc:
-            for ext in mypyc:
+            for ext in self.extensions:
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             skip_compiling(f"building them failed ({type(exc).__name__}: {exc})")
-
-    def build_extension(self, ext: Extension) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception as exc:  # setuptools skips an optional extension on any build error
-            if ext.name == ACCEL:
-                warn(
-                    f"the compiled Wuhu scorer ({ACCEL}) was skipped: {exc}",
-                    "mjcalc works without it and gives the same output, but `mjcalc batch` is slower.",
-                    "install a C compiler (e.g. gcc) and reinstall to build it; `mjcalc --version` shows whether it is on.",
-                )
-            raise
 
 
 paths = module_paths(listed_modules())  # checked by every command, whatever happens next
 compiled = mypyc_extensions(paths) if any(cmd in sys.argv[1:] for cmd in BUILDS) else []
-OptionalBuildExt.mypyc_names = frozenset(ext.name for ext in compiled)
-accel = [] if os.environ.get("MJCALC_NO_COMPILE", "") not in ("", "0") else [Extension(ACCEL, ["mahjong_calc/_wuhu_accel.c"], optional=True)]
 
 setup(
-    ext_modules=[*accel, *compiled],
+    ext_modules=compiled,
     cmdclass={"build_py": CleanBuildPy, "build_ext": OptionalBuildExt},
 )

@@ -9,7 +9,7 @@ Figures, all as whole processes except the `mahjong` package's:
 1. `mjcalc batch FILE --jobs 1` and `--jobs 2` on seeded random legal Wuhu hands
    (JSON Lines in, JSON Lines out to /dev/null), in interleaved pairs (`--batch-runs`):
    median hands/s and the median ratio; `--jobs 1` again with
-   MJCALC_NO_ACCEL=1 (the Python scorer alone, for contrast); then `--jobs 1` on a
+   MJCALC_PURE_PYTHON=1 (no compiled module, for contrast); then `--jobs 1` on a
    tenth as many hands of each other shipped variant.
 2. `mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value` on as many
    seeded random complete riichi hands, in this process: hands/s, and the ratio.
@@ -33,7 +33,7 @@ Figures, all as whole processes except the `mahjong` package's:
    waits`' worst 13-tile hand, warm (bench/waits.py); start-up (bench/startup.py).
    "No compiler" runs the installed package with MJCALC_PURE_PYTHON=1 (the plain Python of
    every module mahjong_calc/compiled.py lists, the very files an install without a C
-   compiler has) and MJCALC_NO_ACCEL=1; `--no-compiler-python` runs another environment's
+   compiler has); `--no-compiler-python` runs another environment's
    Python instead, e.g. one installed with MJCALC_NO_COMPILE=1.
 
 The package is byte-compiled first (as pip does for a regular install): this
@@ -64,7 +64,7 @@ sys.path.insert(0, str(HERE.parent))
 import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
-from mahjong_calc import accel  # noqa: E402
+from mahjong_calc.compiled import kernel_compiled  # noqa: E402
 from mahjong_calc.flags import BY_NAME  # noqa: E402
 from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
 
@@ -247,7 +247,7 @@ def bench_jobs(path: Path, n: int, runs: int) -> tuple[float, float, float]:
 
 _LIBRARY_CODE = """
 import json, sys, time
-import mahjong_calc.accel as accel
+from mahjong_calc.compiled import kernel_compiled
 from mahjong_calc.batch import score_partition
 with open(sys.argv[1], encoding="utf-8") as f:
     records = [json.loads(line) for line in f]
@@ -255,7 +255,7 @@ parts = [records[i:i + 5000] for i in range(0, len(records), 5000)]
 start = time.perf_counter()
 for part in parts:
     score_partition(part)
-print(json.dumps({"us": (time.perf_counter() - start) / len(records) * 1e6, "compiled": accel.available()}))
+print(json.dumps({"us": (time.perf_counter() - start) / len(records) * 1e6, "compiled": kernel_compiled("wuhu")}))
 """
 
 
@@ -313,7 +313,7 @@ def mahjong_rates(n: int, seed: int) -> tuple[float, float] | None:
     return n / (time.perf_counter() - start), n / (time.process_time() - start_cpu)
 
 
-NO_COMPILER = {"MJCALC_PURE_PYTHON": "1", "MJCALC_NO_ACCEL": "1"}
+NO_COMPILER = {"MJCALC_PURE_PYTHON": "1"}
 
 
 def median_times(cmd: list[str], runs: int, env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[float, float]:
@@ -420,9 +420,9 @@ def main() -> None:
         print(f"Dask path (score_partition, in process): {library:>8.1f} µs/record; mjcalc batch --jobs 1: "
               f"{1e6 / one:.1f} µs/record; ratio {library / (1e6 / one):.2f}x "
               f"(compiled scorer {'on' if compiled else 'off'} in the library path)")
-        if accel.available():
-            python_only = bench_batch(data, args.hands, 1, env={"MJCALC_NO_ACCEL": "1"})
-            print(f"mjcalc batch --jobs 1, MJCALC_NO_ACCEL=1: {python_only:>10,.0f} hands/s "
+        if kernel_compiled("wuhu"):
+            python_only = bench_batch(data, args.hands, 1, env={"MJCALC_PURE_PYTHON": "1"})
+            print(f"mjcalc batch --jobs 1, MJCALC_PURE_PYTHON=1: {python_only:>10,.0f} hands/s "
                   f"(the Python scorer alone; the compiled one is {one / python_only:.1f}x)")
         else:
             print("the compiled Wuhu scorer is not built: these figures are the Python scorer's")

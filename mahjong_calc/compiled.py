@@ -20,6 +20,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Sequence
+from functools import cache
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
@@ -27,6 +28,8 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.tiles",
     "mahjong_calc.decompose",
     "mahjong_calc.wilds",
+    "mahjong_calc.patterns.wuhu",
+    "mahjong_calc.scoring.wuhu_kernel",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"
@@ -74,6 +77,17 @@ def compiled_modules() -> tuple[str, ...]:
         if _is_extension(origin):
             out.append(name)
     return tuple(out)
+
+
+def available() -> bool:
+    """Whether every listed module runs compiled."""
+    return compiled_modules() == MODULES
+
+
+@cache
+def kernel_compiled(scorer: str) -> bool:
+    """Whether the kernel of the variant scorer `scorer` (scoring/<scorer>_kernel.py) runs compiled."""
+    return f"mahjong_calc.scoring.{scorer}_kernel" in compiled_modules()
 
 
 def status() -> str:

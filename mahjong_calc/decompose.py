@@ -50,6 +50,11 @@ def _tile_set(kind: SetKind, first: int, declared: bool = False, concealed: bool
     return TileSet(kind, first, declared, concealed)
 
 
+@cache  # 34 tiles
+def _pair_text(tile: int) -> str:
+    return format_tiles((tile, tile))
+
+
 @dataclass(frozen=True)
 class Arrangement:
     """A pair, four sets (concealed first, then melds) and where the winning tile sits."""
@@ -65,13 +70,13 @@ class Arrangement:
     def to_dict(self) -> dict[str, object]:
         win_set = self.win_set
         return {
-            "pair": format_tiles((self.pair, self.pair)),
+            "pair": _pair_text(self.pair),
             "sets": [s.notation() for s in self.sets],
             "win_in": "pair" if win_set is None else win_set.notation(),
         }
 
     def text(self) -> str:
-        parts = [format_tiles((self.pair, self.pair))] + [s.notation() for s in self.sets]
+        parts = [_pair_text(self.pair)] + [s.notation() for s in self.sets]
         return " ".join(parts)
 
 

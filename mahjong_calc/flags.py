@@ -7,15 +7,13 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 - the `mjcalc score` options (`cli.py` builds the command's signature from it),
 - the batch record fields, their order in a record key and their type checks (`records.py`),
 - the record JSON Schema (`record_schema()`, shipped as `record.schema.json`),
-- the field layout the compiled Wuhu scorer is given (`accel.py`),
 - the flag table of docs/cli.md (`readme_table()`),
 - the check that a flag the chosen variant does not use is an error (`check_variant`).
 
 To add a flag: add a `Field` here (with the variants that read it), add the fact to
 `hand.WinContext` (tests/test_flags.py keeps the two equal), read it in the scorers of
 those variants, then run `python -m mahjong_calc.generate` to rewrite
-record.schema.json and docs/cli.md. The compiled Wuhu scorer declines records that
-set it until it is taught the flag; it never turns itself off.
+record.schema.json and docs/cli.md.
 """
 
 from __future__ import annotations

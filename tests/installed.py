@@ -35,19 +35,16 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 @cache
 def which_ran() -> dict[str, Any]:
-    """{'package': dir the child imported, 'accel': compiled scorer available, 'compiled': the mypyc-compiled
-    modules it imports} in a child like run_installed's."""
-    code = (
-        "import json, mahjong_calc, mahjong_calc.accel as a, mahjong_calc.compiled as c; "
-        "print(json.dumps({'package': mahjong_calc.__path__[0], 'accel': a.available(), 'compiled': c.compiled_modules()}))"
-    )
+    """{'package': dir the child imported, 'compiled': the mypyc-compiled modules it imports} in a child like run_installed's."""
+    code = "import json, mahjong_calc, mahjong_calc.compiled as c; print(json.dumps({'package': mahjong_calc.__path__[0], 'compiled': c.compiled_modules()}))"
     done = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=True)
     info: dict[str, Any] = json.loads(done.stdout)
     return info
 
 
 def compiled_in_child() -> bool:
-    return bool(which_ran()["accel"])
+    """Whether the installed package runs the Wuhu kernel compiled (mypyc)."""
+    return "mahjong_calc.scoring.wuhu_kernel" in which_ran()["compiled"]
 
 
 def mypyc_in_child() -> tuple[str, ...]:
@@ -62,7 +59,7 @@ needs_mypyc = pytest.mark.skipif(
 
 needs_compiled = pytest.mark.skipif(
     not compiled_in_child(),
-    reason="the compiled Wuhu scorer is not built in the installed package (no C compiler at install time)",
+    reason="the Wuhu kernel is not mypyc-compiled in the installed package (no C compiler at install time, or MJCALC_NO_COMPILE=1)",
 )
 
 

@@ -21,11 +21,11 @@ import yaml
 from installed import needs_compiled, popen_installed, run_installed, which_ran
 from typer.testing import CliRunner
 
-from mahjong_calc import accel
 from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_record, score_records
 from mahjong_calc.batch.evaluate import outcome
 from mahjong_calc.batch.readers import read_items
 from mahjong_calc.cli import app
+from mahjong_calc.compiled import kernel_compiled
 from mahjong_calc.records import normalize
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
@@ -261,7 +261,7 @@ def test_summary_counts(runner: CliRunner, tmp_path: Path) -> None:
     result = _invoke(runner, str(path), "--format", "summary")
     assert result.exit_code == 1
     text = result.stdout
-    compiled = 5 if accel.available() else 0  # every record but the bad hand is plain Wuhu
+    compiled = 5 if kernel_compiled("wuhu") else 0  # every record but the bad hand is plain Wuhu
     for label, number in (("records", 6), ("wins", 4), ("not wins", 1), ("errors", 1), ("compiled", compiled)):
         assert any(line.split() == [*label.split(), str(number)] for line in text.splitlines()), label
     assert "通天" in text and "pure straight" in text  # pattern names in zh and en, not the key
@@ -287,7 +287,7 @@ def test_the_library_path_takes_the_cache_and_the_compiled_scorer() -> None:
     assert after.hits + after.misses == before.hits + before.misses + 2
     assert after.hits >= before.hits + 1
     key, _ = normalize(record)
-    assert outcome(key).compiled is accel.available()
+    assert outcome(key).compiled is kernel_compiled("wuhu")
 
 
 @pytest.mark.parametrize("record", [
@@ -351,7 +351,7 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
         counts = _summary_counts(run("--format", "summary", "--jobs", jobs).stdout)
         assert counts["records"] == 2600
         assert counts["compiled"] == counts["records"] - counts["errors"] == 2080
-    assert which_ran()["accel"] is True
+    assert "mahjong_calc.scoring.wuhu_kernel" in which_ran()["compiled"]
 
 
 def test_jobs_through_a_pool_when_the_output_has_no_descriptor(runner: CliRunner, tmp_path: Path) -> None:

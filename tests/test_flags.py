@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import typer
 
-from mahjong_calc import accel, generate
+from mahjong_calc import generate
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli import app
 from mahjong_calc.errors import InputError, MjcalcError, shown
@@ -260,44 +260,3 @@ def test_shown_is_short_printable_and_one_line(value: object) -> None:
 
 def test_shown_is_repr_for_ordinary_values() -> None:
     assert shown("3m") == "'3m'" and shown(12) == "12" and shown("中") == "'中'"
-
-
-# --- the compiled scorer is told the key layout -----------------------------------------------
-
-needs_accel = pytest.mark.skipif(not accel.available(), reason="the compiled Wuhu scorer is not built here")
-
-
-@needs_accel
-def test_the_compiled_scorer_declines_every_flag_it_does_not_implement() -> None:
-    plan = accel.compile_plan(load_ruleset("wuhu315"))
-    assert plan is not None
-    key, _ = normalize({"hand": HAND, "self_draw": True})
-    assert plan.score(key) is not None
-    reads = set(accel._wuhu_accel.FIELDS)
-    for name in KEY_FIELDS:
-        if name in reads or BY_NAME[name].role == "ruleset":
-            continue
-        changed = dict(zip(KEY_FIELDS, key))
-        changed[name] = SET_VALUE.get(name, ("x",))
-        assert plan.score(tuple(changed[n] for n in KEY_FIELDS)) is None, name
-
-
-@needs_accel
-def test_a_new_flag_does_not_turn_the_compiled_scorer_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A flag added to the table is appended to the key; the compiled scorer keeps working
-    for records without it and declines records that set it, until it learns it."""
-    today = accel.compile_plan(load_ruleset("wuhu315"))
-    length, field_at, absent = accel.key_layout(tuple(accel._wuhu_accel.FIELDS))
-    monkeypatch.setattr(accel, "key_layout", lambda reads: (length + 1, field_at, (*absent, (length, False))))
-    plan = accel.compile_plan(load_ruleset("wuhu315"))
-    assert plan is not None and accel.available()
-    key, _ = normalize({"hand": HAND, "self_draw": True})
-    answer = plan.score(key + (False,))
-    assert answer is not None and answer == today.score(key)
-    assert plan.score(key + (True,)) is None
-    assert plan.score(key) is None  # a key of the wrong length is never misread
-
-
-def test_a_field_the_compiled_scorer_reads_must_be_declared() -> None:
-    with pytest.raises(RuntimeError, match="no_such_field"):
-        accel.key_layout(("hand", "no_such_field"))

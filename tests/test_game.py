@@ -275,20 +275,6 @@ def test_report_json_is_the_report_dict(path: Path) -> None:
     assert report_json(report) == json.dumps(report_dict(report), ensure_ascii=False)
 
 
-def test_compiled_and_python_scorers_settle_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mahjong_calc import accel
-    from mahjong_calc.game import report_json
-
-    if not accel.available():
-        pytest.skip("the compiled Wuhu scorer is not built here (or MJCALC_NO_ACCEL is set)")
-    path = str(ROOT / "examples" / "wuhu315-club.yaml")
-    game = read_game(path)
-    fast = report_json(settle_game(game))
-    assert game.cache["compiled"] is not None
-    monkeypatch.setattr("mahjong_calc.game.fast.compiled_for", lambda rs: None)
-    assert report_json(settle_game(read_game(path))) == fast
-
-
 def test_a_flag_the_variant_does_not_use_is_an_error_row() -> None:
     report = settle_hands("chizhou", [{"winner": "A", "hand": "111s222s333m444m55p", "self_draw": True, "heavenly": True}])
     assert report["hands"][0]["error"]["code"] == "flag_not_in_variant"

@@ -46,5 +46,5 @@ def test_score_imports_neither_the_settler_nor_sqlite_nor_the_other_scorers(tmp_
     modules = imported(["score", "123456m13m99p555p2m", "-s", "--json"], tmp_path)
     assert "mahjong_calc.scoring.wuhu" in modules
     unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.settlement.wuhu", "mahjong_calc.scoring.chizhou",
-                "mahjong_calc.scoring.pujiang", "mahjong_calc.accel", "rich"}
+                "mahjong_calc.scoring.pujiang", "rich"}
     assert not unwanted & modules

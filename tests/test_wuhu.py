@@ -175,7 +175,7 @@ def test_not_a_win(hand: str, flags: dict[str, Any], code: str) -> None:
     assert info.value.code == code
 
 
-# Two readings the compiled scorer leaves to Python (accel.PYTHON_ONLY_OPTIONS), default off:
+# Two readings, each an option, default off:
 # hand, flags, the option set true or false, expected patterns, expected value (wuhu315, wuhu525)
 DU_DIAO = ("123m345m678m55s", {"melds": ["1111s"], "after_kong": True, "win": "5s"})  # 杠后开花 on a 独吊 of 5s
 DU_DIAO_PLUS = ("1112m345m678m2m", {"melds": ["1111s"], "after_kong": True, "win": "2m"})  # the pair 22m, but 3m 5m 6m 8m 9m wait too

@@ -6,7 +6,7 @@ Two faces:
   (mappings) to result dicts, with no I/O. They pickle, so they run as they are
   under Dask (`bag.map_partitions(score_partition)`), Spark
   (`rdd.mapPartitions(score_partition)`) or a process pool, and they take the same
-  fast path as `mjcalc batch`: the compiled Wuhu scorer where it is built, and the
+  fast path as `mjcalc batch`: the Wuhu kernel (compiled where built) and the
   result cache.
 * `run_batch` / `run_file`: the engine behind `mjcalc batch`.
 
@@ -15,7 +15,7 @@ a record that cannot be scored gives `{"line", "id", "valid": false, "error": â€
 (bad input) or `"reason"` (a well-formed hand that is not a win).
 
 The package, one concern a module: `readers` (bytes to items, bounded),
-`evaluate` (an item to an outcome: checks, the compiled route, the cache),
+`evaluate` (an item to an outcome: checks, scoring, the cache),
 `output` (JSON Lines and CSV rendering), `tally` (the summary's counts),
 `engine` (chunks, the worker pool, ordered writing), `command` (`mjcalc batch FILE`),
 `progress` (the progress bar).
@@ -62,7 +62,7 @@ def score_record(record: Mapping[str, Any], line: int | None = None) -> dict[str
     """Score one record: the `score --json` object plus `id` (and `line`, when given).
 
     Never raises: a bad record gives `{"valid": false, "error": â€¦}`. The same result
-    `mjcalc batch` prints for it, through the same compiled scorer and result cache.
+    `mjcalc batch` prints for it, through the same scorer and result cache.
     """
     try:
         key, rid = normalize(record)

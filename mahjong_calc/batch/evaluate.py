@@ -1,4 +1,4 @@
-"""One record to one outcome: parse, check, score (compiled where built, cached), never raise.
+"""One record to one outcome: parse, check, score (cached), never raise.
 
 Everything that can go wrong with one record becomes that record's outcome: bad
 input is an `error` with its code, a hand that is not a win is a `not_a_win`
@@ -15,13 +15,12 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from ..accel import plan_for
-from ..api import score_hand
+from ..api import resolve_ruleset, score_hand
+from ..compiled import kernel_compiled
 from ..errors import InputError, MjcalcError, NotAWin
 from ..records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..render import error_dict, error_where
-from ..ruleset import Ruleset
-from ..scoring import wuhu
+from ..result import ScoreResult
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
@@ -45,7 +44,7 @@ class Outcome(NamedTuple):
     patterns: tuple[str, ...] = ()
     code: str = ""
     message: str = ""
-    compiled: bool = False  # answered by the compiled scorer
+    compiled: bool = False  # answered by the compiled kernel (a mypyc build)
     where: str = ""  # an error's place in its text: ` at column 3: 12[x]3m` (CSV rows keep it)
 
 
@@ -75,22 +74,25 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
 
 
-def _compiled_outcome(rs: Ruleset[Any, Any, Any], answer: tuple[Any, ...]) -> Outcome:
-    """An Outcome from the compiled scorer's answer: a win, or (code, zhi) for a hand that is not one."""
-    if len(answer) == 2:
-        return error_outcome(wuhu.not_a_win(answer[0], answer[1], rs), rs.name)._replace(compiled=True)
-    body, value, total, payments, patterns = answer
-    return Outcome(WIN, body, rs.name, value, total, payments, patterns, compiled=True)
-
-
-def _python_outcome(key: Key, variant: str) -> Outcome:
-    result = score_hand(**score_kwargs(key))
-    body = result.to_dict()
-    pays = body["payments"]
+def _win_outcome(result: ScoreResult, compiled: bool) -> Outcome:
+    try:
+        body = result.to_json()[1:].encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate somewhere: JSON escapes keep it valid UTF-8
+        body = _dumps(result.to_dict())
+    pays = result.payments
     return Outcome(
-        WIN, _dumps(body), result.variant, result.value, body["total"],
-        (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns),
+        WIN, body, result.variant, result.value, result.total,
+        (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns), compiled=compiled,
     )
+
+
+def _compiled(variant: str | None, defaults: Defaults) -> bool:
+    """Whether a record of `variant` is scored by a compiled kernel."""
+    try:
+        rs = resolve_ruleset(variant, defaults.rules if variant is None else None, defaults.overrides)
+    except MjcalcError:
+        return False
+    return kernel_compiled(rs.scorer)
 
 
 class Defaults(NamedTuple):
@@ -116,63 +118,25 @@ def current_defaults() -> Defaults:
     return _defaults
 
 
-@lru_cache(maxsize=64)
-def _plan_with(variant: str | None, defaults: Defaults) -> tuple[Ruleset[Any, Any, Any], Any] | None:
-    """(ruleset, compiled plan) for a record's variant under `--rules`/`--set`, or None."""
-    from ..accel import compile_plan
-    from ..api import resolve_ruleset
-
-    try:
-        rs = resolve_ruleset(variant, defaults.rules if variant is None else None, defaults.overrides)
-    except MjcalcError:
-        return None  # the Python path reports it, on the record
-    plan = compile_plan(rs)
-    return None if plan is None else (rs, plan)
-
-
 @lru_cache(maxsize=CACHE_SIZE)
 def outcome(key: Key) -> Outcome:
     """Score a normalized record; memoised, since batches repeat hands. Never raises.
 
-    Wuhu records go to the compiled scorer first, where it is built (see `accel`).
+    Under `--rules`/`--set`: the record's own variant, else the rules file; overrides for all.
     """
-    if _defaults != Defaults():
-        return _outcome_with(key, _defaults)
-    variant = key[0] or "wuhu315"
-    try:
-        compiled = plan_for(variant)
-        if compiled is not None:
-            answer = compiled[1].score(key)
-            if answer is not None:
-                return _compiled_outcome(compiled[0], answer)
-        return _python_outcome(key, variant)
-    except MjcalcError as err:
-        return error_outcome(err, variant)
-    except Exception as exc:
-        return error_outcome(internal_error(exc), variant)
-
-
-def _outcome_with(key: Key, defaults: Defaults) -> Outcome:
-    """`outcome` under `--rules`/`--set`: the record's own variant, else the rules file; overrides for all."""
+    defaults = _defaults
     variant = key[0]
     shown = variant or "wuhu315"
     try:
-        compiled = _plan_with(variant, defaults)
-        if compiled is not None:
-            answer = compiled[1].score(key)
-            if answer is not None:
-                return _compiled_outcome(compiled[0], answer)
-            shown = compiled[0].name
         kwargs = score_kwargs(key)
-        if variant is None and defaults.rules is not None:
-            kwargs["rules"] = defaults.rules
-        result = score_hand(**kwargs, overrides=defaults.overrides)
-        body = result.to_dict()
-        pays = body["payments"]
-        return Outcome(
-            WIN, _dumps(body), result.variant, result.value, body["total"],
-            (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns),
-        )
+        if defaults != Defaults():
+            if variant is None and defaults.rules is not None:
+                kwargs["rules"] = defaults.rules
+                shown = resolve_ruleset(None, defaults.rules, defaults.overrides).name
+            result = score_hand(**kwargs, overrides=defaults.overrides)
+        else:
+            result = score_hand(**kwargs)
+        return _win_outcome(result, _compiled(variant, defaults))
     except MjcalcError as err:
         return error_outcome(err, shown)
     except Exception as exc:

@@ -215,34 +215,17 @@ _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
-_COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
 
 
-def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, bytes | None, WinContext]:
-    """Score one winner's tiles; memoised per game, since long games repeat hands.
-
-    Plain Wuhu hands go to the compiled scorer where it is built (`fast`): it returns
-    the result's JSON text, kept as bytes until the report is written.
-    """
+def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, WinContext]:
+    """Score one winner's tiles; memoised per game, since long games repeat hands."""
     key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
     cached = game.cache.get(key)
     if cached is None:
-        if _COMPILED not in game.cache:
-            from .fast import compiled_for
-
-            game.cache[_COMPILED] = compiled_for(game.ruleset)
-        compiled = game.cache[_COMPILED]
         try:
-            answer = compiled.score(values) if compiled is not None else None
-            if answer is None:
-                ctx = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
-                parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
-                answer = (score(parsed, ctx, game.ruleset), None)
-            else:  # the compiled scorer accepted the flags as one possible win: no checks left to make
-                ctx = WinContext(**{k: v for k, v in values.items() if k not in _TILE_FIELDS})
-                if ctx.after_kong or ctx.heavenly:
-                    ctx = replace(ctx, self_draw=True)
-            cached = (*answer, ctx)
+            ctx = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+            parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
+            cached = (score(parsed, ctx, game.ruleset), ctx)
         except MjcalcError as err:
             cached = err
         if len(game.cache) < CACHE_HANDS:
@@ -273,10 +256,9 @@ def _in_game_words(err: MjcalcError) -> MjcalcError:
 
 
 class Scored(NamedTuple):
-    """One winner's result as scored, the compiled scorer's JSON text of it (or None), and its settlement."""
+    """One winner's result as scored, and its settlement."""
 
     result: ScoreResult
-    body: bytes | None
     settled: Settlement
 
 
@@ -350,7 +332,7 @@ def _win_one(
     if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
         values["dealer"], values["dealer_seat"] = False, None
     try:
-        result, body, ctx = _score_cached(game, values)
+        result, ctx = _score_cached(game, values)
     except MjcalcError as err:
         raise _in_game_words(err) from None
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
@@ -377,7 +359,7 @@ def _win_one(
         raise _in_game_words(err) from None
     pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
     rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
-    return Scored(result, body, settled), pays, rows
+    return Scored(result, settled), pays, rows
 
 
 def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[_Win]) -> None:

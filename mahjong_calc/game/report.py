@@ -45,12 +45,7 @@ def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict
 def _result_dict(scored: Scored) -> dict[str, Any]:
     """A winner's settled result as `score --json` with meld sources prints it."""
     settled = scored.settled
-    if scored.body is None:
-        out = scored.result.to_dict()
-    else:
-        from .fast import result_json
-
-        out = result_json(scored.body)
+    out = scored.result.to_dict()
     out["payments"] = {seat: settled.payments[seat] for seat in SEATS}
     out["total"] = settled.total
     out["liability"] = [row.to_dict() for row in settled.liability]
@@ -69,16 +64,12 @@ def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
 
 
 def _result_text(scored: Scored) -> str:
-    """`_result_dict` as JSON text; the compiled scorer's text is spliced in when settling changed nothing."""
-    settled = scored.settled
-    if scored.body is not None and not settled.liability and settled.payments == scored.result.payments:
-        return "{" + scored.body.decode("utf-8")[:-1] + ', "liability": []}'
+    """`_result_dict` as JSON text."""
     return json.dumps(_result_dict(scored), ensure_ascii=False)
 
 
 def row_json(row: HandRow, players: Sequence[str]) -> str:
-    """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in
-    (the compiled scorer's, where it can be) instead of decoded and encoded again."""
+    """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in."""
     if not row.results:
         return json.dumps(row_dict(row, players, results=False), ensure_ascii=False)
     head = row_dict(row, players, results=False)

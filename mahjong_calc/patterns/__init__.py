@@ -54,7 +54,7 @@ class Candidate(Generic[O_co]):
         return any(self.counts[27:])
 
 
-Detector = Callable[[Candidate[Any]], int]
+Detector = Callable[[Any], int]  # Candidate -> int (Chizhou, Pujiang); WuhuRead -> int (Wuhu)
 Detectors = Mapping[str, Detector]
 
 

@@ -39,5 +39,5 @@ def di_hu(c: Candidate[Any]) -> int:
 
 
 def after_kong(c: Candidate[Any]) -> int:
-    """杠开 / 杠后开花: won on the tile drawn after a kong (Chizhou and Pujiang say `gang_kai`, Wuhu `gang_hou_kai_hua`)."""
+    """杠开: won on the tile drawn after a kong (Chizhou and Pujiang list it as `gang_kai`)."""
     return c.ctx.after_kong

@@ -8,6 +8,7 @@ tiles exist, whether chow melds do) run here, before the scorer.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
@@ -15,7 +16,7 @@ from ..hand import Hand, WinContext
 from ..hints import variant_hint
 from ..result import ScoreResult
 from ..schema import Tiles
-from ..tiles import number_of, suit_of, tile_str
+from ..tiles import NUM_TILES, number_of, suit_of, tile_str
 
 if TYPE_CHECKING:
     from ..ruleset import Ruleset
@@ -27,11 +28,18 @@ def tile_in_variant(tile: int, tiles: Tiles) -> bool:
     return number_of(tile) in tiles.honours if suit == "z" else suit in tiles.suits
 
 
+@lru_cache(maxsize=64)
+def tiles_in_variant(tiles: Tiles) -> frozenset[int]:
+    """Every tile a ruleset's `tiles` section includes."""
+    return frozenset(t for t in range(NUM_TILES) if tile_in_variant(t, tiles))
+
+
 def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
     """Reject tiles the variant does not use and chow melds where there are none."""
     tiles = ruleset.tiles
+    allowed = tiles_in_variant(tiles)
     for t in hand.all_tiles:
-        if not tile_in_variant(t, tiles):
+        if t not in allowed:
             hint = ""
             if tiles.honours == (7,):
                 hint = "; the only honour is 红中 (write 7z, C or 中)"
