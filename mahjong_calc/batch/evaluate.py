@@ -137,6 +137,8 @@ def outcome(key: Key) -> Outcome:
         else:
             result = score_hand(**kwargs)
         return _win_outcome(result, _compiled(variant, defaults))
+    except NotAWin as err:  # the kernel answered this one too
+        return error_outcome(err, shown)._replace(compiled=_compiled(variant, defaults))
     except MjcalcError as err:
         return error_outcome(err, shown)
     except Exception as exc:
