@@ -1,7 +1,7 @@
 """Regenerate what is derived from the flag table: `python -m mahjong_calc.generate [--check]`.
 
-Writes mahjong_calc/record.schema.json and the flag table in README.md from
-mahjong_calc/flags.py; with --check, only says which is out of date (exit 1).
+Writes mahjong_calc/record.schema.json, mahjong_calc/game.schema.json and the flag
+table in README.md from mahjong_calc/flags.py (and the game's own fields, game/schema.py); with --check, only says which is out of date (exit 1).
 """
 
 from __future__ import annotations
@@ -10,15 +10,17 @@ import sys
 from pathlib import Path
 
 from .flags import readme_with_table, schema_text
+from .game import schema as game_schema
 
 PACKAGE = Path(__file__).resolve().parent
 SCHEMA = PACKAGE / "record.schema.json"
+GAME_SCHEMA = PACKAGE / "game.schema.json"
 README = PACKAGE.parent / "README.md"  # present in a source checkout, not in a wheel
 
 
 def targets() -> list[tuple[Path, str]]:
     """(file, the text it should hold)."""
-    out = [(SCHEMA, schema_text())]
+    out = [(SCHEMA, schema_text()), (GAME_SCHEMA, game_schema.schema_text())]
     if README.exists():
         out.append((README, readme_with_table(README.read_text(encoding="utf-8"))))
     return out

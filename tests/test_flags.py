@@ -63,8 +63,18 @@ def test_every_flag_has_a_value_in_this_test() -> None:
     assert set(SET_VALUE) == {f.name for f in FLAGS}
 
 
+# the type a WinContext fact has, by the declared kind (a tile is its number, a seat its name)
+FACT_TYPE = {"bool": "bool", "seat": "Seat | None", "tile": "int | None", "count": "int", "maybe_count": "int | None",
+             "pungs": "tuple[int, int, int] | None"}
+
+
 def test_win_context_holds_exactly_the_declared_flags() -> None:
-    assert {f.name for f in dataclasses.fields(WinContext)} == {f.name for f in FLAGS}
+    facts = [f for f in dataclasses.fields(WinContext) if f.name != "registered"]
+    assert {f.name for f in facts} == {f.name for f in FLAGS}
+    for fact in facts:  # field for field: its type and its "absent" follow from the declaration
+        declared = BY_NAME[fact.name]
+        assert fact.type == FACT_TYPE[declared.kind], fact.name
+        assert fact.default == declared.default, fact.name
 
 
 def test_every_field_is_declared_completely() -> None:
