@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, MjcalcError
 from . import flags as flag_table
+from .errors import InputError, MjcalcError
 from .flags import Spelling, check_variant, in_field_words
 from .hand import build_hand, make_context
 from .result import ScoreResult

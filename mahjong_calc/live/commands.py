@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .. import flags as flag_table
 from ..cli import emit, errors_to_exit
 from ..cli_flags import Lang, flag_option, with_signature
-from .. import flags as flag_table
 from ..flags import Field
 
 if TYPE_CHECKING:
