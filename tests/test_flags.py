@@ -25,6 +25,7 @@ from mahjong_calc.flags import (
     readme_with_table,
     schema_text,
 )
+from mahjong_calc.game import schema as game_schema
 from mahjong_calc.hand import WinContext, make_context
 from mahjong_calc.records import FIELDS as RECORD_FIELDS
 from mahjong_calc.records import KEY_FIELDS as RECORD_KEY
@@ -142,6 +143,9 @@ def test_readme_and_schema_are_generated_from_the_table() -> None:
     assert readme == readme_with_table(readme), "README.md is stale: run python -m mahjong_calc.generate"
     schema = (REPO / "mahjong_calc" / "record.schema.json").read_text(encoding="utf-8")
     assert schema == schema_text(), "record.schema.json is stale: run python -m mahjong_calc.generate"
+    game = (REPO / "mahjong_calc" / "game.schema.json").read_text(encoding="utf-8")
+    assert game == game_schema.schema_text(), "game.schema.json is stale: run python -m mahjong_calc.generate"
+    assert generate.main(["--check"]) == 0  # every file it writes
     table = readme_table()
     for field in FLAGS:
         assert f"`{field.name}`" in table and field.cli[0] in table

@@ -126,3 +126,12 @@ def test_post_api_score_takes_the_field() -> None:
     assert (status, json.loads(body)["error"]["code"]) == (400, "flag_not_in_variant")  # known, and checked
     status, body = api.score({"hand": HAND, "self_draw": True, "last_tile": False})
     assert status == 200
+
+
+def test_the_generated_documents_follow_it() -> None:
+    from mahjong_calc.flags import readme_table, record_schema
+    from mahjong_calc.game.schema import game_schema
+
+    assert "last_tile" in record_schema()["properties"]
+    assert "last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
+    assert "`--last-tile`" in readme_table()
