@@ -135,3 +135,31 @@ def test_the_generated_documents_follow_it() -> None:
     assert "last_tile" in record_schema()["properties"]
     assert "last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
     assert "`--last-tile`" in readme_table()
+
+
+# --- the shipped flags: a game takes every one it does not work out itself ---------------------
+
+
+def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
+    from mahjong_calc.game import engine
+
+    for field in FIELDS:
+        assert (field.name in engine.FIELDS) != (field.name in engine.COMPUTED) or field.name == "dealer", field.name
+    assert set(engine.WINNER_FIELDS) - {"winner"} <= set(engine.FIELDS)
+
+
+def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:
+    """`game add --robbed-fan` was offered, but a game record refused `robbed_fan` (unknown_field)."""
+    from mahjong_calc.live.store import Store
+
+    rules = tmp_path / "pujiang-robbed.yaml"
+    rules.write_text("extends: pujiang\noptions:\n  qiang_gang_amount: robbed_fan\n", encoding="utf-8")
+    db = tmp_path / "games.sqlite3"
+    with Store(db) as store:
+        store.new_game({"rules": str(rules), "players": ["王", "李", "张", "赵"], "dealer": "王"})
+    args = ["game", "add", "--db", str(db), "--winner", "王", "--discarder", "李", "--robbing-kong", "--win", "4m", "--json"]
+    out = CliRunner().invoke(app, [*args, "--robbed-fan", "3", "111m222p333s456m77z"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["totals"]["王"] == 63  # 3 × 7 子 × 3, as `mjcalc score --robbed-fan 3` pays
+    out = CliRunner().invoke(app, [*args, "111m222p333s456m77z"])
+    assert (out.exit_code, json.loads(out.stdout)["error"]["code"]) == (2, "missing_robbed_fan")

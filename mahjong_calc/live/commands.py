@@ -128,7 +128,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         field = BY_NAME[name]
         if value is None or value is False or value == []:
             continue
-        if field.kind == "count":
+        if field.kind in ("count", "maybe_count"):  # the CLI gives text; a game record holds the number
             value = parse_count(value, field)
         elif field.kind == "melds":
             value = list(value)
