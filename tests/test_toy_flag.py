@@ -1,6 +1,6 @@
 """A flag declared once reaches every door: a toy flag and a toy detector, and no other edit.
 
-`last_tile` (海底, won on the last tile of the wall) is declared here, as one `Field`, and
+`toy_last_tile` (海底, won on the last tile of the wall) is declared here, as one `Field`, and
 read by one detector of a Wuhu-based variant that lives only in this test (its YAML is
 tests/data/toy_flag.yaml). With `register_flag` and `register_variant` alone, the flag
 reaches `score_hand`, `mjcalc score`, `mjcalc batch`, `mjcalc game settle`, `mjcalc game
@@ -31,13 +31,13 @@ from mahjong_calc.variants import Variant, register_variant
 YAML = Path(__file__).parent / "data" / "toy_flag.yaml"
 HAND = "123456m13m99p555p2m"
 
-LAST_TILE = Field("last_tile", "bool", "Won on the last tile of the wall (海底).", "海底", cli=("--last-tile",),
+LAST_TILE = Field("toy_last_tile", "bool", "Won on the last tile of the wall (海底).", "海底", cli=("--toy-last-tile",),
                   variants=("wuhu_hai_di",))
 
 
 def hai_di(c: Candidate[Any]) -> int:
     """The toy detector: 海底 is there when the win was on the last tile."""
-    return int(getattr(c.ctx, "last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
+    return int(getattr(c.ctx, "toy_last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
 
 
 HAI_DI: Variant[Any, Any, Any] = Variant(
@@ -47,9 +47,9 @@ HAI_DI: Variant[Any, Any, Any] = Variant(
 
 @pytest.fixture(autouse=True)
 def toy_flag() -> Iterator[None]:
-    with register_variant(HAI_DI), register_flag(LAST_TILE, clashes=[("last_tile", ("heavenly",))]):
+    with register_variant(HAI_DI), register_flag(LAST_TILE, clashes=[("toy_last_tile", ("heavenly",))]):
         yield
-    assert "last_tile" not in {f.name for f in FIELDS}
+    assert "toy_last_tile" not in {f.name for f in FIELDS}
 
 
 def _patterns(text: str) -> list[str]:
@@ -63,32 +63,32 @@ def _hand_patterns(hand: dict[str, Any]) -> list[str]:
 
 
 def test_the_library_and_the_detector_see_it() -> None:
-    assert "hai_di" in score_hand(HAND, rules=YAML, self_draw=True, last_tile=True).patterns
+    assert "hai_di" in score_hand(HAND, rules=YAML, self_draw=True, toy_last_tile=True).patterns
     assert "hai_di" not in score_hand(HAND, rules=YAML, self_draw=True).patterns
-    assert make_context(last_tile=True).last_tile is True  # type: ignore[attr-defined]
-    assert make_context().last_tile is False  # type: ignore[attr-defined]
+    assert make_context(toy_last_tile=True).toy_last_tile is True  # type: ignore[attr-defined]
+    assert make_context().toy_last_tile is False  # type: ignore[attr-defined]
 
 
 def test_its_clash_and_its_variant_are_checked() -> None:
     with pytest.raises(InputError) as info:
-        make_context(last_tile=True, heavenly=True)
-    assert (info.value.code, info.value.message) == ("conflicting_flags", "--last-tile and --heavenly cannot both be given")
+        make_context(toy_last_tile=True, heavenly=True)
+    assert (info.value.code, info.value.message) == ("conflicting_flags", "--toy-last-tile and --heavenly cannot both be given")
     with pytest.raises(InputError) as info:
-        score_hand(HAND, variant="wuhu315", self_draw=True, last_tile=True)
+        score_hand(HAND, variant="wuhu315", self_draw=True, toy_last_tile=True)
     assert info.value.code == "flag_not_in_variant"
 
 
 def test_mjcalc_score_takes_the_option() -> None:
     runner = CliRunner()
-    out = runner.invoke(app, ["score", "--rules", str(YAML), "--self-draw", "--last-tile", "--json", HAND])
+    out = runner.invoke(app, ["score", "--rules", str(YAML), "--self-draw", "--toy-last-tile", "--json", HAND])
     assert out.exit_code == 0, out.output
     assert "hai_di" in _patterns(out.stdout)
-    assert "--last-tile" in runner.invoke(app, ["score", "--help"]).stdout
-    assert "--last-tile" in runner.invoke(app, ["waits", "--help"]).stdout
+    assert "--toy-last-tile" in runner.invoke(app, ["score", "--help"]).stdout
+    assert "--toy-last-tile" in runner.invoke(app, ["waits", "--help"]).stdout
 
 
 def test_mjcalc_batch_takes_the_field() -> None:
-    records = [{"hand": HAND, "self_draw": True, "last_tile": True}, {"hand": HAND, "self_draw": True, "last_tile": "yes"}]
+    records = [{"hand": HAND, "self_draw": True, "toy_last_tile": True}, {"hand": HAND, "self_draw": True, "toy_last_tile": "yes"}]
     out = CliRunner().invoke(app, ["batch", "--rules", str(YAML), "-o", "jsonl", "-"], input="".join(json.dumps(r) + "\n" for r in records))
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert "hai_di" in rows[0]["patterns"]
@@ -97,8 +97,8 @@ def test_mjcalc_batch_takes_the_field() -> None:
 
 def test_mjcalc_game_settle_takes_the_field(tmp_path: Path) -> None:
     game = {"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王",
-            "hands": [{"winner": "李", "hand": HAND, "self_draw": True, "last_tile": True},
-                      {"winners": [{"winner": "张", "hand": HAND, "last_tile": True}], "discarder": "李"}]}
+            "hands": [{"winner": "李", "hand": HAND, "self_draw": True, "toy_last_tile": True},
+                      {"winners": [{"winner": "张", "hand": HAND, "toy_last_tile": True}], "discarder": "李"}]}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
     out = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
@@ -113,18 +113,18 @@ def test_mjcalc_game_add_takes_the_option(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     with Store(db) as store:
         store.new_game({"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王"})
-    out = CliRunner().invoke(app, ["game", "add", "--db", str(db), "--winner", "李", "--self-draw", "--last-tile", "--json", HAND])
+    out = CliRunner().invoke(app, ["game", "add", "--db", str(db), "--winner", "李", "--self-draw", "--toy-last-tile", "--json", HAND])
     assert out.exit_code == 0, out.output
     assert "hai_di" in _hand_patterns(json.loads(out.stdout)["hands"][-1])
-    assert "--last-tile" in CliRunner().invoke(app, ["game", "add", "--help"]).stdout
+    assert "--toy-last-tile" in CliRunner().invoke(app, ["game", "add", "--help"]).stdout
 
 
 def test_post_api_score_takes_the_field() -> None:
     from mahjong_calc.web import api
 
-    status, body = api.score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "last_tile": True})
+    status, body = api.score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "toy_last_tile": True})
     assert (status, json.loads(body)["error"]["code"]) == (400, "flag_not_in_variant")  # known, and checked
-    status, body = api.score({"hand": HAND, "self_draw": True, "last_tile": False})
+    status, body = api.score({"hand": HAND, "self_draw": True, "toy_last_tile": False})
     assert status == 200
 
 
@@ -132,9 +132,9 @@ def test_the_generated_documents_follow_it() -> None:
     from mahjong_calc.flags import readme_table, record_schema
     from mahjong_calc.game.schema import game_schema
 
-    assert "last_tile" in record_schema()["properties"]
-    assert "last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
-    assert "`--last-tile`" in readme_table()
+    assert "toy_last_tile" in record_schema()["properties"]
+    assert "toy_last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
+    assert "`--toy-last-tile`" in readme_table()
 
 
 # --- the shipped flags: a game takes every one it does not work out itself ---------------------
