@@ -17,6 +17,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+# every module that derives something from flags.FIELDS, imported before the flag is registered:
+# what each derived must follow the registration, not only a first import
+import mahjong_calc.batch.evaluate
+import mahjong_calc.commands_score
+import mahjong_calc.commands_table
+import mahjong_calc.game.engine
+import mahjong_calc.live.commands
+import mahjong_calc.web.api  # noqa: F401
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli import app
 from mahjong_calc.errors import InputError

@@ -41,12 +41,13 @@ COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
 _RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
 _PIAO_FIELDS: tuple[str, ...]  # declared flags that a game reads into the Table, not the WinContext
 _NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
+_SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
 
 
 @flag_table.derived
 def _derive() -> None:
     """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global FIELDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS
+    global FIELDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS, _SELF_DRAWN
     declared = flag_table.FIELDS
     kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
     head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
@@ -60,6 +61,7 @@ def _derive() -> None:
     _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
     _PIAO_FIELDS = tuple(table)
     _NEEDS = tuple((f.name, f.needs[0]) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
+    _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
 
 
 _KIND_TEXT = {
@@ -241,7 +243,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
                 answer = (score(parsed, ctx, game.ruleset), None)
             else:  # the compiled scorer accepted the flags as one possible win: no checks left to make
                 ctx = win_context({k: v for k, v in values.items() if k not in _TILE_FIELDS})
-                if ctx.after_kong or ctx.heavenly:
+                if any(values.get(name) for name in _SELF_DRAWN):
                     ctx = replace(ctx, self_draw=True)
             cached = (*answer, ctx)
         except MjcalcError as err:
@@ -296,7 +298,7 @@ def _win_one(
     f = {**shared, **w.fields}
     if "hand" not in f:
         raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
-    if discarder is None and not (f.get("self_draw") or f.get("after_kong") or f.get("heavenly")):
+    if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", f"{players[w.seat]}'s win: a 抢杠 win needs discarder, the player whose kong was robbed")
         raise _fail("missing_discarder", f"{players[w.seat]}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
@@ -491,7 +493,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = bool(f.get("self_draw") or f.get("after_kong") or f.get("heavenly"))
+    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_SELF_DRAWN))
     return new, HandRow(
         raw.no,
         state.dealer,
