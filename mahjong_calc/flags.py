@@ -72,7 +72,8 @@ class Field:
     maximum: int | None = None
     example: str | None = None
     implies: tuple[str, ...] = ()  # bool flags this one sets too: --heavenly implies --self-draw
-    needs: tuple[str, str] | None = None  # (field, hint): this one means nothing without that one
+    needs: str | None = None  # a field this one means nothing without
+    needs_hint: str = ""  # what the message then asks for
     game: GameUse = "winner"
     game_note: str = ""  # for game="computed": why a game record does not give it
     game_en: str | None = None  # its description in game.schema.json, where a game reads it differently
@@ -170,7 +171,7 @@ FIELDS: tuple[Field, ...] = (
           game_en="Pujiang: the player in a 飘 round."),
     Field("piao_count", "count", f"How many 飘 that seat has made (0 to {MAX_PIAO}).",
           f"该家已飘次数 (0 到 {MAX_PIAO})", cli=("--piao-count",), metavar="N", variants=("pujiang",),
-          minimum=0, maximum=MAX_PIAO, needs=("piao_by", "name the seat in the 飘 round"), game="table",
+          minimum=0, maximum=MAX_PIAO, needs="piao_by", needs_hint="name the seat in the 飘 round", game="table",
           game_en="Pujiang: how many 飘 piao_by has made."),
 )
 

@@ -227,9 +227,9 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
         if f.implies and facts[f.name]:
             facts.update(dict.fromkeys(f.implies, True))
     for f in _PARSE_ORDER:
-        if f.needs and f.is_set(facts[f.name]) and not by_name[f.needs[0]].is_set(facts[f.needs[0]]):
+        if f.needs and f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):
             # a count of nobody's 飘 would be ignored
-            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs[0]].named(spelling)}: {f.needs[1]}")
+            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")
     return win_context(facts)
 
 

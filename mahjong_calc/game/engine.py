@@ -60,7 +60,7 @@ def _derive() -> None:
     COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in FIELDS}
     _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
     _PIAO_FIELDS = tuple(table)
-    _NEEDS = tuple((f.name, f.needs[0]) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
+    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
     _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
 
 
