@@ -12,14 +12,15 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 - a game record's hand fields and which of them each winner gives (`Field.game`, game/engine.py),
 - record.schema.json and game.schema.json (`python -m mahjong_calc.generate` writes both),
 - the field layout the compiled Wuhu scorer is given (`accel.py`),
-- README's flag table (`readme_table()`),
+- the flag table of docs/cli.md (`readme_table()`),
 - the check that a flag the chosen variant does not use is an error (`check_variant`).
 
 To add a flag: add a `Field` here (with the variants that read it) and the fact to
 `hand.WinContext`, read it in a detector of those variants, then run
-`python -m mahjong_calc.generate`. The compiled Wuhu scorer declines records that set
-it until it is taught the flag; it never turns itself off. `register_flag` adds a
-declared flag for the length of a `with` block (tests/test_toy_flag.py).
+`python -m mahjong_calc.generate` (record.schema.json, game.schema.json, docs/cli.md).
+The compiled Wuhu scorer declines records that set it until it is taught the flag; it
+never turns itself off. `register_flag` adds a declared flag for the length of a `with`
+block (tests/test_toy_flag.py).
 """
 
 from __future__ import annotations
@@ -380,7 +381,7 @@ def _cell(text: str) -> str:
 
 
 def readme_table() -> str:
-    """README's table of the win-situation flags (between README_START and README_END)."""
+    """The table of the win-situation flags in docs/cli.md (between README_START and README_END)."""
     rows = ["| flag | record field | meaning | 说明 | variants |", "|---|---|---|---|---|"]
     for f in FIELDS:
         if not f.cli or f.argument or f.role == "ruleset":
@@ -389,12 +390,3 @@ def readme_table() -> str:
         variants = "all" if f.variants is None else ", ".join(f.variants)
         rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
     return "\n".join(rows) + "\n"
-
-
-def readme_with_table(readme: str) -> str:
-    """README's text with its generated block replaced by `readme_table()`."""
-    head, start, rest = readme.partition(README_START + "\n")
-    _, end, tail = rest.partition(README_END)
-    if not start or not end:
-        raise ValueError("README.md has no generated flags block")
-    return head + start + readme_table() + end + tail

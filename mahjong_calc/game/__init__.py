@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .engine import HandRow, Report, State, settle_game, start, step
+from .engine import Fold, HandRow, Report, State, settle_game, start, step
 from .ledger import fewest_transfers
 from .record import (
     GameFile,
@@ -14,12 +14,14 @@ from .record import (
     RawHand,
     check_header,
     load_schema,
+    open_game,
     read_game,
     schema_path,
 )
 from .report import report_dict, report_json, row_dict
 
 __all__ = [
+    "Fold",
     "GameFile",
     "GameFileError",
     "HandRow",
@@ -29,6 +31,7 @@ __all__ = [
     "check_header",
     "fewest_transfers",
     "load_schema",
+    "open_game",
     "read_game",
     "report_dict",
     "report_json",
