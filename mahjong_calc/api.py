@@ -6,14 +6,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from . import flags as flag_table
 from .errors import InputError, MjcalcError
-from .flags import FLAGS, Spelling, check_variant, in_field_words
+from .flags import Spelling, check_variant, in_field_words
 from .hand import build_hand, make_context
 from .result import ScoreResult
 from .ruleset import Ruleset, load_ruleset
 from .scoring import score
-
-_FLAG_NAMES = frozenset(f.name for f in FLAGS)
 
 
 def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
@@ -43,8 +42,9 @@ def score_hand(
     A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
     hand is also settled (liability, issue 12) and the result gains `liability`.
     """
-    if not flags.keys() <= _FLAG_NAMES:
-        unknown = sorted(flags.keys() - _FLAG_NAMES)
+    names = flag_table.BY_NAME
+    if not all(name in names and names[name].role == "flag" for name in flags):
+        unknown = sorted(name for name in flags if name not in names or names[name].role != "flag")
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .flags import FIELDS, Field
+from . import flags as flag_table
+from .flags import Field
 
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
@@ -68,7 +69,7 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     """HAND, --variant, --rules, --set, every declared flag in table order (bar `without`),
     --json, --lang, then `after`: the signature of `score` and `waits`."""
     skip = set(without)
-    declared = {f.name: flag_option(f) for f in FIELDS if f.cli and f.name not in skip}
+    declared = {f.name: flag_option(f) for f in flag_table.FIELDS if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
     rules, set_, json_out, lang = _common_options()
     return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])

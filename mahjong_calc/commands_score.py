@@ -17,6 +17,7 @@ import typer
 from .api import score_hand
 from .cli import emit, errors_to_exit, stdout_open
 from .cli_flags import KEYWORD, hand_inputs, hand_signature, with_signature
+from .flags import derived
 from .hand import seat
 from .render import print_explain, print_table, to_json
 from .stdout import OutputError
@@ -56,8 +57,10 @@ def score(**params: Any) -> None:
         raise OutputError(exc) from None
 
 
-with_signature(score, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
-    bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])]))
+@derived
+def _score_signature() -> None:  # again whenever flags.FIELDS changes
+    with_signature(score, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
+        bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])]))
 
 
 def variants(

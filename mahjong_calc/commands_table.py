@@ -15,6 +15,7 @@ import typer
 
 from .cli import emit, errors_to_exit
 from .cli_flags import Lang, hand_inputs, hand_signature, with_signature
+from .flags import derived
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
@@ -44,10 +45,12 @@ def waits(**params: Any) -> None:
         raise typer.Exit(1)
 
 
-# `score`'s flags that do not apply before the win (the winning tile and how it came)
-with_signature(waits, hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
-    "hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
-        list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])))
+@derived
+def _waits_signature() -> None:  # again whenever flags.FIELDS changes
+    # `score`'s flags that do not apply before the win (the winning tile and how it came)
+    with_signature(waits, hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
+        "hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+            list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])))
 
 
 def options(

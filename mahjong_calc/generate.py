@@ -1,7 +1,8 @@
 """Regenerate what is derived from the code: `python -m mahjong_calc.generate [--check]`.
 
-Writes mahjong_calc/record.schema.json (from mahjong_calc/flags.py) and docs/cli.md (the
-flag table and the help of every command); with --check, only says which is out of date
+Writes mahjong_calc/record.schema.json (from mahjong_calc/flags.py), mahjong_calc/game.schema.json
+(from flags.py and the game's own fields, game/schema.py) and docs/cli.md (the flag table and
+the help of every command); with --check, only says which is out of date
 (exit 1).
 """
 
@@ -15,9 +16,11 @@ from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 from .flags import README_END, README_START, readme_table, schema_text
+from .game import schema as game_schema
 
 PACKAGE = Path(__file__).resolve().parent
 SCHEMA = PACKAGE / "record.schema.json"
+GAME_SCHEMA = PACKAGE / "game.schema.json"
 CLI_DOC = PACKAGE.parent / "docs" / "cli.md"  # present in a source checkout, not in a wheel
 
 # Help rendered the same on every machine: fixed width, no colour, no terminal features.
@@ -79,7 +82,7 @@ def cli_text() -> str:
 
 def targets() -> list[tuple[Path, str]]:
     """(file, the text it should hold)."""
-    out = [(SCHEMA, schema_text())]
+    out = [(SCHEMA, schema_text()), (GAME_SCHEMA, game_schema.schema_text())]
     if CLI_DOC.parent.is_dir():
         out.append((CLI_DOC, cli_text()))
     return out

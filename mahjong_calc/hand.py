@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from . import flags as flag_table
 from .errors import InputError, shown
-from .flags import BY_NAME, FLAGS, Spelling, parse_count, parse_pungs
+from .flags import Field, Spelling, parse_count, parse_pungs
 from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 
 Seat = Literal["next", "opposite", "previous"]
@@ -55,7 +56,8 @@ class Hand:
 
 @dataclass(frozen=True)
 class WinContext:
-    """How the hand was won. Variant-specific facts default to 'absent'."""
+    """How the hand was won: one fact per declared flag (flags.FLAGS; tests/test_flags.py
+    checks them field for field). Variant-specific facts default to 'absent'."""
 
     self_draw: bool = False
     dealer: bool = False
@@ -69,12 +71,36 @@ class WinContext:
     piao: int = 0
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
     robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
-    piao_by: Seat | None = None  # issue 12: another seat in a 飘 round (Pujiang)
-    piao_count: int = 0  # issue 12: that seat's 飘 so far
+    piao_by: Seat | None = None  # another seat in a 飘 round (Pujiang)
+    piao_count: int = 0  # that seat's 飘 so far
+    # (name, value) of each flag declared by `flags.register_flag`, which has no attribute above
+    registered: tuple[tuple[str, Any], ...] = ()
+
+    if not TYPE_CHECKING:  # a registered flag reads as an attribute too; mypy sees only the declared ones
+
+        def __getattr__(self, name: str) -> Any:
+            for key, value in object.__getattribute__(self, "registered"):
+                if key == name:
+                    return value
+            field = flag_table.BY_NAME.get(name)
+            if field is not None and field.role == "flag":
+                return field.default
+            raise AttributeError(name)
 
 
-_DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)
-_BOOLS = tuple(f.name for f in FLAGS if f.kind == "bool")
+_FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
+_DEFAULTS: dict[str, Any]  # every declared flag's "absent"
+_BOOLS: tuple[str, ...]
+_PARSE_ORDER: tuple[Field, ...]  # WinContext's order, then any registered flag
+
+
+@flag_table.derived
+def _derive() -> None:
+    global _DEFAULTS, _BOOLS, _PARSE_ORDER
+    _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
+    _BOOLS = tuple(f.name for f in flag_table.FLAGS if f.kind == "bool")
+    order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
+    _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
 
 
 def parse_meld(text: str, concealed: bool = False) -> Meld:
@@ -154,11 +180,35 @@ def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
             raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times on the table ({where}); there are only 4")
 
 
+def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
+    """One flag's value as WinContext holds it, by the flag's kind."""
+    if field.kind == "bool":
+        return value
+    if field.kind == "seat":
+        return seat(value, field.named(spelling))
+    if value is None:
+        return None
+    if field.kind == "tile":
+        return parse_tile(value)
+    if field.kind in ("count", "maybe_count"):
+        return parse_count(value, field, spelling)
+    if field.kind == "pungs":
+        return parse_pungs(value, spelling)
+    return value
+
+
+def win_context(facts: dict[str, Any]) -> WinContext:
+    """A WinContext of parsed facts (a registered flag's go to `registered`); no checks."""
+    known = {k: v for k, v in facts.items() if k in _FACTS}
+    return WinContext(**known, registered=tuple((k, v) for k, v in facts.items() if k not in _FACTS))
+
+
 def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
 
-    Implied flags are filled in (--after-kong and --heavenly imply --self-draw);
-    `spelling` says how messages name a flag: `--piao` (cli) or `piao` (field).
+    Each is parsed by its kind; `flags.CLASHES` are refused, and implied flags are filled
+    in (`Field.implies`: --after-kong and --heavenly imply --self-draw); `spelling` says
+    how messages name a flag: `--piao` (cli) or `piao` (field).
     """
     if not flags.keys() <= _DEFAULTS.keys():
         unknown = sorted(flags.keys() - _DEFAULTS.keys())
@@ -167,43 +217,20 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     v.update((name, value) for name, value in flags.items() if value is not None)
     for name in _BOOLS:
         v[name] = bool(v[name])
-    discarder = v["discarder"] is not None
-    clashes = (
-        (v["heavenly"] and v["earthly"], ("heavenly", "earthly")),
-        (v["self_draw"] and discarder, ("self_draw", "discarder")),
-        (v["robbing_kong"] and v["self_draw"], ("robbing_kong", "self_draw")),
-        (v["robbing_kong"] and v["after_kong"], ("robbing_kong", "after_kong")),
-        (v["robbing_kong"] and (v["heavenly"] or v["earthly"]), ("robbing_kong", "heavenly", "earthly")),
-        (v["after_kong"] and discarder, ("after_kong", "discarder")),
-        (v["heavenly"] and discarder, ("heavenly", "discarder")),
-        (v["dealer"] and v["dealer_seat"] is not None, ("dealer", "dealer_seat")),
-    )
-    for clash, names in clashes:
-        if clash:
-            first, *rest = (BY_NAME[n].named(spelling) for n in names)
+    by_name = flag_table.BY_NAME
+    for name, others in flag_table.CLASHES:
+        if by_name[name].is_set(v[name]) and any(by_name[n].is_set(v[n]) for n in others):
+            first, *rest = (by_name[n].named(spelling) for n in (name, *others))
             raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
-    wild = v["wild"]
-    pungs = v["opponent_pungs"]
-    ctx = WinContext(
-        self_draw=v["self_draw"] or v["after_kong"] or v["heavenly"],
-        dealer=v["dealer"],
-        after_kong=v["after_kong"],
-        robbing_kong=v["robbing_kong"],
-        heavenly=v["heavenly"],
-        earthly=v["earthly"],
-        discarder=seat(v["discarder"], BY_NAME["discarder"].named(spelling)),
-        dealer_seat=seat(v["dealer_seat"], BY_NAME["dealer_seat"].named(spelling)),
-        wild=parse_tile(wild) if wild is not None else None,
-        piao=parse_count(v["piao"], BY_NAME["piao"], spelling),
-        opponent_pungs=parse_pungs(pungs, spelling) if pungs is not None else None,
-        robbed_fan=parse_count(v["robbed_fan"], BY_NAME["robbed_fan"], spelling) if v["robbed_fan"] is not None else None,
-        piao_by=seat(v["piao_by"], BY_NAME["piao_by"].named(spelling)),
-        piao_count=parse_count(v["piao_count"], BY_NAME["piao_count"], spelling),
-    )
-    if ctx.piao_count and ctx.piao_by is None:  # a count of nobody's 飘 would be ignored
-        count, by = BY_NAME["piao_count"].named(spelling), BY_NAME["piao_by"].named(spelling)
-        raise InputError("conflicting_flags", f"{count} needs {by}: name the seat in the 飘 round")
-    return ctx
+    facts = {f.name: _parsed(f, v[f.name], spelling) for f in _PARSE_ORDER}
+    for f in _PARSE_ORDER:
+        if f.implies and facts[f.name]:
+            facts.update(dict.fromkeys(f.implies, True))
+    for f in _PARSE_ORDER:
+        if f.needs and f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):
+            # a count of nobody's 飘 would be ignored
+            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")
+    return win_context(facts)
 
 
 def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:

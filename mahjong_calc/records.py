@@ -20,11 +20,23 @@ from .errors import InputError, shown
 
 # field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
 # pungs (3 counts), id.
-FIELDS: dict[str, str] = {f.name: f.record_kind for f in flag_table.FIELDS}
-KEY_FIELDS: tuple[str, ...] = flag_table.KEY_FIELDS
-_INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
-_HAND = _INDEX["hand"]
-_EMPTY_KEY = [flag_table.BY_NAME[name].default for name in KEY_FIELDS]  # every field absent
+FIELDS: dict[str, str]
+KEY_FIELDS: tuple[str, ...]
+_INDEX: dict[str, int]
+_HAND: int
+_EMPTY_KEY: list[Any]  # every field absent
+
+
+@flag_table.derived
+def _derive() -> None:
+    global FIELDS, KEY_FIELDS, _INDEX, _HAND, _EMPTY_KEY
+    FIELDS = {f.name: f.record_kind for f in flag_table.FIELDS}
+    KEY_FIELDS = flag_table.KEY_FIELDS
+    _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
+    _HAND = _INDEX["hand"]
+    _EMPTY_KEY = [flag_table.BY_NAME[name].default for name in KEY_FIELDS]
+
+
 _KIND_TEXT = {
     "str": "a string",
     "bool": "true or false",

@@ -26,6 +26,7 @@ from mahjong_calc.flags import (
     readme_table,
     schema_text,
 )
+from mahjong_calc.game import schema as game_schema
 from mahjong_calc.hand import WinContext, make_context
 from mahjong_calc.records import FIELDS as RECORD_FIELDS
 from mahjong_calc.records import KEY_FIELDS as RECORD_KEY
@@ -35,23 +36,9 @@ from mahjong_calc.variants import VARIANTS
 
 SCORERS = tuple(VARIANTS)
 
-# A value that sets each flag, and a hand that the flag's variants can be asked about.
-SET_VALUE: dict[str, Any] = {
-    "self_draw": True,
-    "dealer": True,
-    "dealer_seat": "next",
-    "after_kong": True,
-    "robbing_kong": True,
-    "heavenly": True,
-    "earthly": True,
-    "discarder": "next",
-    "wild": "3m",
-    "piao": 1,
-    "opponent_pungs": "1,0,0",
-    "robbed_fan": 1,
-    "piao_by": "next",  # issue 12
-    "piao_count": 1,  # issue 12
-}
+# A value that sets a flag of each kind (so a new flag needs no line here).
+SET_BY_KIND: dict[str, Any] = {"bool": True, "seat": "next", "tile": "3m", "count": 1, "maybe_count": 1, "pungs": "1,0,0"}
+SET_VALUE: dict[str, Any] = {f.name: SET_BY_KIND[f.kind] for f in FLAGS}
 VARIANT_OF = {"wuhu": "wuhu315", "chizhou": "chizhou", "pujiang": "pujiang"}
 HAND = "123456m13m99p555p2m"
 REPO = Path(__file__).resolve().parent.parent
@@ -60,12 +47,22 @@ REPO = Path(__file__).resolve().parent.parent
 # --- one declaration, the same everywhere ----------------------------------------------------
 
 
-def test_every_flag_has_a_value_in_this_test() -> None:
-    assert set(SET_VALUE) == {f.name for f in FLAGS}
+def test_every_flag_kind_has_a_value_in_this_test() -> None:
+    assert {f.kind for f in FLAGS} <= set(SET_BY_KIND)
+
+
+# the type a WinContext fact has, by the declared kind (a tile is its number, a seat its name)
+FACT_TYPE = {"bool": "bool", "seat": "Seat | None", "tile": "int | None", "count": "int", "maybe_count": "int | None",
+             "pungs": "tuple[int, int, int] | None"}
 
 
 def test_win_context_holds_exactly_the_declared_flags() -> None:
-    assert {f.name for f in dataclasses.fields(WinContext)} == {f.name for f in FLAGS}
+    facts = [f for f in dataclasses.fields(WinContext) if f.name != "registered"]
+    assert {f.name for f in facts} == {f.name for f in FLAGS}
+    for fact in facts:  # field for field: its type and its "absent" follow from the declaration
+        declared = BY_NAME[fact.name]
+        assert fact.type == FACT_TYPE[declared.kind], fact.name
+        assert fact.default == declared.default, fact.name
 
 
 def test_every_field_is_declared_completely() -> None:
@@ -134,6 +131,9 @@ def test_the_flag_doc_and_schema_are_generated_from_the_table() -> None:
     assert block in cli_doc, "docs/cli.md is stale: run python -m mahjong_calc.generate"
     schema = (REPO / "mahjong_calc" / "record.schema.json").read_text(encoding="utf-8")
     assert schema == schema_text(), "record.schema.json is stale: run python -m mahjong_calc.generate"
+    game = (REPO / "mahjong_calc" / "game.schema.json").read_text(encoding="utf-8")
+    assert game == game_schema.schema_text(), "game.schema.json is stale: run python -m mahjong_calc.generate"
+    assert generate.main(["--check"]) == 0  # every file it writes
     table = readme_table()
     for field in FLAGS:
         assert f"`{field.name}`" in table and field.cli[0] in table

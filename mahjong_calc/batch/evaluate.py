@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from ..api import resolve_ruleset, score_hand
 from ..compiled import kernel_compiled
 from ..errors import InputError, MjcalcError, NotAWin
-from ..records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..flags import derived
+from ..records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..render import error_dict, error_where
 from ..result import ScoreResult
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
@@ -145,8 +146,17 @@ def outcome(key: Key) -> Outcome:
         return error_outcome(internal_error(exc), shown)
 
 
-_TEXTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "str"], 0)  # 0: a tuple, even of one
-_LISTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "list"], 0)
+_TEXTS: itemgetter[Any]
+_LISTS: itemgetter[Any]
+
+
+@derived
+def _derive() -> None:
+    global _TEXTS, _LISTS
+    from .. import records
+
+    _TEXTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.FIELDS[name] == "str"], 0)  # 0: a tuple, even of one
+    _LISTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.FIELDS[name] == "list"], 0)
 
 
 def key_text(key: Key) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from .. import flags as flag_table
 from ..errors import InputError, MjcalcError, shown
 from ..flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
 from ..hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
@@ -25,39 +26,44 @@ from ..tiles import parse_tile, parse_tiles
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
-# field -> kind, for one hand of a game record
-FIELDS: dict[str, str] = {
-    "id": "id",
-    "winner": "player",
-    "winners": "winners",
-    "discarder": "player",
-    "draw": "bool",
-    "dealer": "player",
-    "hand": "str",
-    "win": "str",
-    "melds": "list",
-    "concealed_kongs": "list",
-    "self_draw": "bool",
-    "after_kong": "bool",
-    "robbing_kong": "bool",
-    "heavenly": "bool",
-    "earthly": "bool",
-    "wild": "str",
-    "piao": "int",
-    "opponent_pungs": "pungs",
-    "exposed": "exposed",
-    "piao_by": "player",
-    "piao_count": "int",
-    "sheng_zhang": "player",
-    "hua": "hua",
-    "la_zi": "players",
-}
-# what one winner of several (`winners: [...]`) may say for themself
-WINNER_FIELDS = ("winner", "hand", "win", "melds", "concealed_kongs", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
-COMPUTED = {
-    "variant": "a game has one variant, in its header",
-    "dealer_seat": "the game works out who deals each hand",
-}
+# A game record's own fields (beyond score's flags), by kind, and where each sits in the list
+# of fields that an error message gives: the head, after the hand's flags, and at the end.
+_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
+_OWN_MIDDLE: dict[str, str] = {"exposed": "exposed"}
+_OWN_TAIL: dict[str, str] = {"sheng_zhang": "player", "hua": "hua", "la_zi": "players"}
+# a declared field's kind in a game record (a seat is named by its player there)
+_GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
+              "maybe_count": "int", "melds": "list", "pungs": "pungs"}
+
+FIELDS: dict[str, str]  # field -> kind, for one hand of a game record
+WINNER_FIELDS: tuple[str, ...]  # what one winner of several (`winners: [...]`) may say for themself
+COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
+_RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
+_PIAO_FIELDS: tuple[str, ...]  # declared flags that a game reads into the Table, not the WinContext
+_NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
+_SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
+
+
+@flag_table.derived
+def _derive() -> None:
+    """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
+    global FIELDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS, _SELF_DRAWN
+    declared = flag_table.FIELDS
+    kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
+    head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
+    tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
+    flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
+    table = [f.name for f in declared if f.game == "table"]
+    order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *_OWN_MIDDLE, *table, *_OWN_TAIL)
+    FIELDS = {name: ({**kind, **_OWN_HEAD, **_OWN_MIDDLE, **_OWN_TAIL})[name] for name in order}
+    WINNER_FIELDS = ("winner", *(f.name for f in declared if f.game == "winner"))
+    COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in FIELDS}
+    _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
+    _PIAO_FIELDS = tuple(table)
+    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
+    _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
+
+
 _KIND_TEXT = {
     "str": "a string",
     "bool": "true or false",
@@ -209,8 +215,6 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
-_PIAO_FIELDS = ("piao_by", "piao_count")  # declared flags that a game reads into the Table, not the WinContext
-_RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
 _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
@@ -262,6 +266,13 @@ class Scored(NamedTuple):
     settled: Settlement
 
 
+def _given(f: Mapping[str, Any], name: str) -> Any:
+    """A declared flag's value as a game record gives it (absent: the flag's default)."""
+    field = flag_table.BY_NAME[name]
+    value = f.get(name, field.default)
+    return bool(value) if field.kind == "bool" else value
+
+
 def _win_one(
     game: GameFile, state: State, w: _Win, discarder: int | None, shared: Mapping[str, Any]
 ) -> tuple[Scored, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
@@ -270,7 +281,7 @@ def _win_one(
     f = {**shared, **w.fields}
     if "hand" not in f:
         raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
-    if discarder is None and not (f.get("self_draw") or f.get("after_kong") or f.get("heavenly")):
+    if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", f"{players[w.seat]}'s win: a 抢杠 win needs discarder, the player whose kong was robbed")
         raise _fail("missing_discarder", f"{players[w.seat]}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
@@ -310,23 +321,17 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        "self_draw": bool(f.get("self_draw")),
+        **{name: _given(f, name) for name in _RECORD_FLAGS},  # self_draw, after_kong, ..., the flags a record gives
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
-        "after_kong": bool(f.get("after_kong")),
-        "robbing_kong": bool(f.get("robbing_kong")),
-        "heavenly": bool(f.get("heavenly")),
-        "earthly": bool(f.get("earthly")),
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
-        "wild": f.get("wild"),
-        "piao": f.get("piao", 0),
         "opponent_pungs": pungs,
     }
     given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _PIAO_FIELDS if k in f}
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
-    for needy in ("piao_count", "sheng_zhang"):
-        if needy in f and "piao_by" not in f:  # without the 飘 round's player it would mean nothing
-            raise _fail("conflicting_fields", f"{needy} needs piao_by: name the player in the 飘 round")
+    for needy, needed in _NEEDS:
+        if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
+            raise _fail("conflicting_fields", f"{needy} needs {needed}: name the player in the 飘 round")
     if "opponent_pungs" in f:
         values["opponent_pungs"] = _pungs(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
     if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
@@ -471,7 +476,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = bool(f.get("self_draw") or f.get("after_kong") or f.get("heavenly"))
+    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_SELF_DRAWN))
     return new, HandRow(
         raw.no,
         state.dealer,

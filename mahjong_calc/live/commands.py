@@ -13,16 +13,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .. import flags as flag_table
 from ..cli import emit, errors_to_exit
 from ..cli_flags import Lang, flag_option, with_signature
-from ..flags import FIELDS, Field
+from ..flags import Field
 
 if TYPE_CHECKING:
     from .store import Store
 
 # `score`'s flags that a game works out itself (the dealer, the variant) or names by player (the discarder)
-_NOT_FOR_ADD = frozenset({"hand", "variant", "dealer", "dealer_seat", "discarder"})
-ADD_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.cli and f.name not in _NOT_FOR_ADD)
+_NOT_FOR_ADD = frozenset({"hand", "discarder"})
+
+
+def add_fields() -> tuple[Field, ...]:
+    """`score`'s flags that `game add` takes: all but those a game works out (flags.Field.game)."""
+    return tuple(f for f in flag_table.FIELDS if f.cli and f.game != "computed" and f.name not in _NOT_FOR_ADD)
 
 
 DbOption = Annotated[Path | None, typer.Option(
@@ -123,7 +128,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         field = BY_NAME[name]
         if value is None or value is False or value == []:
             continue
-        if field.kind == "count":
+        if field.kind in ("count", "maybe_count"):  # the CLI gives text; a game record holds the number
             value = parse_count(value, field)
         elif field.kind == "melds":
             value = list(value)
@@ -176,7 +181,7 @@ def _add_signature() -> inspect.Signature:
             "--discarder", "-f", metavar="NAME", show_default=False, help="Who discarded the winning tile (or whose kong was robbed).")]),
         inspect.Parameter("draw", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--draw", help="Nobody won (流局 / 黄庄).")]),
-        *(_option(f) for f in ADD_FIELDS),
+        *(_option(f) for f in add_fields()),
         inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--fields", metavar="JSON", show_default=False,
             help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
@@ -188,7 +193,9 @@ def _add_signature() -> inspect.Signature:
     ])
 
 
-with_signature(add, _add_signature())
+@flag_table.derived
+def _signature() -> None:  # again whenever flags.FIELDS changes
+    with_signature(add, _add_signature())
 
 
 def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(

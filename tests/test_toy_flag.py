@@ -1,0 +1,173 @@
+"""A flag declared once reaches every door: a toy flag and a toy detector, and no other edit.
+
+`toy_last_tile` (海底, won on the last tile of the wall) is declared here, as one `Field`, and
+read by one detector of a Wuhu-based variant that lives only in this test (its YAML is
+tests/data/toy_flag.yaml). With `register_flag` and `register_variant` alone, the flag
+reaches `score_hand`, `mjcalc score`, `mjcalc batch`, `mjcalc game settle`, `mjcalc game
+add`, `POST /api/score` and the detector (so the scorer sees it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+# every module that derives something from flags.FIELDS, imported before the flag is registered:
+# what each derived must follow the registration, not only a first import
+import mahjong_calc.batch.evaluate
+import mahjong_calc.commands_score
+import mahjong_calc.commands_table
+import mahjong_calc.game.engine
+import mahjong_calc.live.commands
+import mahjong_calc.web.api  # noqa: F401
+from mahjong_calc.api import score_hand
+from mahjong_calc.cli import app
+from mahjong_calc.errors import InputError
+from mahjong_calc.flags import FIELDS, Field, register_flag
+from mahjong_calc.hand import make_context
+from mahjong_calc.patterns import Candidate
+from mahjong_calc.patterns import wuhu as wuhu_patterns
+from mahjong_calc.scoring import wuhu
+from mahjong_calc.settlement import lazy_settler
+from mahjong_calc.variants import Variant, register_variant
+
+YAML = Path(__file__).parent / "data" / "toy_flag.yaml"
+HAND = "123456m13m99p555p2m"
+
+LAST_TILE = Field("toy_last_tile", "bool", "Won on the last tile of the wall (海底).", "海底", cli=("--toy-last-tile",),
+                  variants=("wuhu_hai_di",))
+
+
+def hai_di(c: Candidate[Any]) -> int:
+    """The toy detector: 海底 is there when the win was on the last tile."""
+    return int(getattr(c.ctx, "toy_last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
+
+
+HAI_DI: Variant[Any, Any, Any] = Variant(
+    "wuhu_hai_di", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, {**wuhu_patterns.DETECTORS, "hai_di": hai_di},
+    wuhu.score, wuhu.WuhuSettlement, lazy_settler("wuhu"))
+
+
+@pytest.fixture(autouse=True)
+def toy_flag() -> Iterator[None]:
+    with register_variant(HAI_DI), register_flag(LAST_TILE, clashes=[("toy_last_tile", ("heavenly",))]):
+        yield
+    assert "toy_last_tile" not in {f.name for f in FIELDS}
+
+
+def _patterns(text: str) -> list[str]:
+    return list(json.loads(text)["patterns"])
+
+
+def _hand_patterns(hand: dict[str, Any]) -> list[str]:
+    """A settled hand's patterns (one winner's `result`, or the first of `results`)."""
+    result = hand["result"] if "result" in hand else hand["results"][0]
+    return list(result["patterns"])
+
+
+def test_the_library_and_the_detector_see_it() -> None:
+    assert "hai_di" in score_hand(HAND, rules=YAML, self_draw=True, toy_last_tile=True).patterns
+    assert "hai_di" not in score_hand(HAND, rules=YAML, self_draw=True).patterns
+    assert make_context(toy_last_tile=True).toy_last_tile is True  # type: ignore[attr-defined]
+    assert make_context().toy_last_tile is False  # type: ignore[attr-defined]
+
+
+def test_its_clash_and_its_variant_are_checked() -> None:
+    with pytest.raises(InputError) as info:
+        make_context(toy_last_tile=True, heavenly=True)
+    assert (info.value.code, info.value.message) == ("conflicting_flags", "--toy-last-tile and --heavenly cannot both be given")
+    with pytest.raises(InputError) as info:
+        score_hand(HAND, variant="wuhu315", self_draw=True, toy_last_tile=True)
+    assert info.value.code == "flag_not_in_variant"
+
+
+def test_mjcalc_score_takes_the_option() -> None:
+    runner = CliRunner()
+    out = runner.invoke(app, ["score", "--rules", str(YAML), "--self-draw", "--toy-last-tile", "--json", HAND])
+    assert out.exit_code == 0, out.output
+    assert "hai_di" in _patterns(out.stdout)
+    assert "--toy-last-tile" in runner.invoke(app, ["score", "--help"]).stdout
+    assert "--toy-last-tile" in runner.invoke(app, ["waits", "--help"]).stdout
+
+
+def test_mjcalc_batch_takes_the_field() -> None:
+    records = [{"hand": HAND, "self_draw": True, "toy_last_tile": True}, {"hand": HAND, "self_draw": True, "toy_last_tile": "yes"}]
+    out = CliRunner().invoke(app, ["batch", "--rules", str(YAML), "-o", "jsonl", "-"], input="".join(json.dumps(r) + "\n" for r in records))
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert "hai_di" in rows[0]["patterns"]
+    assert rows[1]["error"]["code"] == "bad_field"  # checked by its kind, like every declared field
+
+
+def test_mjcalc_game_settle_takes_the_field(tmp_path: Path) -> None:
+    game = {"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王",
+            "hands": [{"winner": "李", "hand": HAND, "self_draw": True, "toy_last_tile": True},
+                      {"winners": [{"winner": "张", "hand": HAND, "toy_last_tile": True}], "discarder": "李"}]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    out = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    hands = json.loads(out.stdout)["hands"]
+    assert all("hai_di" in _hand_patterns(hand) for hand in hands), hands
+
+
+def test_mjcalc_game_add_takes_the_option(tmp_path: Path) -> None:
+    from mahjong_calc.live.store import Store
+
+    db = tmp_path / "games.sqlite3"
+    with Store(db) as store:
+        store.new_game({"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王"})
+    out = CliRunner().invoke(app, ["game", "add", "--db", str(db), "--winner", "李", "--self-draw", "--toy-last-tile", "--json", HAND])
+    assert out.exit_code == 0, out.output
+    assert "hai_di" in _hand_patterns(json.loads(out.stdout)["hands"][-1])
+    assert "--toy-last-tile" in CliRunner().invoke(app, ["game", "add", "--help"]).stdout
+
+
+def test_post_api_score_takes_the_field() -> None:
+    from mahjong_calc.web import api
+
+    status, body = api.score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "toy_last_tile": True})
+    assert (status, json.loads(body)["error"]["code"]) == (400, "flag_not_in_variant")  # known, and checked
+    status, body = api.score({"hand": HAND, "self_draw": True, "toy_last_tile": False})
+    assert status == 200
+
+
+def test_the_generated_documents_follow_it() -> None:
+    from mahjong_calc.flags import readme_table, record_schema
+    from mahjong_calc.game.schema import game_schema
+
+    assert "toy_last_tile" in record_schema()["properties"]
+    assert "toy_last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
+    assert "`--toy-last-tile`" in readme_table()
+
+
+# --- the shipped flags: a game takes every one it does not work out itself ---------------------
+
+
+def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
+    from mahjong_calc.game import engine
+
+    for field in FIELDS:
+        assert (field.name in engine.FIELDS) != (field.name in engine.COMPUTED) or field.name == "dealer", field.name
+    assert set(engine.WINNER_FIELDS) - {"winner"} <= set(engine.FIELDS)
+
+
+def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:
+    """`game add --robbed-fan` was offered, but a game record refused `robbed_fan` (unknown_field)."""
+    from mahjong_calc.live.store import Store
+
+    rules = tmp_path / "pujiang-robbed.yaml"
+    rules.write_text("extends: pujiang\noptions:\n  qiang_gang_amount: robbed_fan\n", encoding="utf-8")
+    db = tmp_path / "games.sqlite3"
+    with Store(db) as store:
+        store.new_game({"rules": str(rules), "players": ["王", "李", "张", "赵"], "dealer": "王"})
+    args = ["game", "add", "--db", str(db), "--winner", "王", "--discarder", "李", "--robbing-kong", "--win", "4m", "--json"]
+    out = CliRunner().invoke(app, [*args, "--robbed-fan", "3", "111m222p333s456m77z"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["totals"]["王"] == 63  # 3 × 7 子 × 3, as `mjcalc score --robbed-fan 3` pays
+    out = CliRunner().invoke(app, [*args, "111m222p333s456m77z"])
+    assert (out.exit_code, json.loads(out.stdout)["error"]["code"]) == (2, "missing_robbed_fan")
