@@ -30,8 +30,8 @@ from mahjong_calc.cli import app
 from mahjong_calc.errors import InputError
 from mahjong_calc.flags import FIELDS, Field, register_flag
 from mahjong_calc.hand import make_context
-from mahjong_calc.patterns import Candidate
 from mahjong_calc.patterns import wuhu as wuhu_patterns
+from mahjong_calc.patterns.wuhu import WuhuRead
 from mahjong_calc.scoring import wuhu
 from mahjong_calc.settlement import lazy_settler
 from mahjong_calc.variants import Variant, register_variant
@@ -43,9 +43,9 @@ LAST_TILE = Field("toy_last_tile", "bool", "Won on the last tile of the wall (�
                   variants=("wuhu_hai_di",))
 
 
-def hai_di(c: Candidate[Any]) -> int:
+def hai_di(r: WuhuRead) -> int:
     """The toy detector: 海底 is there when the win was on the last tile."""
-    return int(getattr(c.ctx, "toy_last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
+    return int(getattr(r.ctx, "toy_last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
 
 
 HAI_DI: Variant[Any, Any, Any] = Variant(

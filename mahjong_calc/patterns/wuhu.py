@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, final
 
+from ..hand import WinContext
+
 PUNG: Final = 0  # a set's code is kind * 34 + its first tile
 CHOW: Final = 1
 KONG: Final = 2
@@ -21,6 +23,7 @@ class WuhuRead:
     """One hand being read: its facts (fixed per hand) and the arrangement being looked at.
 
     `sets` holds the concealed sets first, then the declared melds (from `n_concealed` on).
+    `ctx` is the whole WinContext, for a detector of a fact the kernel does not pass itself.
     """
 
     def __init__(
@@ -37,7 +40,9 @@ class WuhuRead:
         si_he_exposed_pung: bool,
         si_he_three_extra: bool,
         kongs_same_suit: bool,
+        ctx: WinContext | None = None,
     ) -> None:
+        self.ctx = ctx
         self.melds = melds  # the declared sets' codes
         self.melds_concealed = melds_concealed  # which of them are concealed kongs
         self.self_draw = self_draw

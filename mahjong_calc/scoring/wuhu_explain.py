@@ -164,7 +164,7 @@ def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bo
     melds = tuple(KONG * 34 + m.first if m.kind == "kong" else (CHOW * 34 + m.first if m.kind == "chow" else m.first) for m in hand.melds)
     return k.score(
         k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile,
-        ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all,
+        ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all, ctx,
     )
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 from ..patterns.wuhu import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
+    from ..hand import WinContext
     from ..ruleset import Ruleset
 
 # Outcome codes
@@ -455,6 +456,7 @@ def score(
     dealer: bool,
     dealer_seat: int,
     keep_all: bool = False,
+    ctx: WinContext | None = None,
 ) -> Outcome:
     """Score one Wuhu hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes (PUNG/CHOW/KONG * 34 + first), `melds_concealed` marks concealed
@@ -486,7 +488,7 @@ def score(
     single = len(wait) == 1 and wait[0] == win
 
     r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, plan.tong_tian_overlapping,
-                 plan.si_he_exposed_pung, plan.si_he_three_extra, plan.kongs_same_suit)
+                 plan.si_he_exposed_pung, plan.si_he_three_extra, plan.kongs_same_suit, ctx)
     detectors = plan.detectors
     n_melds = len(melds)
     best: Scored | None = None
