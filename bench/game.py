@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from mahjong_calc.errors import MjcalcError
+from mahjong_calc.api.score import score
+from mahjong_calc.core.errors import MjcalcError
+from mahjong_calc.core.hand import build_hand, make_context
 from mahjong_calc.game import read_game, settle_game
-from mahjong_calc.hand import build_hand, make_context
-from mahjong_calc.ruleset import load_ruleset
-from mahjong_calc.scoring import score
+from mahjong_calc.rules.loader import load_ruleset
 
 PLAYERS = ["王", "李", "张", "赵"]
 SUITS = "mps"

@@ -56,7 +56,7 @@ import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc import accel  # noqa: E402
-from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
+from mahjong_calc.rules.loader import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
 

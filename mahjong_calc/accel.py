@@ -16,13 +16,14 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from .errors import MjcalcError
-from .flags import BY_NAME
-from .records import KEY_FIELDS
-from .ruleset import Ruleset, load_ruleset
-from .scoring import tile_in_variant
-from .scoring.wuhu import factor_of
-from .tiles import NUM_TILES
+from .core.errors import MjcalcError
+from .core.flags import BY_NAME
+from .core.records import KEY_FIELDS
+from .core.tiles import NUM_TILES
+from .rules.loader import load_ruleset
+from .rules.ruleset import Ruleset
+from .rules.schema import tile_in_variant
+from .variants.wuhu.score import factor_of
 
 try:
     from . import _wuhu_accel
@@ -67,7 +68,7 @@ def key_layout(reads: tuple[str, ...], key_fields: tuple[str, ...] = KEY_FIELDS)
     """
     missing = [name for name in reads if name not in key_fields]
     if missing:
-        raise RuntimeError(f"the compiled Wuhu scorer reads {missing}, which mahjong_calc/flags.py does not declare")
+        raise RuntimeError(f"the compiled Wuhu scorer reads {missing}, which mahjong_calc/core/flags.py does not declare")
     field_at = tuple(key_fields.index(name) for name in reads)
     absent = tuple(
         (i, BY_NAME[name].default)

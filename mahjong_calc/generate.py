@@ -1,7 +1,7 @@
 """Regenerate what is derived from the flag table: `python -m mahjong_calc.generate [--check]`.
 
 Writes mahjong_calc/record.schema.json and the flag table in README.md from
-mahjong_calc/flags.py; with --check, only says which is out of date (exit 1).
+mahjong_calc/core/flags.py; with --check, only says which is out of date (exit 1).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .flags import readme_with_table, schema_text
+from .core.flags import readme_with_table, schema_text
 
 PACKAGE = Path(__file__).resolve().parent
 SCHEMA = PACKAGE / "record.schema.json"

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from mahjong_calc import accel
 from mahjong_calc.api import score_hand
-from mahjong_calc.records import KEY_FIELDS, normalize
-from mahjong_calc.ruleset import load_ruleset
-from mahjong_calc.tiles import format_tiles, tile_str
+from mahjong_calc.core.records import KEY_FIELDS, normalize
+from mahjong_calc.core.tiles import format_tiles, tile_str
+from mahjong_calc.rules.loader import load_ruleset
 
 pytestmark = pytest.mark.skipif(
     not accel.available(),

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import NotAWin, score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError
 
 SEATS = ("next", "opposite", "previous")
 # Thresholds off, so a 花 count can be read from any hand.

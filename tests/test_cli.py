@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 WIN = "123m456m678m11p555p"  # a plain 9-支 discard win worth 3 in wuhu315
 

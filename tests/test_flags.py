@@ -1,4 +1,4 @@
-"""The win situation is declared once (mahjong_calc/flags.py); everything else agrees with it."""
+"""The win situation is declared once (mahjong_calc/core/flags.py); everything else agrees with it."""
 
 from __future__ import annotations
 
@@ -12,25 +12,15 @@ import typer
 
 from mahjong_calc import accel, generate
 from mahjong_calc.api import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, MjcalcError, shown
-from mahjong_calc.flags import (
-    BY_NAME,
-    FIELDS,
-    FLAGS,
-    KEY_FIELDS,
-    MAX_PIAO,
-    MAX_PUNGS,
-    readme_table,
-    readme_with_table,
-    schema_text,
-)
-from mahjong_calc.hand import WinContext, make_context
-from mahjong_calc.records import FIELDS as RECORD_FIELDS
-from mahjong_calc.records import KEY_FIELDS as RECORD_KEY
-from mahjong_calc.records import normalize, normalize_csv, record_id, score_kwargs
-from mahjong_calc.ruleset import load_ruleset, shipped_names
-from mahjong_calc.variants import VARIANTS
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, MjcalcError, shown
+from mahjong_calc.core.flags import BY_NAME, FIELDS, FLAGS, KEY_FIELDS, MAX_PIAO, MAX_PUNGS, readme_table, readme_with_table, schema_text
+from mahjong_calc.core.hand import WinContext, make_context
+from mahjong_calc.core.records import FIELDS as RECORD_FIELDS
+from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
+from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs
+from mahjong_calc.rules.loader import load_ruleset, shipped_names
+from mahjong_calc.rules.registry import VARIANTS
 
 SCORERS = tuple(VARIANTS)
 

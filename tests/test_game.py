@@ -13,15 +13,8 @@ from jsonschema import Draft202012Validator
 from test_game_helpers import settle_hands
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
-from mahjong_calc.game import (
-    fewest_transfers,
-    load_schema,
-    read_game,
-    settle_game,
-    start,
-    step,
-)
+from mahjong_calc.cli.app import app
+from mahjong_calc.game import fewest_transfers, load_schema, read_game, settle_game, start, step
 from mahjong_calc.game.engine import FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 
 def pays(hand: str, **kw: Any) -> tuple[tuple[int, int, int], list[tuple[str, str, int]], int]:

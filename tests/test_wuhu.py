@@ -215,7 +215,7 @@ def test_du_diao_and_three_si_he_options(variant: str, hand: str, flags: dict[st
 def test_the_new_options_through_mjcalc_score() -> None:
     from typer.testing import CliRunner
 
-    from mahjong_calc.cli import app
+    from mahjong_calc.cli.app import app
 
     def score(*args: str) -> Any:
         done = CliRunner().invoke(app, ["score", *args, "--json"])

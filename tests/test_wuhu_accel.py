@@ -30,11 +30,11 @@ from wuhu_hands import build
 
 from mahjong_calc import accel
 from mahjong_calc.api import score_hand
-from mahjong_calc.errors import InputError, NotAWin, RulesetError
-from mahjong_calc.records import KEY_FIELDS, normalize
-from mahjong_calc.ruleset import load_ruleset
-from mahjong_calc.scoring import wuhu
-from mahjong_calc.tiles import format_tiles
+from mahjong_calc.core.errors import InputError, NotAWin, RulesetError
+from mahjong_calc.core.records import KEY_FIELDS, normalize
+from mahjong_calc.core.tiles import format_tiles
+from mahjong_calc.rules.loader import load_ruleset
+from mahjong_calc.variants.wuhu import score as wuhu
 
 OPTIONS = accel.OPTIONS
 SHIPPED = load_ruleset("wuhu315").options  # random records flip the shipped value of the options they pick
@@ -289,7 +289,7 @@ def test_random_records_reach_every_outcome() -> None:
 _COUNTING_CHILD = """
 import atexit, json, sys
 import mahjong_calc, mahjong_calc.accel as accel, mahjong_calc.batch.evaluate as batch
-from mahjong_calc.cli import main
+from mahjong_calc.cli.app import main
 
 answered = [0]
 real_plan_for = batch.plan_for

@@ -24,17 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import IO, Any, NamedTuple, TypeVar
 
-from ..errors import MjcalcError
-from ..stdout import OutputError, write_all, write_file
-from .evaluate import (
-    ERROR,
-    Defaults,
-    configure,
-    current_defaults,
-    error_outcome,
-    internal_error,
-    outcomes,
-)
+from ..core.errors import MjcalcError
+from ..core.stdout import OutputError, write_all, write_file
+from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line, rows_written
 from .readers import BLOCK, BLOCK_BYTES, LINES, Item, item_size
 from .tally import Tally

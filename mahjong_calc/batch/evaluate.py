@@ -17,11 +17,11 @@ from typing import Any, NamedTuple
 
 from ..accel import plan_for
 from ..api import score_hand
-from ..errors import InputError, MjcalcError, NotAWin
-from ..records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
-from ..render import error_dict, error_where
-from ..ruleset import Ruleset
-from ..scoring import wuhu
+from ..core.errors import InputError, MjcalcError, NotAWin
+from ..core.records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..present.render import error_dict, error_where
+from ..rules.ruleset import Ruleset
+from ..variants.wuhu import score as wuhu
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"

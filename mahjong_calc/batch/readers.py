@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import InputError, MjcalcError
+from ..core.errors import InputError, MjcalcError
 
 JSON, LINES, CSV, OBJ, ERR = "json", "lines", "csv", "obj", "err"
 BLOCK = 500  # JSON Lines per block
@@ -453,7 +453,7 @@ def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
 def _loader_class() -> Any:
     import yaml
 
-    from ..ruleset import _construct_mapping
+    from ..rules.loader import _construct_mapping
 
     class Loader(yaml.SafeLoader):
         """Pure-Python SafeLoader (it composes one node at a time), with a nesting bound;

@@ -8,15 +8,7 @@ from __future__ import annotations
 
 from .engine import HandRow, Report, State, settle_game, start, step
 from .ledger import fewest_transfers
-from .record import (
-    GameFile,
-    GameFileError,
-    RawHand,
-    check_header,
-    load_schema,
-    read_game,
-    schema_path,
-)
+from .record import GameFile, GameFileError, RawHand, check_header, load_schema, read_game, schema_path
 from .report import report_dict, report_json, row_dict
 
 __all__ = [

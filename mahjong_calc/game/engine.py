@@ -14,14 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from ..errors import InputError, MjcalcError, shown
-from ..flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
-from ..hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
-from ..result import ScoreResult
-from ..scoring import score
-from ..seats import absolute, relative, seat_index, split_source
-from ..settlement import Settlement, Sourced, Table, settle, settlement_options
-from ..tiles import parse_tile, parse_tiles
+from ..api.score import score
+from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
+from ..core.errors import InputError, MjcalcError, shown
+from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
+from ..core.hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
+from ..core.result import ScoreResult
+from ..core.seats import absolute, relative, seat_index, split_source
+from ..core.tiles import parse_tile, parse_tiles
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 

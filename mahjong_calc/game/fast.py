@@ -14,17 +14,17 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
-from ..hand import SEATS, Hand, parse_meld
-from ..result import ScoreResult
-from ..ruleset import Ruleset
-from ..tiles import parse_tile
+from ..core.hand import SEATS, Hand, parse_meld
+from ..core.result import ScoreResult
+from ..core.tiles import parse_tile
+from ..rules.ruleset import Ruleset
 
 
 class Compiled:
     """A compiled plan for one game's ruleset, and the record key order it reads."""
 
     def __init__(self, plan: Any, fields: tuple[str, ...], ruleset: Ruleset[Any, Any, Any]) -> None:
-        from ..flags import BY_NAME
+        from ..core.flags import BY_NAME
 
         self.plan = plan
         self.fields = fields
@@ -45,7 +45,7 @@ class Compiled:
         if answer is None:
             return None
         if len(answer) == 2:
-            from ..scoring.wuhu import not_a_win
+            from ..variants.wuhu.score import not_a_win
 
             raise not_a_win(answer[0], answer[1], self.ruleset)
         body, value, _total, pays, patterns = answer
@@ -69,9 +69,7 @@ class Compiled:
 def compiled_for(ruleset: Ruleset[Any, Any, Any]) -> Compiled | None:
     """The compiled scorer for `ruleset`, or None (not Wuhu, not built, MJCALC_NO_ACCEL=1)."""
     from ..accel import compile_plan
-    from ..records import (
-        KEY_FIELDS,  # the key the compiled scorer reads (`accel.available` checks it)
-    )
+    from ..core.records import KEY_FIELDS
 
     plan = compile_plan(ruleset)
     if plan is None:

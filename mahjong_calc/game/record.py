@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, MjcalcError
-from ..ruleset import Ruleset, load_ruleset
-from ..seats import seat_index
+from ..core.errors import InputError, MjcalcError
+from ..core.seats import seat_index
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import Ruleset
 
 HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "hands")
 
@@ -99,8 +100,8 @@ def _is_jsonl(name: str, text: str) -> bool:
 def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
     import yaml
 
-    from ..errors import RulesetError
-    from ..ruleset import _strict_loader
+    from ..core.errors import RulesetError
+    from ..rules.loader import _strict_loader
 
     try:
         data = yaml.load(text, Loader=_strict_loader())

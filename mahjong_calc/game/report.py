@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..hand import SEATS
+from ..core.hand import SEATS
 from .engine import HandRow, Report, Scored
 
 

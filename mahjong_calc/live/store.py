@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from ..errors import InputError, MjcalcError
+from ..core.errors import InputError, MjcalcError
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report

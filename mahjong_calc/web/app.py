@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import MjcalcError
+from ..core.errors import MjcalcError
 from . import api
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
@@ -313,6 +313,6 @@ def _origin_of_url(url: str) -> tuple[str, str, int] | None:
 
 def _loopback_name(name: str) -> bool:
     """Whether a host of `parse_host` (`127.0.0.1`, `localhost`, `[::1]`) names this machine."""
-    from .command import is_loopback
+    from . import is_loopback
 
     return is_loopback(name)

@@ -1,0 +1,308 @@
+"""The win situation, declared once: every record field and `score` flag.
+
+`FIELDS` is the one table. Each `Field` says its record name (also the keyword of
+`score_hand`), its kind, its help in English and Chinese, its CLI spelling, its
+bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
+
+- the `mjcalc score` options (`cli.py` builds the command's signature from it),
+- the batch record fields, their order in a record key and their type checks (`records.py`),
+- the record JSON Schema (`record_schema()`, shipped as `record.schema.json`),
+- the field layout the compiled Wuhu scorer is given (`accel.py`),
+- README's flag table (`readme_table()`),
+- the check that a flag the chosen variant does not use is an error (`check_variant`).
+
+To add a flag: add a `Field` here (with the variants that read it), add the fact to
+`hand.WinContext` (tests/test_flags.py keeps the two equal), read it in the scorers of
+those variants, then run `python -m mahjong_calc.generate` to rewrite
+record.schema.json and README's table. The compiled Wuhu scorer declines records that
+set it until it is taught the flag; it never turns itself off.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .errors import InputError, shown
+
+Kind = Literal["id", "text", "tile", "seat", "bool", "count", "maybe_count", "melds", "pungs"]
+Role = Literal["id", "ruleset", "hand", "flag"]
+Spelling = Literal["field", "cli"]
+
+SEAT_NAMES: tuple[str, ...] = ("next", "opposite", "previous")
+
+# 飘财神: seed 002 counts one 飘 per 财神 the winner discards on a 财神吊头 wait and,
+# while 飘ing, one per kong ("飘财的人一杠属于一飘, 一飘一翻"). Three 财神 exist
+# ("财神有三个") and a hand holds at most four kongs, so no game reaches more than 7.
+MAX_PIAO = 7
+# A payer's exposed pungs, an exposed kong entered as 2 (docs/rules/pujiang.md): four sets at most.
+MAX_PUNGS = 8
+# An integer `id` must fit in 64 bits, so that any JSON reader can echo it back.
+ID_RANGE = (-(2**63), 2**63 - 1)
+# A Pujiang hand's 番: at most 7 飘 plus 财神头, 全碰子, 杠开, 抢杠, 七对 or 真真13 (2) and 三财神.
+MAX_FAN = 16
+
+
+@dataclass(frozen=True)
+class Field:
+    """One record field; most are also a `score` flag."""
+
+    name: str  # record field and `score_hand` keyword
+    kind: Kind
+    en: str
+    zh: str
+    role: Role = "flag"
+    cli: tuple[str, ...] = ()  # ("--self-draw", "-s"); () for a record-only field; ("HAND",) for the argument
+    metavar: str | None = None
+    variants: tuple[str, ...] | None = None  # scorers that accept it; None: every variant
+    minimum: int | None = None
+    maximum: int | None = None
+    example: str | None = None
+
+    @property
+    def default(self) -> Any:
+        """The value meaning "not given"."""
+        return _DEFAULTS.get(self.kind)
+
+    @property
+    def argument(self) -> bool:
+        return self.cli[:1] == ("HAND",)
+
+    @property
+    def spelled(self) -> str:
+        """How the CLI user writes it: `--piao`."""
+        return self.cli[0] if self.cli else self.name
+
+    def named(self, spelling: Spelling) -> str:
+        return self.spelled if spelling == "cli" and self.cli else self.name
+
+    @property
+    def record_kind(self) -> str:
+        """The JSON/YAML type a record must give (records.py's type check)."""
+        return _RECORD_KINDS.get(self.kind, self.kind)
+
+    def is_set(self, value: Any) -> bool:
+        return value is not None and value != self.default
+
+
+_DEFAULTS: dict[str, Any] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
+_RECORD_KINDS = {"text": "str", "tile": "str", "seat": "str", "count": "int", "maybe_count": "int", "melds": "list"}
+
+FIELDS: tuple[Field, ...] = (
+    Field("id", "id", "Echoed back as the result's id (a string, or an integer of at most 64 bits).",
+          "原样返回的记录编号", role="id"),
+    Field("variant", "text", "Shipped ruleset (see `mjcalc variants`). Default wuhu315.",
+          "规则 (见 `mjcalc variants`), 默认 wuhu315", role="ruleset", cli=("--variant", "-v"), metavar="NAME",
+          example="wuhu315"),
+    Field("hand", "text", "Concealed tiles including the winning tile, e.g. 123456m13m99p555p2m.",
+          "手牌 (含和张), 如 123456m13m99p555p2m", role="hand", cli=("HAND",), example="123456m13m99p555p2m"),
+    Field("win", "tile", "The winning tile (default: the last tile written).",
+          "和张 (默认: 手牌最后一张)", role="hand", cli=("--win", "-w"), metavar="TILE"),
+    Field("self_draw", "bool", "Won by self-draw (自摸).", "自摸", cli=("--self-draw", "-s")),
+    Field("dealer", "bool", "The winner is the dealer (庄家).", "和牌者是庄家", cli=("--dealer", "-d"),
+          variants=("wuhu",)),
+    Field("dealer_seat", "seat", "Which payer is the dealer, when the winner is not.",
+          "和牌者不是庄家时, 哪一家是庄家", cli=("--dealer-seat",), metavar="SEAT", variants=("wuhu",)),
+    Field("melds", "melds", "An exposed meld: 555p pung, 5555p kong, 123m chow. Repeatable.",
+          "明牌 (碰 555p, 杠 5555p, 吃 123m), 可重复", role="hand", cli=("--meld", "-m"), metavar="MELD"),
+    Field("concealed_kongs", "melds", "A concealed kong, e.g. 5555p. Repeatable.", "暗杠, 如 5555p, 可重复",
+          role="hand", cli=("--concealed-kong", "-k"), metavar="MELD"),
+    Field("after_kong", "bool", "Won on a kong replacement tile (杠后开花 / 杠开); implies --self-draw, needs a kong.",
+          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",)),
+    Field("robbing_kong", "bool", "Won by robbing a kong (抢杠); --discarder names whose kong.", "抢杠",
+          cli=("--robbing-kong",), variants=("chizhou", "pujiang")),
+    Field("heavenly", "bool", "Heavenly hand (天胡); implies --self-draw.", "天胡 (算自摸)", cli=("--heavenly",),
+          variants=("wuhu",)),
+    Field("earthly", "bool", "Earthly hand (地胡).", "地胡", cli=("--earthly",), variants=("wuhu",)),
+    Field("discarder", "seat", "Who discarded the winning tile (or whose kong was robbed).",
+          "放冲的一家 (或被抢杠的一家)", cli=("--discarder", "-f"), metavar="SEAT"),
+    Field("wild", "tile", "The wild-tile indicator (财神), e.g. 3m.", "财神牌, 如 3m", cli=("--wild",),
+          metavar="TILE", variants=("pujiang",)),
+    Field("piao", "count", f"Number of 飘财神 (0 to {MAX_PIAO}).", f"飘财神次数 (0 到 {MAX_PIAO})", cli=("--piao",),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_PIAO),
+    Field("opponent_pungs", "pungs",
+          f"Exposed pungs of NEXT,OPPOSITE,PREVIOUS (a kong counts 2), each 0 to {MAX_PUNGS}, e.g. 2,0,1.",
+          f"下家, 对家, 上家各碰出几刻 (杠算 2), 各 0 到 {MAX_PUNGS}, 如 2,0,1", cli=("--opponent-pungs",),
+          metavar="N,N,N", variants=("pujiang",), minimum=0, maximum=MAX_PUNGS),
+    # a maybe_count is absent (None) unless given: 0 番 is a real answer, and must not be assumed
+    Field("robbed_fan", "maybe_count",
+          f"抢杠: the 番 of the robbed player's own hand (0 to {MAX_FAN}), for options.qiang_gang_amount.",
+          f"抢杠: 被抢的人手里的牌翻数 (0 到 {MAX_FAN}), 用于 options.qiang_gang_amount", cli=("--robbed-fan",),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN),
+    # issue 12: another player's 飘 round limits the others' wins (seed 002 保飘); see settlement/pujiang.py
+    Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
+          "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",)),
+    Field("piao_count", "count", f"How many 飘 that seat has made (0 to {MAX_PIAO}).",
+          f"该家已飘次数 (0 到 {MAX_PIAO})", cli=("--piao-count",), metavar="N", variants=("pujiang",),
+          minimum=0, maximum=MAX_PIAO),
+)
+
+BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+_BY_FLAG_LENGTH: tuple[Field, ...] = tuple(
+    sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0]))
+)  # longest first, so that --dealer-seat is never read as --dealer
+# `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
+_SHORT_NAMES: dict[str, str] = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
+_SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
+KEY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS if f.role != "id")  # a record key's order
+FLAGS: tuple[Field, ...] = tuple(f for f in FIELDS if f.role == "flag")  # the WinContext facts
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> int:
+    """A bounded whole number (`--piao`), from an int or from the CLI's text."""
+    lo, hi = field.minimum or 0, field.maximum
+    if type(value) is int and lo <= value and (hi is None or value <= hi):  # the usual case, first
+        return value
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
+        number = int(value)
+    if number is None or number < lo or (hi is not None and number > hi):
+        raise InputError(f"bad_{field.name}", f"{field.named(spelling)} must be a whole number from {lo} to {hi}, not {shown(value)}")
+    return number
+
+
+_PUNGS = re.compile(r" *([0-9]) *, *([0-9]) *, *([0-9]) *")
+
+
+def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple[int, int, int]:
+    """'2,0,1' or [2, 0, 1] (next, opposite, previous) → (2, 0, 1), each 0..MAX_PUNGS."""
+    field = BY_NAME["opponent_pungs"]
+    numbers: tuple[int, ...] = ()
+    if isinstance(value, str):
+        match = _PUNGS.fullmatch(value)
+        numbers = tuple(int(n) for n in match.groups()) if match else ()
+    else:
+        items = list(value)
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in items):
+            numbers = tuple(items)
+    if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
+        raise InputError(
+            "bad_opponent_pungs",
+            f"{field.named(spelling)} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {MAX_PUNGS} "
+            f"such as 2,0,1, not {shown(value)}",
+        )
+    return numbers
+
+
+def in_field_words(message: str) -> str:
+    """A library message in a record's words: `--discarder` → `discarder`, `--meld` → `melds`.
+
+    The scorers name flags as the CLI spells them; a batch record has fields, so its
+    error rows say `discarder`, not `--discarder`.
+    """
+    for field in _BY_FLAG_LENGTH:
+        message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
+    return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
+
+
+def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:
+    """A flag that the chosen variant does not use is an error (`flag_not_in_variant`), never ignored."""
+    for name, value in values.items():
+        field = BY_NAME[name]
+        if field.variants is not None and scorer not in field.variants and field.is_set(value):
+            raise InputError(
+                "flag_not_in_variant",
+                f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
+                f"it is taken by: {', '.join(field.variants)}",
+            )
+
+
+# --- derived documents ----------------------------------------------------------------------
+
+_SCHEMA_TYPES: dict[str, dict[str, Any]] = {
+    "id": {"type": ["string", "integer", "null"], "minimum": ID_RANGE[0], "maximum": ID_RANGE[1]},
+    "text": {"type": ["string", "null"]},
+    "tile": {"type": ["string", "null"]},
+    "seat": {"enum": [*SEAT_NAMES, None]},
+    "bool": {"type": ["boolean", "null"]},
+    "melds": {"type": ["array", "null"], "items": {"type": "string"}},
+}
+
+
+def _schema_of(field: Field) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if field.kind in ("count", "maybe_count"):
+        out = {"type": ["integer", "null"], "minimum": field.minimum, "maximum": field.maximum}
+    elif field.kind == "pungs":
+        digit = f"[{field.minimum}-{field.maximum}]"
+        out = {
+            "oneOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": field.minimum, "maximum": field.maximum},
+                 "minItems": 3, "maxItems": 3},
+                {"type": "string", "pattern": f"^ *{digit} *, *{digit} *, *{digit} *$"},
+                {"type": "null"},
+            ]
+        }
+    else:
+        out = dict(_SCHEMA_TYPES[field.kind])
+    if field.name == "hand":
+        out["type"] = "string"
+    out["description"] = field.en + ("" if field.variants is None else f" Variants: {', '.join(field.variants)}.")
+    out["x-zh"] = field.zh
+    if field.example:
+        out["examples"] = [field.example]
+    return out
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a batch record, as shipped in `mahjong_calc/record.schema.json`."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "mjcalc batch record",
+        "description": (
+            "One hand for `mjcalc batch` (a JSON Lines line, a YAML list item, or a CSV row once its cells are "
+            "decoded). The fields are those of `mjcalc score`'s flags, plus an optional `id` echoed back in the "
+            "result. null means absent. Unknown fields are an error, and so is a flag that the record's variant "
+            "does not use (flag_not_in_variant). Generated from mahjong_calc/core/flags.py by `python -m mahjong_calc.generate`."
+        ),
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["hand"],
+        "properties": {f.name: _schema_of(f) for f in FIELDS},
+    }
+
+
+def schema_text() -> str:
+    """The schema as shipped: one line per property, so that a diff shows which field changed."""
+    schema = record_schema()
+    properties = schema.pop("properties")
+    head = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in schema.items()]
+    rows = [f"    {json.dumps(name)}: {json.dumps(spec, ensure_ascii=False)}" for name, spec in properties.items()]
+    return "{\n" + "\n".join(head) + '\n  "properties": {\n' + ",\n".join(rows) + "\n  }\n}\n"
+
+
+README_START = "<!-- flags: generated by `python -m mahjong_calc.generate` from mahjong_calc/core/flags.py -->"
+README_END = "<!-- /flags -->"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def readme_table() -> str:
+    """README's table of the win-situation flags (between README_START and README_END)."""
+    rows = ["| flag | record field | meaning | 说明 | variants |", "|---|---|---|---|---|"]
+    for f in FIELDS:
+        if not f.cli or f.argument or f.role == "ruleset":
+            continue
+        flag = ", ".join(f.cli) + (f" {f.metavar}" if f.metavar else "")
+        variants = "all" if f.variants is None else ", ".join(f.variants)
+        rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
+    return "\n".join(rows) + "\n"
+
+
+def readme_with_table(readme: str) -> str:
+    """README's text with its generated block replaced by `readme_table()`."""
+    head, start, rest = readme.partition(README_START + "\n")
+    _, end, tail = rest.partition(README_END)
+    if not start or not end:
+        raise ValueError("README.md has no generated flags block")
+    return head + start + readme_table() + end + tail

@@ -1,0 +1,227 @@
+"""The facts of a win: the tiles (Hand) and how it was won (WinContext)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from .errors import InputError, shown
+from .flags import BY_NAME, FLAGS, Spelling, parse_count, parse_pungs
+from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
+
+Seat = Literal["next", "opposite", "previous"]
+SEATS: tuple[Seat, ...] = get_args(Seat)
+MeldKind = Literal["pung", "kong", "chow"]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: exposed pung/kong/chow, or a concealed kong."""
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+    def notation(self) -> str:
+        return format_tiles(self.tiles)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Concealed tiles (winning tile included), declared melds and the winning tile."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+
+    @property
+    def all_tiles(self) -> tuple[int, ...]:
+        return self.concealed + tuple(t for m in self.melds for t in m.tiles)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "concealed": format_tiles(self.concealed),
+            "melds": [
+                {"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in self.melds
+            ],
+            "win": tile_str(self.win_tile),
+        }
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the hand was won. Variant-specific facts default to 'absent'."""
+
+    self_draw: bool = False
+    dealer: bool = False
+    after_kong: bool = False
+    robbing_kong: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    discarder: Seat | None = None
+    dealer_seat: Seat | None = None
+    wild: int | None = None
+    piao: int = 0
+    opponent_pungs: tuple[int, int, int] | None = field(default=None)
+    robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
+    piao_by: Seat | None = None  # issue 12: another seat in a 飘 round (Pujiang)
+    piao_count: int = 0  # issue 12: that seat's 飘 so far
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)
+_BOOLS = tuple(f.name for f in FLAGS if f.kind == "bool")
+
+
+def parse_meld(text: str, concealed: bool = False) -> Meld:
+    """'555p' pung, '5555p' kong, '123m' chow; a concealed meld must be a kong."""
+    flag = "--concealed-kong" if concealed else "--meld"
+    tiles = sorted(parse_tiles(text))
+    if len(tiles) == 4 and len(set(tiles)) == 1:
+        return Meld("kong", tuple(tiles), concealed)
+    if not concealed and len(tiles) == 3:
+        if len(set(tiles)) == 1:
+            return Meld("pung", tuple(tiles))
+        a, b, c = tiles
+        if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
+            return Meld("chow", tuple(tiles))
+    if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
+        raise InputError("bad_meld", f"{flag} {shown(text)}: honours cannot form a chow (吃); only pungs and kongs")
+    shape = "four identical tiles" if concealed else "a pung (555p), a kong (5555p) or a chow (123m)"
+    raise InputError("bad_meld", f"{flag} {shown(text)} is not {shape}")
+
+
+SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+
+
+def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
+    """next/opposite/previous, or as players say it: 下家/对家/上家."""
+    if value is None:
+        return None
+    value = SEAT_ZH.get(value, value)
+    if value not in SEATS:
+        choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
+        raise InputError("bad_seat", f"{flag} must be one of {choices}, not {shown(value)}")
+    return value
+
+
+def build_hand(
+    text: str,
+    melds: Sequence[str] = (),
+    concealed_kongs: Sequence[str] = (),
+    win: str | None = None,
+) -> Hand:
+    """Parse and check the variant-independent shape: 14 tiles (kongs count 3), ≤4 copies."""
+    concealed = parse_tiles(text)
+    if not concealed:
+        raise InputError("empty_hand", "the hand has no tiles")
+    parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
+    expected = 14 - 3 * len(parsed)
+    if len(concealed) != expected:
+        raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
+    win_tile = parse_tile(win) if win is not None else concealed[-1]
+    if win_tile not in concealed:
+        raise InputError("win_tile_not_in_hand", f"winning tile {tile_str(win_tile)} is not among the concealed tiles")
+    hand = Hand(tuple(concealed), parsed, win_tile)
+    counts: dict[int, int] = {}
+    for t in hand.all_tiles:
+        counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
+    return hand
+
+
+def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Refuse more than 4 copies of a tile over everything a record shows on the table.
+
+    `shown_by` pairs who shows tiles ("李's hand and melds", "赵's melds", "the 财神
+    indicator") with those tiles; the message names the tile and each holder's count.
+    """
+    counts: dict[int, int] = {}
+    for _, tiles in shown_by:
+        for t in tiles:
+            counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            where = ", ".join(f"{who} {k}" for who, tiles in shown_by if (k := list(tiles).count(t)))
+            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times on the table ({where}); there are only 4")
+
+
+def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
+    """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
+
+    Implied flags are filled in (--after-kong and --heavenly imply --self-draw);
+    `spelling` says how messages name a flag: `--piao` (cli) or `piao` (field).
+    """
+    if not flags.keys() <= _DEFAULTS.keys():
+        unknown = sorted(flags.keys() - _DEFAULTS.keys())
+        raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
+    v = dict(_DEFAULTS)
+    v.update((name, value) for name, value in flags.items() if value is not None)
+    for name in _BOOLS:
+        v[name] = bool(v[name])
+    discarder = v["discarder"] is not None
+    clashes = (
+        (v["heavenly"] and v["earthly"], ("heavenly", "earthly")),
+        (v["self_draw"] and discarder, ("self_draw", "discarder")),
+        (v["robbing_kong"] and v["self_draw"], ("robbing_kong", "self_draw")),
+        (v["robbing_kong"] and v["after_kong"], ("robbing_kong", "after_kong")),
+        (v["robbing_kong"] and (v["heavenly"] or v["earthly"]), ("robbing_kong", "heavenly", "earthly")),
+        (v["after_kong"] and discarder, ("after_kong", "discarder")),
+        (v["heavenly"] and discarder, ("heavenly", "discarder")),
+        (v["dealer"] and v["dealer_seat"] is not None, ("dealer", "dealer_seat")),
+    )
+    for clash, names in clashes:
+        if clash:
+            first, *rest = (BY_NAME[n].named(spelling) for n in names)
+            raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+    wild = v["wild"]
+    pungs = v["opponent_pungs"]
+    ctx = WinContext(
+        self_draw=v["self_draw"] or v["after_kong"] or v["heavenly"],
+        dealer=v["dealer"],
+        after_kong=v["after_kong"],
+        robbing_kong=v["robbing_kong"],
+        heavenly=v["heavenly"],
+        earthly=v["earthly"],
+        discarder=seat(v["discarder"], BY_NAME["discarder"].named(spelling)),
+        dealer_seat=seat(v["dealer_seat"], BY_NAME["dealer_seat"].named(spelling)),
+        wild=parse_tile(wild) if wild is not None else None,
+        piao=parse_count(v["piao"], BY_NAME["piao"], spelling),
+        opponent_pungs=parse_pungs(pungs, spelling) if pungs is not None else None,
+        robbed_fan=parse_count(v["robbed_fan"], BY_NAME["robbed_fan"], spelling) if v["robbed_fan"] is not None else None,
+        piao_by=seat(v["piao_by"], BY_NAME["piao_by"].named(spelling)),
+        piao_count=parse_count(v["piao_count"], BY_NAME["piao_count"], spelling),
+    )
+    if ctx.piao_count and ctx.piao_by is None:  # a count of nobody's 飘 would be ignored
+        count, by = BY_NAME["piao_count"].named(spelling), BY_NAME["piao_by"].named(spelling)
+        raise InputError("conflicting_flags", f"{count} needs {by}: name the seat in the 飘 round")
+    return ctx
+
+
+def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:
+    """'2,0,1' (next, opposite, previous) → (2, 0, 1); each count 0..4."""
+    return None if value is None else parse_pungs(value)
+
+
+WAITS_HINT = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
+
+
+def tile_count_message(concealed: Sequence[int], melds: int, expected: int) -> str:
+    """The `wrong_tile_count` message, with what the player probably meant."""
+    n = len(concealed)
+    if n == expected - 1:
+        return WAITS_HINT.format(n=n)
+    base = f"the hand has {n} concealed tiles; with {melds} meld(s) it needs {expected}"
+    extra = n - expected
+    if extra > 0:
+        fours = sorted({t for t in concealed if concealed.count(t) == 4})
+        if fours and extra <= len(fours):
+            kongs = " ".join(f"-k {format_tiles([t] * 4)}" for t in fours[:extra])
+            return f"{base}; a concealed kong goes in a flag, not in HAND: {kongs}"
+    return base
