@@ -1,4 +1,4 @@
-"""Benchmark `mjcalc game settle` on a long game (issue 12: 10,000 hands in under 2 s).
+"""Benchmark `mjcalc game settle` on a long game (the target: 10,000 hands in under 2 s).
 
     python bench/game.py                 # 10,000 hands, Wuhu 315
     python bench/game.py --hands 50000 --variant chizhou

@@ -16,8 +16,8 @@ from mahjong_calc.cli.app import app
 from mahjong_calc.core.errors import InputError, MjcalcError, shown
 from mahjong_calc.core.flags import BY_NAME, FIELDS, FLAGS, KEY_FIELDS, MAX_PIAO, MAX_PUNGS, readme_table, readme_with_table, schema_text
 from mahjong_calc.core.hand import WinContext, make_context
-from mahjong_calc.core.records import FIELDS as RECORD_FIELDS
 from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
+from mahjong_calc.core.records import RECORD_KINDS as RECORD_FIELDS
 from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS
@@ -38,8 +38,8 @@ SET_VALUE: dict[str, Any] = {
     "piao": 1,
     "opponent_pungs": "1,0,0",
     "robbed_fan": 1,
-    "piao_by": "next",  # issue 12
-    "piao_count": 1,  # issue 12
+    "piao_by": "next",  # read by the settler only
+    "piao_count": 1,
 }
 VARIANT_OF = {"wuhu": "wuhu315", "chizhou": "chizhou", "pujiang": "pujiang"}
 HAND = "123456m13m99p555p2m"

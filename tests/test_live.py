@@ -1,4 +1,4 @@
-"""Live games (issue 14): the SQLite store, `mjcalc game new|add|show|undo|list|export`,
+"""Live games: the SQLite store, `mjcalc game new|add|show|undo|list|export`,
 forward migrations, and two processes adding to one game at once."""
 
 from __future__ import annotations

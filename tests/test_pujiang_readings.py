@@ -1,4 +1,4 @@
-"""Pujiang readings from issue 11 (points 7-9), each option on both sides, from tiles.
+"""Pujiang readings of 抢杠 and 真13 (docs/rules/pujiang.md), each option on both sides, from tiles.
 
 7. 抢杠 is a hand with 番 (`options.qiang_gang_fan`, 1), and that 番 is the one a wild hand needs.
 8. 抢杠's amount by the robbed player's 番 (`options.qiang_gang_amount`, `--robbed-fan N`).

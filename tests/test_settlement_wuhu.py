@@ -109,7 +109,7 @@ def test_score_cli_bad_sources(args: list[str], code: str) -> None:
 
 
 def test_batch_records_take_meld_sources() -> None:
-    # issue 12 §4: batch records accept meld sources and settle each hand's liability
+    # batch records accept meld sources and settle each hand's liability
     import json as _json
 
     records = [

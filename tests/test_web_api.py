@@ -1,4 +1,4 @@
-"""The JSON API of `mjcalc serve` (issue 14): every endpoint answers what the matching CLI
+"""The JSON API of `mjcalc serve`: every endpoint answers what the matching CLI
 command prints, and every bad request is a 4xx with a JSON error in the CLI's shape."""
 
 from __future__ import annotations

@@ -42,14 +42,14 @@ def score_hand(
     piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
     `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
     A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
-    hand is also settled (liability, issue 12) and the result gains `liability`.
+    hand is also settled (liability: 包牌, 承包) and the result gains `liability`.
     """
     if not flags.keys() <= _FLAG_NAMES:
         unknown = sorted(flags.keys() - _FLAG_NAMES)
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
-    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # issue 12
+    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
     try:
         if sourced:
             from .settle import split_meld_sources
@@ -60,7 +60,7 @@ def score_hand(
         result = score(parsed, ctx, ruleset)
         if not sourced:
             return result
-        from .settle import Table, with_settlement  # issue 12: settle (liability)
+        from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
 
         table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
         return with_settlement(result, ctx, table, ruleset)

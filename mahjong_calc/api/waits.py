@@ -28,11 +28,11 @@ from .score import check_tiles, score
 _BEFORE_SHAPE = frozenset({"not_a_winning_hand", "no_ba_zhi", "discard_win_not_allowed"})
 DEFAULT_DISCARDER: Seat = "previous"
 
-Outcome = ScoreResult | MjcalcError
+TileOutcome = ScoreResult | MjcalcError
 _SELF_DRAWN = InputError("conflicting_flags", "--after-kong and --heavenly are self-drawn wins: there is no discard win")
 
 
-def outcome_dict(outcome: Outcome) -> dict[str, Any]:
+def outcome_dict(outcome: TileOutcome) -> dict[str, Any]:
     """A wait's score in brief (value, total, payments, patterns), or why it is not a win."""
     if isinstance(outcome, ScoreResult):
         return {
@@ -52,8 +52,8 @@ class Wait:
 
     tile: int
     left: int
-    discard: Outcome
-    self_draw: Outcome
+    discard: TileOutcome
+    self_draw: TileOutcome
 
     @property
     def wins(self) -> bool:
@@ -122,7 +122,7 @@ class WaitsResult:
         return out
 
 
-def _try(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Outcome:
+def _try(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> TileOutcome:
     try:
         return score(hand, ctx, rs)
     except MjcalcError as err:

@@ -12,7 +12,7 @@ from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
-from .readers import Position, detect_format, read_items
+from .readers import BytesRead, detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4
@@ -61,7 +61,7 @@ def run_file(
         except OSError as exc:
             raise InputError("cannot_read_input", f"cannot read {name!r}: {exc.strerror}") from None
     try:
-        pos = Position()
+        pos = BytesRead()
         items = read_items(stream, fmt, pos)
         out = None if out_format == "summary" else sys.stdout
         if sys.stderr is not None and sys.stderr.isatty():

@@ -18,11 +18,11 @@ from typing import Any, NamedTuple
 from ..accel import plan_for
 from ..api import score_hand
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.records import FIELDS, KEY_FIELDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..core.records import KEY_FIELDS, RECORD_KINDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
 from ..variants.wuhu import score as wuhu
-from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
+from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
 CACHE_SIZE = 8192
@@ -179,8 +179,8 @@ def _outcome_with(key: Key, defaults: Defaults) -> Outcome:
         return error_outcome(internal_error(exc), shown)
 
 
-_TEXTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "str"], 0)  # 0: a tuple, even of one
-_LISTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if FIELDS[name] == "list"], 0)
+_TEXTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if RECORD_KINDS[name] == "str"], 0)  # 0: a tuple, even of one
+_LISTS = itemgetter(*[i for i, name in enumerate(KEY_FIELDS) if RECORD_KINDS[name] == "list"], 0)
 
 
 def key_text(key: Key) -> int:
@@ -230,7 +230,7 @@ def _echo_variant(raw: Any) -> str | None:
     return variant if isinstance(variant, str) and variant else None
 
 
-def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
+def evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
     """One item's (line, id, outcome). Never raises."""
     line, kind, payload = item
     raw: Any = None
@@ -297,7 +297,7 @@ def _safe_variant(raw: Any) -> str | None:
     return variant if variant is None or len(variant) <= MESSAGE_LIMIT else None
 
 
-def outcomes(items: list[Item]) -> Iterator[tuple[int, RecordId, Outcome]]:
+def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
     for item in items:
         if item[1] != LINES:

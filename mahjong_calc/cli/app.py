@@ -27,13 +27,13 @@ from ..present.render import clean, error_json, error_line
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
-    "score": "mahjong_calc.cli.score:score",
+    "score": "mahjong_calc.cli.score:score_command",
     "variants": "mahjong_calc.cli.score:variants",
     "batch": "mahjong_calc.cli.score:batch",
-    "waits": "mahjong_calc.cli.tables:waits",  # issue 13
+    "waits": "mahjong_calc.cli.tables:waits",
     "options": "mahjong_calc.cli.tables:options",
-    "game": "mahjong_calc.cli.game:game_app",  # issues 12 and 14
-    "serve": "mahjong_calc.cli.serve:serve",  # issue 14: the page and its JSON API (the `web` extra)
+    "game": "mahjong_calc.cli.game:game_app",  # a group: game files (settle) and live games
+    "serve": "mahjong_calc.cli.serve:serve",  # the page and its JSON API (the `web` extra)
 }
 
 

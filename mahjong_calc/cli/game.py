@@ -1,4 +1,4 @@
-"""`mjcalc game`: whole games (issue 12). A thin shell over `mahjong_calc.game`."""
+"""`mjcalc game`: whole games. A thin shell over `mahjong_calc.game`."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from .options import Lang
 
 # built when used, as `mjcalc`'s own commands are (cli.COMMANDS)
 GAME_COMMANDS = {
-    "settle": "mahjong_calc.cli.game:settle",
-    # issue 14: live games
+    "settle": "mahjong_calc.cli.game:settle_command",
+    # live games, kept in SQLite
     "new": "mahjong_calc.cli.live:new",
     "add": "mahjong_calc.cli.live:add",
     "show": "mahjong_calc.cli.live:show",
@@ -43,7 +43,7 @@ def _game(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
-def settle(
+def settle_command(
     file: Annotated[str, typer.Argument(help="A game record: YAML, or JSON Lines with a header line; - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", help="Language of the table.")] = Lang.zh,

@@ -22,7 +22,7 @@ from .app import emit, errors_to_exit, stdout_open
 from .options import KEYWORD, hand_inputs, hand_signature, with_signature
 
 
-def score(**params: Any) -> None:
+def score_command(**params: Any) -> None:
     """Score one winning hand and show what each seat pays.
 
     HAND is the concealed tiles with the winning tile last: digits then a suit,
@@ -56,7 +56,7 @@ def score(**params: Any) -> None:
         raise OutputError(exc) from None
 
 
-with_signature(score, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
+with_signature(score_command, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
     bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])]))
 
 

@@ -1,6 +1,6 @@
 """`mjcalc waits` and `mjcalc options`: the questions asked at the table before the win.
 
-A thin shell like `commands_score.score`: parse the flags, call the library (`waits.hand_waits`,
+A thin shell like `cli/score.py`'s `score_command`: parse the flags, call the library (`waits.hand_waits`,
 `options.describe`), render. Errors go through `cli.errors_to_exit`.
 """
 

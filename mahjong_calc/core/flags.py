@@ -132,7 +132,7 @@ FIELDS: tuple[Field, ...] = (
           f"抢杠: the 番 of the robbed player's own hand (0 to {MAX_FAN}), for options.qiang_gang_amount.",
           f"抢杠: 被抢的人手里的牌翻数 (0 到 {MAX_FAN}), 用于 options.qiang_gang_amount", cli=("--robbed-fan",),
           metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN),
-    # issue 12: another player's 飘 round limits the others' wins (seed 002 保飘); see settlement/pujiang.py
+    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
     Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
           "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",)),
     Field("piao_count", "count", f"How many 飘 that seat has made (0 to {MAX_PIAO}).",

@@ -69,8 +69,8 @@ class WinContext:
     piao: int = 0
     opponent_pungs: tuple[int, int, int] | None = field(default=None)
     robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
-    piao_by: Seat | None = None  # issue 12: another seat in a 飘 round (Pujiang)
-    piao_count: int = 0  # issue 12: that seat's 飘 so far
+    piao_by: Seat | None = None  # another seat in a 飘 round (Pujiang's 保飘, read by its settler)
+    piao_count: int = 0  # that seat's 飘 so far
 
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in FLAGS}  # WinContext's fields (a test keeps them equal)

@@ -20,7 +20,7 @@ from .errors import InputError, shown
 
 # field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
 # pungs (3 counts), id.
-FIELDS: dict[str, str] = {f.name: f.record_kind for f in flag_table.FIELDS}
+RECORD_KINDS: dict[str, str] = {f.name: f.record_kind for f in flag_table.FIELDS}
 KEY_FIELDS: tuple[str, ...] = flag_table.KEY_FIELDS
 _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
 _HAND = _INDEX["hand"]
@@ -42,7 +42,7 @@ _FALSE = frozenset({"false", "0"})
 
 
 def _bad(name: str, value: Any) -> InputError:
-    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[FIELDS[name]]}, not {shown(value)}")
+    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[RECORD_KINDS[name]]}, not {shown(value)}")
 
 
 def _check(name: str, kind: str, value: Any) -> Any:
@@ -94,9 +94,9 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, value in raw.items():
-        kind = FIELDS.get(name) if isinstance(name, str) else None
+        kind = RECORD_KINDS.get(name) if isinstance(name, str) else None
         if kind is None:
-            raise InputError("unknown_field", f"unknown field {shown(name)}{_did_you_mean(name)}; fields are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown field {shown(name)}{_did_you_mean(name)}; fields are: {', '.join(RECORD_KINDS)}")
         if value is None:
             continue
         if kind == "id":
@@ -116,9 +116,9 @@ def _did_you_mean(name: object) -> str:
         return ""
     import difflib
 
-    folded = {f.replace("_", ""): f for f in FIELDS}
+    folded = {f.replace("_", ""): f for f in RECORD_KINDS}
     plain = name.lower().replace("-", "").replace("_", "").replace(" ", "")
-    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(FIELDS), n=1, cutoff=0.75)), None)
+    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(RECORD_KINDS), n=1, cutoff=0.75)), None)
     return f" (did you mean {match!r}?)" if match else ""
 
 
@@ -159,9 +159,9 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, text in row.items():
-        kind = FIELDS.get(name)
+        kind = RECORD_KINDS.get(name)
         if kind is None:
-            raise InputError("unknown_field", f"unknown column {shown(name)}{_did_you_mean(name)}; columns are: {', '.join(FIELDS)}")
+            raise InputError("unknown_field", f"unknown column {shown(name)}{_did_you_mean(name)}; columns are: {', '.join(RECORD_KINDS)}")
         if text == "":
             continue
         if kind == "id":

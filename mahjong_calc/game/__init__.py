@@ -1,4 +1,4 @@
-"""Whole games (issue 12): a game record, folded hand by hand into standings.
+"""Whole games: a game record, folded hand by hand into standings.
 
     >>> from mahjong_calc.game import read_game, settle_game   # doctest: +SKIP
     >>> report = settle_game(read_game("examples/wuhu315-club.yaml"))

@@ -26,7 +26,7 @@ from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
 # field -> kind, for one hand of a game record
-FIELDS: dict[str, str] = {
+HAND_KINDS: dict[str, str] = {
     "id": "id",
     "winner": "player",
     "winners": "winners",
@@ -171,9 +171,9 @@ def _fields(raw: Any) -> dict[str, Any]:
     for key, value in raw.items():
         if key in COMPUTED:
             raise _fail("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
-        kind = FIELDS.get(key) if isinstance(key, str) else None
+        kind = HAND_KINDS.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
+            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(HAND_KINDS)}")
         if value is None:
             continue
         _check_kind(key, kind, value)
@@ -452,7 +452,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
                     raise _fail("missing_field", f"winners[{i}]: name the winner")
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
-                        _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
+                        _check_kind(f"winners[{i}].{key}", HAND_KINDS[key], value)
                 seat = _player(entry["winner"], f"winners[{i}].winner:", players)
             except MjcalcError as err:
                 raise (err.about_winner(players[known]) if known is not None else err) from None

@@ -1,4 +1,4 @@
-"""Live games (issue 14): games recorded hand by hand as they are played, kept in SQLite.
+"""Live games: games recorded hand by hand as they are played, kept in SQLite.
 
 The store keeps only events: a game's header (variant, players, first dealer, 子) and
 the hands as they were entered, with undo as an event of its own. The standings are

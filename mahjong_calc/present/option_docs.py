@@ -3,7 +3,7 @@
 `KEYS` describes every number, option and tile switch a variant's rulesets have, in
 Chinese and English, with the section of `docs/rules/<variant>.md` that records the
 reading and its seed line. Pattern entries, labels and titles are names and
-amounts whose meaning follows from the field (`FIELDS`). `tests/test_options.py`
+amounts whose meaning follows from the field (`ENTRY_FIELD_DOCS`). `tests/test_options.py`
 checks this table against the shipped rulesets and the docs, both ways.
 """
 
@@ -24,7 +24,7 @@ _WIN_W = "Winning"
 _AMOUNTS_W = "Amounts when the hand is not 交"
 _JIAO_W = "交 (the limit payment)"
 
-# `settlement:` keys every variant's game has (issue 12)
+# `settlement:` keys every variant's game has (schema.GameRules)
 _LIAB = "Liability and settlement"
 _SETTLEMENT_COMMON: dict[str, Doc] = {
     "settlement.dealer_after_win": ("和牌后谁坐庄", "who deals next after a win", _LIAB),
@@ -135,7 +135,7 @@ KEYS: dict[str, dict[str, Doc]] = {
 }
 
 # The fields of pattern entries, labels and titles: names and amounts, described by the field.
-FIELDS: dict[str, tuple[str, str]] = {
+ENTRY_FIELD_DOCS: dict[str, tuple[str, str]] = {
     "zh": ("中文名", "Chinese name"),
     "en": ("英文名", "English name"),
     "fan": ("番数", "fan (番) it scores"),
@@ -147,7 +147,7 @@ _GROUPS = {
     "patterns": {"wuhu": "嘴子", "chizhou": "Patterns and the multiplier", "pujiang": "Patterns"},
     "labels": {"wuhu": _AMOUNTS_W, "chizhou": "Patterns and the multiplier", "pujiang": "子 and value"},
 }
-_TOP = ("title", "labels", "patterns")  # sections named by FIELDS, not KEYS
+_TOP = ("title", "labels", "patterns")  # sections named by ENTRY_FIELD_DOCS, not KEYS
 
 
 @dataclass(frozen=True)
@@ -197,9 +197,9 @@ def describe(document: Mapping[str, Any], scorer: str) -> list[OptionRow]:
         for key, value in _leaves(body, section):
             zh, en, where = keys.get(key, ("", "", ""))
             field = key.rsplit(".", 1)[-1]
-            if section in _TOP and field in FIELDS:
+            if section in _TOP and field in ENTRY_FIELD_DOCS:
                 owner = key.split(".")[1] if section != "title" else "title"
-                zh, en = (f"{owner}: {FIELDS[field][0]}", f"{owner}: {FIELDS[field][1]}")
+                zh, en = (f"{owner}: {ENTRY_FIELD_DOCS[field][0]}", f"{owner}: {ENTRY_FIELD_DOCS[field][1]}")
                 where = _GROUPS.get(section, {}).get(scorer, "")
             rows.append(OptionRow(key, _plain(value), zh, en, f"{doc} § {where}" if where and doc else ""))
     return sorted(rows, key=_order)

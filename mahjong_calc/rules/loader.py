@@ -44,7 +44,7 @@ def document_schema(variant: Variant[Any, Any, Any]) -> dict[str, Any]:
         if f.metadata.get("loaded"):
             continue
         hint = hints(Ruleset)[f.name]
-        if f.name == "settlement":  # issue 12: typed by the variant, required where it has one
+        if f.name == "settlement":  # typed by the variant, required where it has one
             if variant.settlement is None:
                 continue
             hint = variant.settlement

@@ -45,7 +45,7 @@ def _mapping(body: Any, what: str) -> Mapping[str, Any]:
     return body
 
 
-def score(body: Any) -> Answer:
+def answer_score(body: Any) -> Answer:
     """`POST /api/score`: one batch record → what `mjcalc score --json` prints for it."""
     from ..api import score_hand
     from ..core.records import normalize, score_kwargs
@@ -62,7 +62,7 @@ def score(body: Any) -> Answer:
 _NOT_FOR_WAITS = ("win", "self_draw")
 
 
-def waits(body: Any) -> Answer:
+def answer_waits(body: Any) -> Answer:
     """`POST /api/waits`: a record of the 13 tiles before the win → what `mjcalc waits --json` prints."""
     from ..api.waits import hand_waits
     from ..core.records import normalize, score_kwargs
@@ -84,7 +84,7 @@ def waits(body: Any) -> Answer:
 _PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
 
 
-def variants() -> Answer:
+def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
     its tiles (the palette), whether it has chow melds, whether one discard may make several
     winners (一炮多响), and the other flags of a win it takes (from the declared flags, `flags.FIELDS`)."""

@@ -150,14 +150,14 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
 
     async def score(request: Request) -> Response:
         body = await _body(request)
-        return _json(*await run_in_threadpool(api.score, body))
+        return _json(*await run_in_threadpool(api.answer_score, body))
 
     async def waits(request: Request) -> Response:
         body = await _body(request)
-        return _json(*await run_in_threadpool(api.waits, body))
+        return _json(*await run_in_threadpool(api.answer_waits, body))
 
     async def variants(request: Request) -> Response:
-        return _json(*await run_in_threadpool(api.variants))
+        return _json(*await run_in_threadpool(api.answer_variants))
 
     def _state(report: Any) -> Response:
         from ..game import report_json

@@ -13,6 +13,6 @@ from ..common.settle import lazy_settler
 from . import patterns, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "chizhou", score.ChizhouNumbers, score.ChizhouOptions, score.ChizhouPattern, patterns.DETECTORS, score.score,
+    "chizhou", score.ChizhouNumbers, score.ChizhouOptions, score.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
     score.ChizhouSettlement, lazy_settler("chizhou"),
 )

@@ -252,7 +252,7 @@ def _not_enough_flowers(readings: tuple[Reading[ChizhouFacts], ...]) -> NotAWin:
     return closest.refusal
 
 
-def score(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
+def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
     check_context(ctx)
     arrs = arrangements(hand)
     if not arrs:
@@ -263,8 +263,8 @@ def score(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
     readings = [_read(a, hand, ctx, rs, counts) for a in arrs]
     check_chow_restriction(hand, max(r.facts.flowers for r in readings), rs)
 
-    def settle(best: Reading[ChizhouFacts]) -> Settled:
+    def settle_reading(best: Reading[ChizhouFacts]) -> Settled:
         extra = {"flowers": best.facts.flowers, "flowers_needed": best.facts.flowers_needed, "multiplier": best.facts.multiplier}
         return Settled(payments(best.value, hand, ctx, rs, tuple(best.facts.found)), best.facts.arrangement.to_dict(), extra)
 
-    return best_result(rs, hand, readings, settle, _not_enough_flowers)
+    return best_result(rs, hand, readings, settle_reading, _not_enough_flowers)

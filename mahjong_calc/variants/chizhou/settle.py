@@ -139,7 +139,7 @@ def _reverse(
     return after, rows
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_chizhou(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """承包 of the winner's feeder, then 反包 of anyone the winner fed."""
     opt = options_of(ChizhouSettlement, ruleset)
     settled = Settlement(dict(result.payments))

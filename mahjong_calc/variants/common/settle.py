@@ -146,8 +146,8 @@ def lazy_settler(scorer: str) -> Settler:
         if not loaded:
             from importlib import import_module
 
-            loaded.append(import_module(f"mahjong_calc.variants.{scorer}.settle").settle)
+            loaded.append(getattr(import_module(f"mahjong_calc.variants.{scorer}.settle"), f"settle_{scorer}"))
         return loaded[0](result, ctx, table, ruleset)
 
-    settle_lazily.__qualname__ = f"{scorer}.settle"
+    settle_lazily.__qualname__ = f"settle_{scorer}"
     return settle_lazily

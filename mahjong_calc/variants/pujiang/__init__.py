@@ -13,6 +13,6 @@ from ..common.settle import lazy_settler
 from . import patterns, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "pujiang", score.PujiangNumbers, score.PujiangOptions, score.PujiangPattern, patterns.DETECTORS, score.score,
+    "pujiang", score.PujiangNumbers, score.PujiangOptions, score.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
     score.PujiangSettlement, lazy_settler("pujiang"),
 )

@@ -445,11 +445,11 @@ def _no_win(readings: tuple[Reading[PujiangFacts], ...]) -> NotAWin:
     return max(refusals, key=lambda r: REFUSAL_ORDER.index(r.code))
 
 
-def score(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
+def score_pujiang(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
     check_win_kind(hand, ctx, rs)
     counts = hand_counts(hand)
 
-    def settle(best: Reading[PujiangFacts]) -> Settled:
+    def settle_reading(best: Reading[PujiangFacts]) -> Settled:
         shape = best.facts.shape
         if shape.arrangement is not None:
             decomposition: dict[str, Any] = {"shape": shape.name, **shape.arrangement.to_dict()}
@@ -464,4 +464,4 @@ def score(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
         return Settled(payments(best.facts.zi, best.facts.fan, ctx, rs), decomposition, extra)
 
     readings = (read(shape, hand, ctx, rs, counts) for shape in shapes(hand, ctx, rs))
-    return best_result(rs, hand, readings, settle, _no_win)
+    return best_result(rs, hand, readings, settle_reading, _no_win)

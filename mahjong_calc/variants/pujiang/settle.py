@@ -50,7 +50,7 @@ def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: R
     return owed(int(result.extra["zi"]), fan, pungs[SEATS.index(seat)], rs)
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_pujiang(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     opt = options_of(PujiangSettlement, ruleset)
     if opt.piao_limits:
         check_piao_limits(result, ctx, table, opt.piao_one_needs_fan)

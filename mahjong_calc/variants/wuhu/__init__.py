@@ -13,6 +13,6 @@ from ..common.settle import lazy_settler
 from . import patterns, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "wuhu", score.WuhuNumbers, score.WuhuOptions, score.WuhuPattern, patterns.DETECTORS, score.score,
+    "wuhu", score.WuhuNumbers, score.WuhuOptions, score.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
     score.WuhuSettlement, lazy_settler("wuhu"),
 )

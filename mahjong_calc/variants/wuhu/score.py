@@ -234,7 +234,7 @@ def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
 
 
-def score(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
+def score_wuhu(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
     counts = hand_counts(hand)
     zhi = zhi_of(counts)
     if zhi < rs.numbers.min_zhi:

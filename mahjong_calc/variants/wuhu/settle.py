@@ -92,7 +92,7 @@ def liable(result: ScoreResult, ctx: WinContext, table: Table, opt: WuhuSettleme
     return None
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_wuhu(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """The liable player, if any, pays all three shares (dealer extras included)."""
     found = liable(result, ctx, table, options_of(WuhuSettlement, ruleset))
     if found is None:
