@@ -1,6 +1,6 @@
 """When `mjcalc batch` may use the compiled Wuhu scorer, and what it is built from.
 
-`_wuhu_accel` (C, optional at install) mirrors `scoring/wuhu.py` step by step and
+`_wuhu_accel` (C, optional at install) mirrors `variants/wuhu/score.py` step by step and
 writes the same JSON text. The Python scorer stays the reference: the compiled one
 answers only well-formed, plainly written Wuhu hands, and returns None ("decline")
 for everything else, which then takes the Python path, errors included. Its rules

@@ -72,7 +72,7 @@ def _runtime_imports(path: Path) -> set[str]:
 
 VARIANT_MODULES = sorted((PACKAGE / "variants").rglob("*.py"))
 # the one import by name under variants/: a settler loads on its first call (start-up time), see lazy_settler
-LAZY_SETTLER = PACKAGE / "variants" / "common" / "settle.py"
+LAZY_SETTLER = PACKAGE / "variants" / "common" / "lazy.py"
 
 
 @pytest.mark.parametrize("path", VARIANT_MODULES, ids=str)

@@ -1,7 +1,7 @@
 """A variant that lives only in the tests: its schema, detectors and scorer, and its `Variant`.
 
 Everything a real variant needs, in the three places docs/architecture.md names
-(here one file stands for scoring/toy.py and patterns/toy.py); the YAML is tests/data/toy.yaml.
+(here one file stands for variants/toy/score.py and variants/toy/patterns.py); the YAML is tests/data/toy.yaml.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`score --explain`: every reading the scorer considered, its value, and why the chosen one won.
 
-The scorers' shared loop (`scoring.common.best_result`) keeps every reading on the
+The scorers' shared loop (`variants.common.reading.best_result`) keeps every reading on the
 result (`ScoreResult.readings`); this module only lays them out as data. The
 choice itself is the loop's: highest value, then the variant's rank, then the
 first of equals.

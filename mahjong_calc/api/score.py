@@ -1,8 +1,8 @@
 """`score(hand, ctx, ruleset)`: the one entry point; hands the hand to the ruleset's variant.
 
-A scorer module (`wuhu.py`, `chizhou.py`, `pujiang.py`) declares its ruleset
+A variant's scorer (`variants/<variant>/score.py`) declares its ruleset
 sections as frozen dataclasses and provides `score(hand, ctx, ruleset) -> ScoreResult`;
-`variants.py` ties them to their detectors. The checks every variant shares (which
+its package's `VARIANT` ties them to its detectors. The checks every variant shares (which
 tiles exist, whether chow melds do) run here, before the scorer.
 """
 

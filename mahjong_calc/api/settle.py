@@ -11,7 +11,7 @@ a meld's source is one of those, or `winner` for another player's meld the winne
 
 Each variant's settler and the frozen dataclass of its `settlement:` options are in the
 variants table (`Variant.settle`, `Variant.settlement`; the class sits with the variant's
-other ruleset sections in `scoring/<variant>.py`). The settlers and the shared types load
+other ruleset sections in `variants/<variant>/score.py`). The settlers and the shared types load
 on first use: `mjcalc score` without meld sources never needs them (start-up time).
 """
 

@@ -11,7 +11,7 @@ from ..present.render import error_json, error_line
 from .app import lazy_group
 from .options import Lang
 
-# built when used, as `mjcalc`'s own commands are (cli.COMMANDS)
+# built when used, as `mjcalc`'s own commands are (cli/app.py's COMMANDS)
 GAME_COMMANDS = {
     "settle": "mahjong_calc.cli.game:settle_command",
     # live games, kept in SQLite

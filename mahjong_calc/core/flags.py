@@ -4,8 +4,8 @@
 `score_hand`), its kind, its help in English and Chinese, its CLI spelling, its
 bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 
-- the `mjcalc score` options (`cli.py` builds the command's signature from it),
-- the batch record fields, their order in a record key and their type checks (`records.py`),
+- the `mjcalc score` options (`cli/options.py` builds the command's signature from it),
+- the batch record fields, their order in a record key and their type checks (`core/records.py`),
 - the record JSON Schema (`record_schema()`, shipped as `record.schema.json`),
 - the field layout the compiled Wuhu scorer is given (`accel.py`),
 - README's flag table (`readme_table()`),
@@ -81,7 +81,7 @@ class Field:
 
     @property
     def record_kind(self) -> str:
-        """The JSON/YAML type a record must give (records.py's type check)."""
+        """The JSON/YAML type a record must give (core/records.py's type check)."""
         return _RECORD_KINDS.get(self.kind, self.kind)
 
     def is_set(self, value: Any) -> bool:

@@ -39,7 +39,7 @@ class ScoreResult:
     payments: dict[Seat, int]
     decomposition: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
-    # every way the scorer read the hand (scoring.common.Reading), the best among them; not in to_dict()
+    # every way the scorer read the hand (variants.common.reading.Reading), the best among them; not in to_dict()
     readings: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     @property

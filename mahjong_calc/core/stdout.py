@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class OutputError(Exception):
-    """Stdout could not be written; `cli.main` turns it into one line and exit 3.
+    """Stdout could not be written; `cli.app.main` turns it into one line and exit 3.
 
     `written` is how many bytes of the failed write did reach the output.
     """

@@ -3,7 +3,7 @@
 For each hand the engine works out what a player would otherwise type: who deals,
 each payer's seat relative to the winner, who fed each meld, the Pujiang pungs of
 each payer; then it scores the hand (the floor below, unchanged), settles it
-(liability, `settlement/`), and moves the totals, the 子 ledger and the deal on.
+(liability, `api/settle.py`), and moves the totals, the 子 ledger and the deal on.
 The standings are `reduce(step, hands, start)`: a game stored as its hands alone
 always settles to the same totals.
 """

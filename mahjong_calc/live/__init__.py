@@ -19,7 +19,7 @@ __all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yam
 
 
 def __getattr__(name: str) -> Any:
-    # lazily: `mjcalc` registers the game commands from live.commands at every start, and
+    # lazily: `mjcalc` registers the game commands from cli/live.py at every start, and
     # importing the store (sqlite3) there would slow `mjcalc score`
     if name in __all__:
         from . import store

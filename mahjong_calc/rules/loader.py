@@ -122,7 +122,7 @@ def _strict_loader() -> type:
     """SafeLoader (libyaml's C loader where present) that refuses duplicate keys and aliases.
 
     Built on first use: `import yaml` costs ~20 ms, which `mjcalc score` skips when
-    its rulesets come from the cache (see `ruleset_cache`).
+    its rulesets come from the cache (see `cache.py`).
     """
     import yaml
 

@@ -1,7 +1,7 @@
 """The ruleset schema, read from frozen dataclasses: one declaration per section.
 
 A variant declares its `numbers`, `options` and pattern entries as frozen
-dataclasses with type hints (see `scoring/wuhu.py`). `convert` checks a YAML value
+dataclasses with type hints (see `variants/wuhu/score.py`). `convert` checks a YAML value
 against such a hint and builds the frozen, typed object from it, so scorers read
 `rs.numbers.jiao` (a typo is a type-checker error) and nothing can change a loaded
 ruleset. The hints mean:
@@ -11,7 +11,7 @@ ruleset. The hints mean:
   narrows it.
 * `float`: a finite number from 0 to 1,000,000; an integer is converted (`1` loads as
   `1.0`, so every value has its declared type; text that shows a factor writes an
-  integral one without `.0`, see `scoring.wuhu.factor_of`).
+  integral one without `.0`, see `variants.wuhu.score.factor_of`).
 * `bool`, `str`, `Literal[...]`; `tuple[X, ...]` (a YAML list); `Mapping[str, X]`
   (a mapping with snake_case keys, frozen); a nested dataclass (a mapping with
   exactly its fields; a field with a default may be left out).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.ruleset import Variant
-from ..common.settle import lazy_settler
+from ..common.lazy import lazy_settler
 from . import patterns, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(

@@ -78,7 +78,7 @@ class ChizhouPattern(Label):
 
 @dataclass(frozen=True)
 class ChizhouSettlement(GameRules):
-    """The `settlement:` section (liability, see settlement/chizhou.py) of the Chizhou ruleset."""
+    """The `settlement:` section (liability, see settle.py) of the Chizhou ruleset."""
 
     cheng_bao: bool  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
     cheng_bao_min_melds: int  # 吃碰一色3口以上

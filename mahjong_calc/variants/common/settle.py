@@ -134,20 +134,3 @@ def options_of(cls: type, ruleset: Ruleset[Any, Any, Any]) -> Any:
 
         raise RulesetError("ruleset_invalid", f"{ruleset.source}: settlement: missing; the {ruleset.scorer} variant needs it to settle")
     return options
-
-
-def lazy_settler(scorer: str) -> Settler:
-    """The settler of `scorer` (variants/<scorer>/settle.py), imported on its first call: scoring a
-    hand without meld sources never loads it (start-up time)."""
-
-    loaded: list[Settler] = []
-
-    def settle_lazily(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
-        if not loaded:
-            from importlib import import_module
-
-            loaded.append(getattr(import_module(f"mahjong_calc.variants.{scorer}.settle"), f"settle_{scorer}"))
-        return loaded[0](result, ctx, table, ruleset)
-
-    settle_lazily.__qualname__ = f"settle_{scorer}"
-    return settle_lazily

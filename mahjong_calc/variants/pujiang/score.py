@@ -76,7 +76,7 @@ class PujiangPattern(Label):
 
 @dataclass(frozen=True)
 class PujiangSettlement(GameRules):
-    """The `settlement:` section (liability, see settlement/pujiang.py) of the Pujiang ruleset."""
+    """The `settlement:` section (liability, see settle.py) of the Pujiang ruleset."""
 
     qiang_gang_bao: bool  # record the robbed player's payment for all three (the scorer makes it)
     sheng_zhang_bao: bool  # 生张 during a 飘 round: the discarder pays for all three

@@ -1,7 +1,7 @@
 """Pujiang 浦江麻将 承包 and the 飘 limits (seed 002 §12 承包, 抢杠, 飘财神, 保飘).
 
 - 抢杠包: the robbed player pays all three shares. The scorer already charges them
-  (`scoring/pujiang.py: payments`); the settler records the shift.
+  (`score.py: payments`); the settler records the shift.
 - 生张包: during a 飘 round, the player who discarded a tile not yet seen on the table
   (生张), letting another player win a hand with 番, pays all three shares.
 - 飘包: when the winner's second (or later) 飘 came from a pung or kong that someone

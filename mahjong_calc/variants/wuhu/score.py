@@ -86,7 +86,7 @@ class WuhuPattern(Label):
 
 @dataclass(frozen=True)
 class WuhuSettlement(GameRules):
-    """The `settlement:` section (liability, see settlement/wuhu.py) of a Wuhu ruleset."""
+    """The `settlement:` section (liability, see settle.py) of a Wuhu ruleset."""
 
     liability_needs_jiao: bool  # 包 only when the win is 交 (有个前提…是交就包)
     san_dui_bao_pai: bool  # 三对包牌 (清一色/混一色 three-pung alarm)
