@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..rules.loader import load_ruleset, shipped_names
+from ..rules.schema import tile_in_variant
+
 
 def variants_accepting(tiles: Sequence[int], chow_meld: bool, current: str) -> list[str]:
     """Shipped rulesets other than `current` whose tiles (and chow melds) include these."""
-    from ..rules.loader import load_ruleset, shipped_names
-    from ..rules.schema import tile_in_variant
-
     out: list[str] = []
     for name in shipped_names():
         if name == current:

@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core import __version__
+
 FORMAT = 2
 MAX_ENTRY = 1 << 20  # bytes; a real entry is a few kilobytes
 
@@ -100,8 +102,6 @@ def _current(stamp: list[Any]) -> bool:
 
 
 def _version() -> str:
-    from ..core import __version__
-
     return f"{__version__}/{FORMAT}"
 
 

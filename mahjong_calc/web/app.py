@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..core.errors import MjcalcError
-from . import api
+from . import api, is_loopback
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
 STATIC = Path(__file__).resolve().parent / "static"
@@ -313,6 +313,4 @@ def _origin_of_url(url: str) -> tuple[str, str, int] | None:
 
 def _loopback_name(name: str) -> bool:
     """Whether a host of `parse_host` (`127.0.0.1`, `localhost`, `[::1]`) names this machine."""
-    from . import is_loopback
-
     return is_loopback(name)
