@@ -8,6 +8,13 @@ it), random winners, discarders and meld sources, one hand in twelve drawn, and 
 enough that the game does not end. Figures: the whole process (`mjcalc game settle FILE
 --json` to /dev/null, median of --runs), and the library fold alone (`settle_game`).
 Nothing is asserted; it prints what it measured.
+
+    python bench/game.py --memory        # peak RSS settling a 1,000,000-hand JSON Lines game
+
+`--memory` writes a game of --memory-hands hands (one in three drawn, the rest drawn from
+the seeded hands above, in compact JSON, so that it fits the 64 MiB limit of a game file)
+and prints the peak RSS of `mjcalc game settle FILE --json > /dev/null`, and of the table
+for its first 10,000 hands (Rich lays a table out whole, so the table grows with the game).
 """
 
 from __future__ import annotations
@@ -86,13 +93,66 @@ def make_game(n: int, variant: str, seed: int) -> list[str]:
     return lines
 
 
+def compact_game(n: int, variant: str, seed: int) -> list[str]:
+    """A JSON Lines game of `n` hands in as few bytes as a game can take: seats, not names, for
+    the winner, discarder and sources; one hand in three drawn."""
+    rng = random.Random(seed)
+    lines = make_game(20_000, variant, seed)
+    seat = dict(zip(PLAYERS, "ESWN", strict=True))
+    pool = []
+    for line in lines[1:]:
+        record = json.loads(line)
+        if "draw" in record:
+            continue
+        for key in ("winner", "discarder"):
+            if key in record:
+                record[key] = seat[record[key]]
+        melds = [m.split("@")[0] + "@" + seat[m.split("@")[1]] for m in record.pop("melds")]
+        if melds:
+            record["melds"] = melds
+        pool.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+    return [lines[0]] + ['{"draw":true}' if rng.random() < 1 / 3 else rng.choice(pool) for _ in range(n)]
+
+
+def peak_rss(command: list[str]) -> tuple[int, int, float]:
+    """(peak RSS in bytes, exit status, wall seconds) of `command` with stdout to /dev/null, in a process of its own."""
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc, time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True).stdout.split()
+    return int(out[0]) * 1024, int(out[1]), float(out[2])
+
+
+def bench_memory(hands: int, variant: str, seed: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.jsonl"
+        path.write_text("\n".join(compact_game(hands, variant, seed)) + "\n", encoding="utf-8")
+        size = path.stat().st_size
+        print(f"game settle, {variant}: {hands:,} hands of JSON Lines ({size / 2**20:.1f} MiB), peak RSS of the process:")
+        rss, rc, wall = peak_rss([sys.executable, "-m", "mahjong_calc", "game", "settle", str(path), "--json"])
+        print(f"  --json  {rss / 2**20:7.1f} MiB  (exit {rc}, {wall:.1f} s wall)")
+        # the table is laid out whole by Rich (its column widths need every row): it grows with the game
+        short = Path(tmp) / "short.jsonl"
+        table_hands = min(hands, 10_000)
+        short.write_text("\n".join(path.read_text(encoding="utf-8").splitlines()[: table_hands + 1]) + "\n", encoding="utf-8")
+        rss, rc, wall = peak_rss([sys.executable, "-m", "mahjong_calc", "game", "settle", str(short)])
+        print(f"  table   {rss / 2**20:7.1f} MiB  for the first {table_hands:,} hands (exit {rc}, {wall:.1f} s wall)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--variant", default="wuhu315", choices=["wuhu315", "wuhu525", "chizhou"])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--memory", action="store_true", help="measure the peak RSS of a long game instead")
+    parser.add_argument("--memory-hands", type=int, default=1_000_000)
     args = parser.parse_args()
+    if args.memory:
+        bench_memory(args.memory_hands, args.variant, args.seed)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.jsonl"
         lines = make_game(args.hands, args.variant, args.seed)

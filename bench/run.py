@@ -20,12 +20,21 @@ Figures, all as whole processes except the `mahjong` package's:
    and the `--jobs 2` speed-up on that larger file.
 5. For contrast, `mjcalc batch --jobs 1` on a log that repeats 1,000 distinct hands,
    where the whole-record result cache answers most records.
-6. The library path of README's Dask recipe, `score_partition` over the same records
+6. The library path of the Dask recipe in docs/batch.md, `score_partition` over the same records
    (already parsed, in partitions of 5,000, in a fresh process that imports the package
    the way `mjcalc` does): microseconds a record, against `mjcalc batch --jobs 1`'s.
 7. Peak RSS of the whole process tree (parent and workers) of `mjcalc batch` on records
    of about 1 MiB each, for `--jobs` 1, 2 and 4 per CPU (bench/batch_memory.py;
    `--big-scale 0` skips it, 0.2 runs a fifth of the records).
+8. The table of the engine's targets (`--only-table` prints it alone): `mjcalc batch --jobs 1`
+   on `--table-hands` random hands of each variant (a 财神 in one Pujiang record of three)
+   over the `mahjong` package on as many random complete hands, compiled as installed and
+   with no compiler; `mjcalc game settle` of a 10,000-hand game (bench/game.py); `mjcalc
+   waits`' worst 13-tile hand, warm (bench/waits.py); start-up (bench/startup.py).
+   "No compiler" runs the installed package with MJCALC_PURE_PYTHON=1 (the plain Python of
+   every module mahjong_calc/compiled.py lists, the very files an install without a C
+   compiler has) and MJCALC_NO_ACCEL=1; `--no-compiler-python` runs another environment's
+   Python instead, e.g. one installed with MJCALC_NO_COMPILE=1.
 
 The package is byte-compiled first (as pip does for a regular install): this
 machine sets PYTHONDONTWRITEBYTECODE, so an editable install would otherwise
@@ -56,6 +65,7 @@ import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc import accel  # noqa: E402
+from mahjong_calc.core.flags import BY_NAME  # noqa: E402
 from mahjong_calc.rules.loader import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
@@ -135,18 +145,46 @@ def random_hand(rng: random.Random, variant: str) -> dict[str, Any]:
         else:
             concealed += [first, first + 1, first + 2] if kind == "chow" else [first] * 3
     rng.shuffle(concealed)
+    wild = rs.scorer == "pujiang" and rng.random() < 1 / 3
+    if wild:  # a 财神 in one Pujiang record of three: one or two of the concealed tiles become it
+        tile = rng.choice(concealed)
+        for i in rng.sample(range(len(concealed)), rng.randint(1, 2)):
+            if concealed.count(tile) < 4:
+                concealed[i] = tile
     record: dict[str, Any] = {"variant": variant, "hand": _tiles_text(concealed)}
     if melds:
         record["melds"] = melds
     if kongs:
         record["concealed_kongs"] = kongs
-    if rng.random() < 0.4:
+    if wild:
+        record["wild"] = _tile_text(tile)
+    if rng.random() < (0.8 if rs.scorer == "pujiang" else 0.4):  # Pujiang takes few discard wins
         record["self_draw"] = True
     else:
         record["discarder"] = rng.choice(SEATS)
-    if rng.random() < 0.25:
-        record["dealer"] = True
+    _flags_variety(rng, record, rs.scorer, concealed)
     return record
+
+
+def _takes(flag: str, scorer: str) -> bool:
+    variants = BY_NAME[flag].variants
+    return variants is None or scorer in variants
+
+
+def _flags_variety(rng: random.Random, record: dict[str, Any], scorer: str, concealed: list[int]) -> None:
+    """The flags the variant takes, each on now and then (a few clash, which is an answer too)."""
+    if _takes("dealer", scorer) and rng.random() < 0.25:
+        record["dealer"] = True
+    if rng.random() < 0.15:
+        record["win"] = _tile_text(rng.choice(concealed))
+    if record.get("concealed_kongs") and rng.random() < 0.1:
+        record["after_kong"] = True
+    if _takes("robbing_kong", scorer) and "discarder" in record and rng.random() < 0.03:
+        record["robbing_kong"] = True
+    if _takes("heavenly", scorer) and rng.random() < 0.01:
+        record["heavenly" if record.get("dealer") else "earthly"] = True
+    if _takes("piao", scorer) and rng.random() < 0.2:
+        record["piao"] = rng.randint(1, 3)
 
 
 WUHU = [name for name in shipped_names() if load_ruleset(name).scorer == "wuhu"]
@@ -233,6 +271,12 @@ def bench_library(path: Path) -> tuple[float, bool]:
 
 def bench_mahjong_package(n: int, seed: int) -> float | None:
     """hands/s of the riichi `mahjong` package's HandCalculator on random complete hands."""
+    rates = mahjong_rates(n, seed)
+    return None if rates is None else rates[0]
+
+
+def mahjong_rates(n: int, seed: int) -> tuple[float, float] | None:
+    """(hands/s of wall time, hands/s of CPU time) of the `mahjong` package, as bench_mahjong_package."""
     try:
         from mahjong.hand_calculating.hand import HandCalculator
     except ImportError:
@@ -263,10 +307,80 @@ def bench_mahjong_package(n: int, seed: int) -> float | None:
                 used[t] += 1
         hands.append((sorted(tiles136), rng.choice(tiles136)))
     calculator = HandCalculator()
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     for tiles, win in hands:
         calculator.estimate_hand_value(tiles, win)
-    return n / (time.perf_counter() - start)
+    return n / (time.perf_counter() - start), n / (time.process_time() - start_cpu)
+
+
+NO_COMPILER = {"MJCALC_PURE_PYTHON": "1", "MJCALC_NO_ACCEL": "1"}
+
+
+def median_times(cmd: list[str], runs: int, env: dict[str, str] | None = None, cwd: str | None = None) -> tuple[float, float]:
+    """(median wall seconds, median CPU seconds) of `runs` whole processes (exit 0 or 1), output to /dev/null.
+
+    CPU time (user + system) is the steadier figure on a shared machine: waiting for a core is not in it.
+    """
+    walls, cpus = [], []
+    for _ in range(runs):
+        with open(os.devnull, "w") as devnull:
+            start = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=devnull, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})}, cwd=cwd)
+            _, status, usage = os.wait4(proc.pid, 0)
+            walls.append(time.perf_counter() - start)
+            cpus.append(usage.ru_utime + usage.ru_stime)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} failed with exit status {os.waitstatus_to_exitcode(status)}")
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python: Path | None) -> list[str]:
+    """The rows of the engine's target table, measured now (see the module docstring, item 7)."""
+    rates = mahjong_rates(hands, seed)
+    if rates is None:
+        return ["the table needs the mahjong package (pip install -e '.[bench]')"]
+    theirs, theirs_cpu = rates
+
+    def ratio(times: tuple[float, float]) -> str:
+        """ours / mahjong by wall time, then by CPU time"""
+        return f"{hands / times[0] / theirs:.2f}x ({hands / times[1] / theirs_cpu:.2f}x by CPU)"
+    if no_compiler_python is None:
+        plain, plain_env, plain_cwd = mjcalc_cmd(), NO_COMPILER, None
+    else:
+        plain, plain_env, plain_cwd = [str(no_compiler_python), "-m", "mahjong_calc"], {}, str(tmp)  # outside the checkout
+    version = subprocess.run([*mjcalc_cmd(), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()
+    rows = [f"engine table: {hands:,} random hands of each variant against the mahjong package's "
+            f"{theirs:,.0f} hands/s ({theirs_cpu:,.0f} by CPU time) on as many; mjcalc batch --jobs 1, whole process, median of {runs}",
+            f"installed: {'; '.join(version[1:])}",
+            "| figure | measured | target |", "|---|---|---|"]
+    plain_ratios = []
+    for number, name in enumerate(shipped_names()):
+        path = tmp / f"table-{name}.jsonl"
+        write_records(path, hands, seed + 10 + number, variants=[name])
+        wilds = sum('"wild"' in line for line in path.read_text(encoding="utf-8").splitlines())
+        fast = median_times([*mjcalc_cmd(), "batch", str(path), "--jobs", "1"], runs)
+        slow = median_times([*plain, "batch", str(path), "--jobs", "1"], runs, plain_env, plain_cwd)
+        plain_ratios.append((name, ratio(slow)))
+        note = f" (财神 in {wilds / hands:.0%} of records)" if wilds else ""
+        rows.append(f"| {name}{note}, compiled / mahjong | {ratio(fast)}, {hands / fast[0]:,.0f} hands/s | "
+                    f"{'≥ 6x' if name == 'wuhu315' else '≥ 3x' if name in ('chizhou', 'pujiang') else '—'} |")
+    rows.append("| every variant, no compiler / mahjong | "
+                + ", ".join(f"{name} {shown}" for name, shown in plain_ratios) + " | ≥ 1x |")
+    game = tmp / "game.jsonl"
+    import game as game_bench  # bench/game.py
+
+    game.write_text("\n".join(game_bench.make_game(10_000, "wuhu315", 12)) + "\n", encoding="utf-8")
+    settle, settle_cpu = median_times([*mjcalc_cmd(), "game", "settle", str(game), "--json"], runs)
+    rows.append(f"| mjcalc game settle, 10,000-hand game (wuhu315) | {settle:.2f} s ({settle_cpu:.2f} s CPU) | < 1 s |")
+    done = subprocess.run([sys.executable, str(HERE / "waits.py")], capture_output=True, text=True, cwd=str(tmp), check=False,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    worst = [line for line in done.stdout.splitlines() if line.startswith("worst warm median:")]
+    rows.append(f"| mjcalc waits, worst 13-tile hand, warm | {worst[0].split(': ')[1] if worst else 'failed'} | < 2 ms |")
+    figures = startup.startup(max(runs, 5) * 3)
+    (wall, cpu, least), (bare_wall, bare_cpu, bare_least) = figures["mjcalc"], figures["bare Typer"]
+    rows.append(f"| start-up, mjcalc score --json / bare Typer command | {wall / bare_wall:.2f}x wall, {cpu / bare_cpu:.2f}x CPU, "
+                f"{least / bare_least:.2f}x least CPU ({wall * 1e3:.0f} / {bare_wall * 1e3:.0f} ms wall) | ≤ 1.15x |")
+    return rows
 
 
 def main() -> None:
@@ -278,13 +392,21 @@ def main() -> None:
     parser.add_argument("--batch-runs", type=int, default=5, help="interleaved --jobs 1/--jobs 2 pairs (median)")
     parser.add_argument("--rss-records", type=int, default=1_000_000, help="records for the memory run (0: skip)")
     parser.add_argument("--big-scale", type=float, default=1.0, help="share of the large-record memory runs (0: skip)")
+    parser.add_argument("--table-hands", type=int, help="hands of each variant for the engine table (default: --hands)")
+    parser.add_argument("--table-runs", type=int, default=3, help="runs of each table figure (median)")
+    parser.add_argument("--only-table", action="store_true", help="print the engine table alone")
+    parser.add_argument("--no-compiler-python", type=Path, help="the table's no-compiler rows run this Python's mjcalc")
     args = parser.parse_args()
 
     import compileall
 
     compileall.compile_dir(str(HERE.parent / "mahjong_calc"), quiet=1)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
+    if args.only_table:
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "hands.jsonl"
         write_records(data, args.hands, args.seed)
@@ -335,6 +457,8 @@ def main() -> None:
         print("records of about 1 MiB: peak RSS of the whole process tree (bench/batch_memory.py)")
         for line in batch_memory.report(args.big_scale):
             print(line, flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from . import compiled  # noqa: F401  (first: MJCALC_PURE_PYTHON must act before any listed module loads)
 from .api import resolve_ruleset, score_hand
 from .api.score import score
 from .core import __version__ as __version__

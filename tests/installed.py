@@ -3,7 +3,8 @@
 From the repository root, `python -m mahjong_calc` imports the source tree, which
 has no compiled module. These helpers start the child in a temporary directory, so
 it imports the package that pip installed, and `which_ran()` reports the package
-directory the child imported and whether its compiled scorer is on.
+directory the child imported, whether its compiled scorer is on, and which modules
+it runs compiled by mypyc.
 """
 
 from __future__ import annotations
@@ -34,8 +35,12 @@ def child_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 @cache
 def which_ran() -> dict[str, Any]:
-    """{'package': dir the child imported, 'accel': compiled scorer available} in a child like run_installed's."""
-    code = "import json, mahjong_calc, mahjong_calc.accel as a; print(json.dumps({'package': mahjong_calc.__path__[0], 'accel': a.available()}))"
+    """{'package': dir the child imported, 'accel': compiled scorer available, 'compiled': the mypyc-compiled
+    modules it imports} in a child like run_installed's."""
+    code = (
+        "import json, mahjong_calc, mahjong_calc.accel as a, mahjong_calc.compiled as c; "
+        "print(json.dumps({'package': mahjong_calc.__path__[0], 'accel': a.available(), 'compiled': c.compiled_modules()}))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=True)
     info: dict[str, Any] = json.loads(done.stdout)
     return info
@@ -44,6 +49,16 @@ def which_ran() -> dict[str, Any]:
 def compiled_in_child() -> bool:
     return bool(which_ran()["accel"])
 
+
+def mypyc_in_child() -> tuple[str, ...]:
+    """The modules of mahjong_calc.compiled.MODULES that the installed package runs compiled."""
+    return tuple(which_ran()["compiled"])
+
+
+needs_mypyc = pytest.mark.skipif(
+    not mypyc_in_child(),
+    reason="the installed package has no mypyc-compiled modules (no C compiler at install time, or MJCALC_NO_COMPILE=1)",
+)
 
 needs_compiled = pytest.mark.skipif(
     not compiled_in_child(),

@@ -1,4 +1,4 @@
-"""The Dask recipe from README: score_records over a dask.bag gives the single-process results."""
+"""The Dask recipe from docs/batch.md: score_records over a dask.bag gives the single-process results."""
 
 from __future__ import annotations
 

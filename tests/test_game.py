@@ -313,3 +313,141 @@ def test_the_installed_package_settles_games_and_ships_the_schema() -> None:
 
     shown = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=False)
     assert shown.stdout.strip() == "mjcalc game record", shown.stderr
+
+
+# --- a game file is bounded: regular files and stdin, 64 MiB, read a hand at a time ---------
+
+
+def test_a_fifo_or_a_device_is_refused() -> None:
+    import os
+    import tempfile
+
+    from installed import run_installed
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = Path(tmp) / "game.fifo"
+        os.mkfifo(fifo)
+        for name in (str(fifo), "/dev/null"):
+            done = run_installed(["game", "settle", name, "--json"], timeout=60)
+            assert done.returncode == 2, done.stderr
+            assert json.loads(done.stdout)["error"]["code"] == "game_not_a_file"
+            assert f"{name}: not a regular file" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_game_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mahjong_calc.game import record
+
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as f:
+        f.truncate(record.MAX_GAME_BYTES + 1)  # sparse: refused by its size before a byte is read
+    res = run("game", "settle", str(big), "--json")
+    assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "game_too_large"
+    assert "67,108,864 bytes (64 MiB" in res.stderr
+    monkeypatch.setattr(record, "MAX_GAME_BYTES", 200)
+    lines = ['{"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a"}'] + ['{"draw": true}'] * 20
+    res = run("game", "settle", "-", "--json", stdin="\n".join(lines))
+    assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "game_too_large"
+    path = tmp_path / "g.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "game_too_large"
+    assert run("game", "settle", "-", stdin="\n".join(lines[:5])).exit_code == 0
+
+
+def _long_game(tmp_path: Path, hands: list[str], end: str = "\n") -> Path:
+    path = tmp_path / "long.jsonl"
+    head = '{"variant": "wuhu315", "players": ["王", "李", "张", "赵"], "dealer": "王", "chips": 1000}'
+    path.write_text(end.join([head, *hands]) + end, encoding="utf-8")
+    return path
+
+
+LONG = ['{"winner": "李", "hand": "123456m13m99p555p2m", "self_draw": true}', '{"draw": true}', "{bad json",
+        '{"winner": "张", "discarder": "王", "hand": "111m444m777m99m777z"}', '{"winner": "王", "hand": "123456m"}']
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_jsonl_read_a_hand_at_a_time_settles_as_the_whole(end: str, tmp_path: Path) -> None:
+    from mahjong_calc.game import open_game, report_dict
+
+    path = _long_game(tmp_path, LONG * 40, end)
+    game = open_game(str(path))
+    assert not isinstance(game.hands, tuple)  # read as the fold reaches each hand
+    whole = settle_game(read_game(str(path)))
+    assert len(whole.rows) == 200
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 1
+    assert res.stdout == json.dumps(report_dict(whole), ensure_ascii=False) + "\n"
+    assert res.stderr.count("error [bad_json]") == 40 and res.stderr.count("\n") == 80
+
+
+def test_the_table_of_a_long_game_is_the_table_of_its_report(tmp_path: Path) -> None:
+    import io
+
+    from mahjong_calc.game import report_dict
+    from mahjong_calc.present.render_game import print_game
+
+    for path in [_long_game(tmp_path, LONG * 3), *EXAMPLES]:
+        expected = io.StringIO()
+        print_game(report_dict(settle_game(read_game(str(path)))), "en", file=expected)
+        res = run("game", "settle", str(path), "--lang", "en")
+        assert res.stdout == expected.getvalue(), path
+
+
+def test_a_bad_byte_late_in_a_long_game_refuses_it_before_any_hand(tmp_path: Path) -> None:
+    path = _long_game(tmp_path, LONG * 40)
+    path.write_bytes(path.read_bytes() + b'{"draw": true, "id": "\xff"}\n')
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["error"]["code"] == "bad_encoding"  # one JSON object: no hand was printed
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: " + "9" * 5000 + "\nhands: []\n", "too many digits"),
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: " + "9" * 4000 + "\nhands: []\n", "to 1,000,000,000"),
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nchips: 1000000001\nhands: []\n", "to 1,000,000,000"),
+        ("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nhands: [{draw: true, id: " + "9" * 5000 + "}]\n", "too many digits"),
+        ('{"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a", "chips": ' + "9" * 5000 + "}\n", "header is not valid JSON"),
+    ],
+    ids=["yaml-5000-digits", "yaml-4000-digits", "yaml-over-the-bound", "yaml-hand-5000-digits", "jsonl-5000-digits"],
+)
+def test_a_huge_number_is_bad_game(text: str, words: str, tmp_path: Path) -> None:
+    path = tmp_path / ("game.jsonl" if text.startswith("{") else "game.yaml")
+    path.write_text(text, encoding="utf-8")
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2, res.stderr
+    assert json.loads(res.stdout)["error"]["code"] == "bad_game"
+    assert words in res.stderr and res.stderr.count("\n") == 1 and len(res.stderr) < 400
+
+
+def test_yaml_aliases_are_refused_as_a_game_file(tmp_path: Path) -> None:
+    path = tmp_path / "alias.yaml"
+    path.write_text("variant: wuhu315\nplayers: &p [a, b, c, d]\ndealer: a\nhands: [{draw: true, id: *p}]\n", encoding="utf-8")
+    res = run("game", "settle", str(path))
+    assert res.exit_code == 2 and "[bad_game]" in res.stderr
+    assert "not allowed in a game file" in res.stderr and "ruleset" not in res.stderr
+
+
+SHIPPED = [p for p in EXAMPLES if "rules" not in yaml.safe_load(p.read_text(encoding="utf-8"))][:3]  # no ruleset file beside them
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_yaml_read_a_hand_at_a_time_settles_as_the_whole_document(path: Path, tmp_path: Path) -> None:
+    from mahjong_calc.game import RawHand, check_header, open_game, report_dict
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    long = {**data, "hands": [json.loads(json.dumps(h)) for h in data["hands"] * 50]}  # copies: no YAML aliases
+    game_path = write(tmp_path, long)
+    assert not isinstance(open_game(game_path).hands, tuple)  # constructed as the fold reaches each hand
+    header = {k: v for k, v in long.items() if k != "hands"}
+    whole = report_dict(settle_game(check_header(header, [RawHand(i + 1, h) for i, h in enumerate(long["hands"])], game_path)))
+    res = run("game", "settle", game_path, "--json")
+    assert res.stdout == json.dumps(whole, ensure_ascii=False) + "\n"
+
+
+def test_a_yaml_value_that_cannot_be_read_is_bad_game(tmp_path: Path) -> None:
+    path = tmp_path / "date.yaml"
+    path.write_text("variant: wuhu315\nplayers: [a, b, c, d]\ndealer: a\nhands: [{draw: true, id: 2026-02-30}]\n", encoding="utf-8")
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "bad_game"

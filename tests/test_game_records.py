@@ -213,7 +213,7 @@ def test_the_order_of_melds_is_kept_from_game_add_to_export(tmp_path: Path) -> N
 def test_the_meld_order_is_documented() -> None:
     description = load_schema()["$defs"]["hand_fields"]["properties"]["melds"]["description"]
     assert "四对转包" in description and "last" in description
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    record_format = readme[readme.index("**A game record**"):readme.index("**Output.**")]
+    doc = (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
+    record_format = doc[doc.index("\n## A game record\n"):doc.index("\n## Output\n")]
     assert "四对转包" in record_format
     assert "0: no 子 ledger" in record_format

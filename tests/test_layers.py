@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mahjong_calc"
 # Lowest first: a module may import its own floor and the ones below, never one above.
 # A module's floor is the longest prefix listed here.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("mahjong_calc.core",)),
+    ("core", ("mahjong_calc.core", "mahjong_calc.compiled")),  # compiled.py: which modules mypyc built; imports nothing
     ("rules", ("mahjong_calc.rules",)),
     ("variants", ("mahjong_calc.variants",)),
     # the entry points every floor above shares: score(), settle(), score_hand, waits, explain;

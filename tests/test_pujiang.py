@@ -194,7 +194,7 @@ def test_cli_refuses_a_discard_win(runner: CliRunner) -> None:
 
 
 def test_cli_readme_example(runner: CliRunner) -> None:
-    """The Pujiang command in README.md, and the numbers it states."""
+    """The Pujiang command in docs/scoring.md, and the numbers it states."""
     args = ["score", "111m222p333s77z3m3m4m", "--variant", V, "--wild", "3m", "--opponent-pungs", "2,0,1", "--json"]
     res = runner.invoke(app, args)
     assert res.exit_code == 0

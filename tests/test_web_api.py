@@ -297,6 +297,30 @@ def test_tokens_guard_every_route(db: Path) -> None:
     assert remote.get("/static/app.js").status_code == 200
 
 
+@pytest.mark.parametrize("stored", [None, "", " ", "None", "short", 7], ids=["null", "empty", "blank", "None", "short", "integer"])
+def test_a_game_without_a_valid_token_opens_for_no_token(db: Path, stored: Any) -> None:
+    """A damaged or hand-made row: its token is NULL, empty or not one `mjcalc` makes; no request opens it."""
+    import sqlite3
+
+    local = TestClient(create_app(db), base_url=LOCAL)
+    game, other = new_game(local), new_game(local)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET token = ? WHERE id = ?", (stored, game["id"]))
+    remote = TestClient(create_app(db, tokens=True), raise_server_exceptions=False)
+    path = f"/api/games/{game['id']}"
+    assert_error(remote.get(path), 401, "missing_token")
+    for given in ("None", "", " ", "short", "7", "null", other["token"]):
+        answer = remote.get(path, params={"token": given})
+        assert answer.status_code in (401, 403), (given, answer.text)
+        listed = remote.get("/api/games", params={"token": given})
+        assert listed.status_code in (200, 401, 403), (given, listed.text)
+        if listed.status_code == 200:
+            assert game["id"] not in [g["id"] for g in listed.json()]
+    assert remote.get(f"/api/games/{other['id']}", params={"token": other["token"]}).status_code == 200
+    served = CliRunner().invoke(app, ["game", "list", "--db", str(db)])
+    assert served.exit_code == 0
+
+
 def test_the_page_is_served_offline(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")

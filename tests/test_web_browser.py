@@ -4,7 +4,7 @@ undo, see the chart and the waits, at 360 px wide; and the totals it shows are w
 
 Runs the installed `mjcalc serve` in a subprocess. Skips, saying why, where the
 system Chromium (/usr/bin/chromium) or Playwright is missing (under CI=true, fails). Set MJCALC_SCREENSHOT
-to a file path to keep the screenshot (README's docs/serve.png is made that way).
+to a file path to keep the screenshot (docs/serve.md's serve.png is made that way).
 """
 
 from __future__ import annotations

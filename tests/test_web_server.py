@@ -244,10 +244,10 @@ def test_past_the_limit_the_longest_waiting_is_closed_or_else_the_new_one(caplog
     assert all(r.exc_info is None for r in caplog.records)
 
 
-def test_readme_states_the_limits() -> None:
-    """README's `mjcalc serve` section gives the numbers `Limits` holds."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = " ".join(readme.split("## `mjcalc serve`", 1)[1].split("\n## ", 1)[0].split())
+def test_serve_doc_states_the_limits() -> None:
+    """The limits section of docs/serve.md gives the numbers `Limits` holds."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = " ".join(doc.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0].split())
     limits = Limits()
     for said in (f"headers within {limits.header_timeout:g} s", f"body within {limits.body_timeout:g} s",
                  f"closed after {limits.keep_alive} s", f"At most {limits.connections:,} connections",

@@ -144,10 +144,11 @@ def errors_to_exit(json_mode: bool) -> Iterator[None]:
 
 def _version(value: bool) -> None:
     if value:
-        from .. import accel  # only here: importing it loads the compiled scorer
+        from .. import accel, compiled  # only here: importing accel loads the compiled scorer
 
         typer.echo(f"mjcalc {__version__}")
         typer.echo(accel.status())
+        typer.echo(compiled.status())
         raise typer.Exit()
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
@@ -10,6 +11,9 @@ from ..core.errors import MjcalcError
 from ..present.render import error_json, error_line
 from .app import lazy_group
 from .options import Lang
+
+if TYPE_CHECKING:
+    from ..game import Fold, HandRow
 
 # built when used, as `mjcalc`'s own commands are (cli/app.py's COMMANDS)
 GAME_COMMANDS = {
@@ -55,22 +59,65 @@ def settle_command(
 
     Example: mjcalc game settle examples/wuhu315-club.yaml
     """
-    from ..game import read_game, report_dict, report_json, settle_game
+    import tempfile
+
+    from ..game import Fold, open_game
 
     try:
-        report = settle_game(read_game(file))
+        fold = Fold(open_game(file))
+        errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
+        with errors:
+            if json_out:
+                _print_json(fold, errors)
+            else:
+                _print_table(fold, errors, lang.value)
+            errors.seek(0)
+            for line in errors:  # each bad hand, after the output, as before
+                typer.echo(line, err=True, nl=False)
     except MjcalcError as err:
         typer.echo(error_line(err), err=True)
         if json_out:
             typer.echo(error_json(err))
         raise typer.Exit(err.exit_code if err.exit_code != 1 else 2) from None
-    if json_out:
-        typer.echo(report_json(report))
-    else:
-        from ..present.render_game import print_game
+    raise typer.Exit(1 if fold.failed else 0)
 
-        print_game(report_dict(report), lang.value)
-    for row in report.rows:
+
+def _rows(fold: Fold, errors: IO[str]) -> Iterator[HandRow]:
+    """The fold's rows; each error row's stderr line is kept aside, to be written after the output."""
+    for row in fold:
         if row.error is not None:
-            typer.echo(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}", err=True)
-    raise typer.Exit(1 if report.failed else 0)
+            errors.write(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}\n")
+        yield row
+
+
+def _print_json(fold: Fold, errors: IO[str]) -> None:
+    """The report, written a hand at a time (a long game is never held whole, nor its text)."""
+    from ..game.report import report_chunks
+
+    buffer: list[str] = []
+    size = 0
+    for chunk in report_chunks(fold.game, _rows(fold, errors), lambda: (fold.state, fold.transfers)):
+        buffer.append(chunk)
+        size += len(chunk)
+        if size > 1 << 16:
+            typer.echo("".join(buffer), nl=False)
+            buffer, size = [], 0
+    typer.echo("".join(buffer))
+
+
+def _print_table(fold: Fold, errors: IO[str], lang: str) -> None:
+    """The table; each hand keeps only what the table shows of it (its value, not its full result)."""
+    from ..game.report import report_tail, row_dict
+    from ..present.render_game import print_game
+
+    players = fold.game.players
+    hands = []
+    for row in _rows(fold, errors):
+        hand = row_dict(row, players, results=False)
+        if row.results:
+            values = [{"value": r.result.value} for r in row.results]
+            hand["result"] = values[0] if len(values) == 1 else values
+        hands.append(hand)
+    data = {"variant": fold.game.ruleset.name, "players": list(players), "hands": hands,
+            **report_tail(players, fold.state, fold.transfers)}
+    print_game(data, lang)

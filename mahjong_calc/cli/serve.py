@@ -71,7 +71,10 @@ def serve(
         if not games:
             typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...`, then restart `mjcalc serve` for its link")
         for g in games:
-            typer.echo(f"  game {g.id} ({','.join(g.header['players'])}): {base}?game={g.id}&token={g.token}")
+            if g.token is None:
+                typer.echo(f"  game {g.id}: no valid access token in the database; it cannot be opened from the network")
+            else:
+                typer.echo(f"  game {g.id} ({','.join(map(str, g.header.get('players') or []))}): {base}?game={g.id}&token={g.token}")
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     from ..web.server import run
 

@@ -8,13 +8,13 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 - the batch record fields, their order in a record key and their type checks (`core/records.py`),
 - the record JSON Schema (`record_schema()`, shipped as `record.schema.json`),
 - the field layout the compiled Wuhu scorer is given (`accel.py`),
-- README's flag table (`readme_table()`),
+- the flag table of docs/cli.md (`readme_table()`),
 - the check that a flag the chosen variant does not use is an error (`check_variant`).
 
 To add a flag: add a `Field` here (with the variants that read it), add the fact to
 `hand.WinContext` (tests/test_flags.py keeps the two equal), read it in the scorers of
 those variants, then run `python -m mahjong_calc.generate` to rewrite
-record.schema.json and README's table. The compiled Wuhu scorer declines records that
+record.schema.json and docs/cli.md. The compiled Wuhu scorer declines records that
 set it until it is taught the flag; it never turns itself off.
 """
 
@@ -288,7 +288,7 @@ def _cell(text: str) -> str:
 
 
 def readme_table() -> str:
-    """README's table of the win-situation flags (between README_START and README_END)."""
+    """The table of the win-situation flags in docs/cli.md (between README_START and README_END)."""
     rows = ["| flag | record field | meaning | 说明 | variants |", "|---|---|---|---|---|"]
     for f in FIELDS:
         if not f.cli or f.argument or f.role == "ruleset":
@@ -297,12 +297,3 @@ def readme_table() -> str:
         variants = "all" if f.variants is None else ", ".join(f.variants)
         rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
     return "\n".join(rows) + "\n"
-
-
-def readme_with_table(readme: str) -> str:
-    """README's text with its generated block replaced by `readme_table()`."""
-    head, start, rest = readme.partition(README_START + "\n")
-    _, end, tail = rest.partition(README_END)
-    if not start or not end:
-        raise ValueError("README.md has no generated flags block")
-    return head + start + readme_table() + end + tail

@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
-from .engine import HandRow, Report, State, settle_game, start, step
+from .engine import Fold, HandRow, Report, State, settle_game, start, step
 from .ledger import fewest_transfers
-from .record import GameFile, GameFileError, RawHand, check_header, load_schema, read_game, schema_path
+from .record import GameFile, GameFileError, RawHand, check_header, load_schema, open_game, read_game, schema_path
 from .report import report_dict, report_json, row_dict
 
 __all__ = [
+    "Fold",
     "GameFile",
     "GameFileError",
     "HandRow",
@@ -21,6 +22,7 @@ __all__ = [
     "check_header",
     "fewest_transfers",
     "load_schema",
+    "open_game",
     "read_game",
     "report_dict",
     "report_json",

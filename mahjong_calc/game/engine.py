@@ -10,7 +10,7 @@ always settles to the same totals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -213,6 +213,7 @@ _PIAO_FIELDS = ("piao_by", "piao_count")  # declared flags that a game reads int
 _RECORD_FLAGS = ("self_draw", "after_kong", "robbing_kong", "heavenly", "earthly", "wild", "piao", "opponent_pungs")
 _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
+CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
 _COMPILED = "compiled"  # the game cache's key for the compiled scorer (or None)
 
@@ -223,7 +224,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
     Plain Wuhu hands go to the compiled scorer where it is built (`fast`): it returns
     the result's JSON text, kept as bytes until the report is written.
     """
-    key = tuple(values.items())
+    key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
     cached = game.cache.get(key)
     if cached is None:
         if _COMPILED not in game.cache:
@@ -244,7 +245,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
             cached = (*answer, ctx)
         except MjcalcError as err:
             cached = err
-        if len(game.cache) < 65536:
+        if len(game.cache) < CACHE_HANDS:
             game.cache[key] = cached
     if isinstance(cached, MjcalcError):
         raise cached
@@ -515,11 +516,32 @@ def start(game: GameFile) -> State:
     return State(game.dealer, (0, 0, 0, 0), (chips,) * 4 if chips else None)
 
 
+class Fold:
+    """`settle_game` one row at a time: iterate once for the rows; then `state` and `transfers` are the end.
+
+    Nothing but the standings is kept between hands, so a game of millions of hands
+    settles in the memory of one.
+    """
+
+    def __init__(self, game: GameFile, hands: Iterable[RawHand] | None = None) -> None:
+        self.game = game
+        self.hands = game.hands if hands is None else hands
+        self.state = start(game)
+        self.failed = False
+
+    def __iter__(self) -> Iterator[HandRow]:
+        for raw in self.hands:
+            self.state, row = step(self.game, self.state, raw)
+            self.failed = self.failed or row.error is not None
+            yield row
+
+    @property
+    def transfers(self) -> tuple[tuple[int, int, int], ...]:
+        return tuple(fewest_transfers(self.state.totals))
+
+
 def settle_game(game: GameFile, hands: Iterable[RawHand] | None = None) -> Report:
     """Fold `step` over the hands: every hand's row, the final standings, the fewest transfers."""
-    state = start(game)
-    rows: list[HandRow] = []
-    for raw in game.hands if hands is None else hands:
-        state, row = step(game, state, raw)
-        rows.append(row)
-    return Report(game, tuple(rows), state, tuple(fewest_transfers(state.totals)))
+    fold = Fold(game, hands)
+    rows = tuple(fold)
+    return Report(game, rows, fold.state, fold.transfers)

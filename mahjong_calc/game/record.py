@@ -10,18 +10,27 @@ The contract ships as JSON Schema in `mahjong_calc/game.schema.json`.
 
 from __future__ import annotations
 
+import codecs
+import errno
+import io
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from ..core.errors import InputError, MjcalcError
+from ..core.errors import InputError, MjcalcError, shown
 from ..core.seats import seat_index
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
+from ..rules.schema import INTEGERS
 
 HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "hands")
+MAX_GAME_BYTES = 64 << 20  # bytes in one game file (64 MiB): millions of hands, far below trouble
+MAX_CHIPS = int(INTEGERS.hi)  # the starting 子, bounded as every ruleset number is
 
 
 class GameFileError(InputError):
@@ -45,7 +54,7 @@ class GameFile:
     players: tuple[str, str, str, str]
     dealer: int  # the first dealer's seat, 0..3 = E S W N
     chips: int | None  # the starting 子; 0: no 子 ledger; None: the ruleset's default
-    hands: tuple[RawHand, ...]
+    hands: Iterable[RawHand]  # a tuple, or (open_game of JSON Lines) read once as the fold reaches each hand
     header: Mapping[str, Any]
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # scored hands, per game
 
@@ -68,26 +77,93 @@ def _bad(message: str) -> GameFileError:
     return _fail("bad_game", message)
 
 
-def _read_text(name: str) -> str:
-    import sys
+def _fail_read(name: str, exc: OSError | ValueError) -> GameFileError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return _fail("game_not_found", f"{name}: cannot read the game file ({reason})")
 
+
+def _too_large(name: str) -> GameFileError:
+    return _fail("game_too_large", f"{name}: the game file is larger than {MAX_GAME_BYTES:,} bytes ({MAX_GAME_BYTES / 2**20:g} MiB, the limit for one game)")
+
+
+def _open(name: str) -> BinaryIO:
+    """The game file's bytes, seekable and at most MAX_GAME_BYTES: a regular file, or stdin read whole.
+
+    A file is opened non-blocking (a FIFO must not hang the open) and checked to be a
+    regular file before a byte is read; /dev/zero or a FIFO would never end.
+    """
+    if name == "-":
+        if sys.stdin is None:
+            raise _fail("game_not_found", "-: standard input is closed")
+        try:
+            data = sys.stdin.buffer.read(MAX_GAME_BYTES + 1)
+        except OSError as exc:
+            raise _fail_read(name, exc) from None
+        if len(data) > MAX_GAME_BYTES:
+            raise _too_large(name)
+        return io.BytesIO(data)
     try:
-        if name == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        return Path(name).read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise _fail("game_not_found", f"{name}: cannot read the game file ({exc.strerror})") from None
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise _fail_read(name, exc) from None
+    mode, size = (st := os.fstat(fd)).st_mode, st.st_size
+    if stat.S_ISDIR(mode):
+        os.close(fd)
+        raise _fail_read(name, IsADirectoryError(errno.EISDIR, "Is a directory"))
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _fail("game_not_a_file", f"{name}: not a regular file (a FIFO, socket or device); give a file, or - to read stdin")
+    if size > MAX_GAME_BYTES:
+        os.close(fd)
+        raise _too_large(name)
+    return io.BufferedReader(_Bounded(fd, name), 1 << 16)
+
+
+class _Bounded(io.FileIO):
+    """A game file that refuses to read past MAX_GAME_BYTES (a file that grows as it is read)."""
+
+    def __init__(self, fd: int, name: str) -> None:
+        super().__init__(fd, "rb", closefd=True)
+        self.shown_name = name
+
+    def readinto(self, buffer: Any) -> int:
+        n = super().readinto(buffer)
+        if n and self.tell() > MAX_GAME_BYTES:
+            raise _too_large(self.shown_name)
+        return n or 0
+
+
+def _check_utf8(raw: BinaryIO, name: str) -> None:
+    """Refuse the whole file if any byte is not UTF-8, before a hand is settled (one pass, in chunks)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        while chunk := raw.read(1 << 20):
+            decoder.decode(chunk)
+        decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         raise _fail("bad_encoding", f"{name}: the game file is not UTF-8") from None
+    except OSError as exc:
+        raise _fail_read(name, exc) from None
+    raw.seek(0)
 
 
-def _is_jsonl(name: str, text: str) -> bool:
+def _text(raw: BinaryIO) -> io.TextIOWrapper:
+    """The file as text lines; \\r, \\n and \\r\\n all end a line."""
+    return io.TextIOWrapper(raw, encoding="utf-8", newline=None)
+
+
+def _is_jsonl(name: str, lines: io.TextIOWrapper) -> bool:
     lower = name.lower()
     if lower.endswith((".jsonl", ".ndjson")):
         return True
     if lower.endswith((".yaml", ".yml", ".json")):
         return False
-    first = text.lstrip().partition("\n")[0].strip()
+    for line in lines:
+        if line.strip():
+            first = line.strip()
+            break
+    else:
+        return False
     if not first.startswith("{"):
         return False
     try:
@@ -97,63 +173,198 @@ def _is_jsonl(name: str, text: str) -> bool:
     return isinstance(head, dict) and "hands" not in head
 
 
-def _yaml(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
+def _yaml(name: str, text: str) -> tuple[dict[str, Any], Iterator[RawHand]]:
+    """The header, with the whole file checked now (syntax, duplicate keys, aliases, numbers);
+    the hands, constructed again one at a time as the fold reaches them.
+
+    The file is walked as a stream of YAML events, one hand's nodes at a time, so that
+    a game of millions of hands never holds them all (a composed document costs ~1.5 KB
+    a hand).
+    """
+    header: dict[str, Any] = {}
+    for _ in _yaml_walk(name, text, header):  # every hand is built once here, and dropped
+        pass
+    return header, _yaml_hands(name, text)
+
+
+def _yaml_hands(name: str, text: str) -> Iterator[RawHand]:
+    for no, value in enumerate(_yaml_walk(name, text, {}), 1):
+        yield RawHand(no, value)
+
+
+def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
+    """Each hand's value, in order; `header` is filled with the other top-level keys."""
     import yaml
 
     from ..core.errors import RulesetError
     from ..rules.loader import _strict_loader
 
+    loader = _strict_loader("a game file")(text)
     try:
-        data = yaml.load(text, Loader=_strict_loader())
-    except RulesetError as exc:  # a duplicate key
+        yield from _walk(loader, name, header)
+    except RulesetError as exc:  # a duplicate key, an alias
         raise _bad(f"{name}: {exc.message}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
         raise _fail("bad_yaml", f"{name}: not valid YAML{at}") from None
-    if not isinstance(data, dict):
+    except RecursionError:
+        raise _bad(f"{name}: nested too deeply") from None
+    except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
+        problem = "an integer has too many digits" if "digits" in str(exc) else f"a value cannot be read ({shown(str(exc))})"
+        raise _bad(f"{name}: {problem}") from None
+    finally:
+        loader.dispose()
+
+
+def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
+    import yaml
+
+    from ..core.errors import RulesetError
+
+    anchors: dict[str, int] = {}
+    loader.get_event()  # the stream's start
+    if loader.check_event(yaml.StreamEndEvent):
         raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
-    hands = data.get("hands")
+    loader.get_event()  # the document's start
+    if not loader.check_event(yaml.MappingStartEvent):
+        loader.construct_document(_node(loader, anchors))
+        raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
+    loader.get_event()
+    hands: Any = None
+    seen: set[Any] = set()
+    while not loader.check_event(yaml.MappingEndEvent):
+        key_node = _node(loader, anchors)
+        key = loader.construct_document(key_node)
+        try:
+            duplicate = key in seen
+        except TypeError:  # an unhashable key, such as a list
+            raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
+        if duplicate:
+            raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        seen.add(key)
+        if key == "hands" and loader.check_event(yaml.SequenceStartEvent):
+            loader.get_event()
+            while not loader.check_event(yaml.SequenceEndEvent):
+                yield loader.construct_document(_node(loader, anchors))
+            loader.get_event()
+            hands = []
+        else:
+            value = loader.construct_document(_node(loader, anchors))
+            if key == "hands":
+                hands = value
+            else:
+                header[key] = value
+    loader.get_event()
+    loader.get_event()  # the document's end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise yaml.composer.ComposerError("but found another document", None, "expected a single document in the stream",
+                                          loader.peek_event().start_mark)
     if not isinstance(hands, list):
         raise _bad(f"{name}: hands: must be a list of hands (an empty game is `hands: []`)")
-    header = {k: v for k, v in data.items() if k != "hands"}
-    return header, [RawHand(i + 1, h) for i, h in enumerate(hands)]
 
 
-def _jsonl(name: str, text: str) -> tuple[dict[str, Any], list[RawHand]]:
-    header: dict[str, Any] | None = None
-    hands: list[RawHand] = []
-    for line_no, line in enumerate(text.splitlines(), 1):
+def _node(loader: Any, anchors: dict[str, int]) -> Any:
+    """One node built from the loader's events (what the composer does), refusing aliases as the strict loader does."""
+    import yaml
+
+    from ..core.errors import RulesetError
+
+    event: Any = loader.get_event()
+    start: Any = event.start_mark  # libyaml's marks, which PyYAML's stubs do not name
+    if isinstance(event, yaml.AliasEvent):
+        if event.anchor not in anchors:
+            raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
+        raise RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file "
+                           f"(the value at line {anchors[event.anchor]} is used again)")
+    if event.anchor is not None:
+        anchors[event.anchor] = start.line + 1
+    if isinstance(event, yaml.ScalarEvent):
+        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        finish: Any = event.end_mark
+        return yaml.ScalarNode(tag, event.value, start, finish, style=event.style)
+    if isinstance(event, yaml.SequenceStartEvent):
+        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.SequenceNode, None, event.implicit)
+        items = []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            items.append(_node(loader, anchors))
+        end: Any = loader.get_event()
+        return yaml.SequenceNode(tag, items, start, end.end_mark, flow_style=event.flow_style)
+    tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None, event.implicit)
+    pairs = []
+    while not loader.check_event(yaml.MappingEndEvent):
+        pairs.append((_node(loader, anchors), _node(loader, anchors)))
+    last: Any = loader.get_event()
+    return yaml.MappingNode(tag, pairs, start, last.end_mark, flow_style=event.flow_style)
+
+
+def _jsonl(name: str, lines: io.TextIOWrapper) -> tuple[dict[str, Any], Iterator[RawHand]]:
+    """The header line, read now; the hands, read one line at a time as the fold reaches them."""
+    line_no = 0
+    for line in lines:
+        line_no += 1
         if not line.strip():
             continue
         try:
             value = json.loads(line)
-        except ValueError as exc:
-            if header is None:
-                raise _bad(f"{name}: line {line_no}: the header is not valid JSON ({exc})") from None
-            hands.append(RawHand(len(hands) + 1, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})")))
-            continue
-        if header is None:
-            if not isinstance(value, dict):
-                raise _bad(f"{name}: line {line_no}: the header must be an object with variant, players, dealer")
-            if "hands" in value:
-                raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
-            header = value
-        else:
-            hands.append(RawHand(len(hands) + 1, value))
-    if header is None:
-        raise _bad(f"{name}: the file is empty; the first line is the header")
-    return header, hands
+        except (ValueError, RecursionError) as exc:
+            raise _bad(f"{name}: line {line_no}: the header is not valid JSON ({exc})") from None
+        if not isinstance(value, dict):
+            raise _bad(f"{name}: line {line_no}: the header must be an object with variant, players, dealer")
+        if "hands" in value:
+            raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+        return value, _jsonl_hands(name, lines, line_no)
+    raise _bad(f"{name}: the file is empty; the first line is the header")
+
+
+def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[RawHand]:
+    count = 0
+    with lines:
+        try:
+            for line in lines:
+                line_no += 1
+                if not line.strip():
+                    continue
+                count += 1
+                try:
+                    yield RawHand(count, json.loads(line))
+                except (ValueError, RecursionError) as exc:
+                    yield RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+        except OSError as exc:
+            raise _fail_read(name, exc) from None
+
+
+def open_game(name: str) -> GameFile:
+    """Read and check a game file's header (`-` is stdin); the hands of JSON Lines are read as they are settled.
+
+    The file must be a regular file (or stdin) of at most MAX_GAME_BYTES and UTF-8 throughout;
+    iterate `hands` once. `read_game` reads every hand at once.
+    """
+    raw = _open(name)
+    try:
+        _check_utf8(raw, name)
+        lines = _text(raw)
+        jsonl = _is_jsonl(name, lines)
+        lines.seek(0)
+        if jsonl:
+            header, stream = _jsonl(name, lines)
+            return check_header(header, stream, name)
+        with lines:
+            text = lines.read()
+    except BaseException:
+        raw.close()
+        raise
+    header, hands = _yaml(name, text)
+    return check_header(header, hands, name)
 
 
 def read_game(name: str) -> GameFile:
     """Read and check a game file (`-` is stdin): YAML, or JSON Lines with a header line."""
-    text = _read_text(name)
-    header, hands = (_jsonl if _is_jsonl(name, text) else _yaml)(name, text)
-    return check_header(header, hands, name)
+    game = open_game(name)
+    return replace(game, hands=tuple(game.hands))
 
 
-def check_header(header: Mapping[str, Any], hands: list[RawHand], name: str = "game") -> GameFile:
+def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str = "game") -> GameFile:
     """Check the header: one of variant/rules, four distinct players, one dealer among them."""
     for key in header:
         if key not in HEADER_KEYS:
@@ -184,6 +395,6 @@ def check_header(header: Mapping[str, Any], hands: list[RawHand], name: str = "g
     if seat is None:
         raise _fail("unknown_player", f"{name}: dealer: {dealer!r} is not one of the players {', '.join(names)}")
     chips = header.get("chips")
-    if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or chips < 0):
-        raise _bad(f"{name}: chips: must be a whole number of 子 (0: no 子 ledger), not {chips!r}")
-    return GameFile(ruleset, names, seat, chips, tuple(hands), dict(header))
+    if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or not 0 <= chips <= MAX_CHIPS):
+        raise _bad(f"{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {MAX_CHIPS:,}, not {shown(chips)}")
+    return GameFile(ruleset, names, seat, chips, hands if isinstance(hands, Iterator) else tuple(hands), dict(header))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..core.hand import SEATS
-from .engine import HandRow, Report, Scored
+from .engine import HandRow, Report, Scored, State
+from .record import GameFile
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -64,10 +64,7 @@ def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
         "variant": report.game.ruleset.name,
         "players": list(players),
         "hands": [row_dict(r, players, results) for r in report.rows],
-        "totals": _by_player(players, report.state.totals),
-        "chips": _by_player(players, report.state.chips),
-        "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in report.transfers],
-        "ended_at": report.state.ended_at,
+        **report_tail(players, report.state, report.transfers),
     }
 
 
@@ -79,22 +76,39 @@ def _result_text(scored: Scored) -> str:
     return json.dumps(_result_dict(scored), ensure_ascii=False)
 
 
-_SLOT = re.compile(r'"\\u0000(\d+)"')  # a result's place in the report's JSON text
+def row_json(row: HandRow, players: Sequence[str]) -> str:
+    """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in
+    (the compiled scorer's, where it can be) instead of decoded and encoded again."""
+    if not row.results:
+        return json.dumps(row_dict(row, players, results=False), ensure_ascii=False)
+    head = row_dict(row, players, results=False)
+    settlement = head.pop("settlement")
+    parts = [_result_text(r) for r in row.results]
+    result = parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
+    return f'{json.dumps(head, ensure_ascii=False)[:-1]}, "result": {result}, "settlement": {json.dumps(settlement, ensure_ascii=False)}}}'
+
+
+def report_chunks(game: GameFile, rows: Iterable[HandRow], end: Callable[[], tuple[State, Sequence[tuple[int, int, int]]]]) -> Iterator[str]:
+    """The text of `report_json`, a hand at a time: the rows are written as they come, then
+    `end()` gives the standings and transfers after the last of them."""
+    players = game.players
+    yield json.dumps({"variant": game.ruleset.name, "players": list(players)}, ensure_ascii=False)[:-1] + ', "hands": ['
+    for i, row in enumerate(rows):
+        yield (", " if i else "") + row_json(row, players)
+    state, transfers = end()
+    yield "], " + json.dumps(report_tail(players, state, transfers), ensure_ascii=False)[1:]
+
+
+def report_tail(players: Sequence[str], state: State, transfers: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
+    """The keys of the report after `hands`: totals, chips, transfers, ended_at."""
+    return {
+        "totals": _by_player(players, state.totals),
+        "chips": _by_player(players, state.chips),
+        "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in transfers],
+        "ended_at": state.ended_at,
+    }
 
 
 def report_json(report: Report) -> str:
-    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first.
-
-    The report is encoded once with a placeholder where each result goes, then each
-    placeholder is replaced by that result's text (the compiled scorer's, where it can be).
-    """
-    data = report_dict(report, results=False)
-    texts: list[str] = []
-    for row, head in zip(report.rows, data["hands"], strict=True):
-        if row.results:
-            parts = [_result_text(r) for r in row.results]
-            settlement = head.pop("settlement")
-            head["result"] = f"\u0000{len(texts)}"
-            head["settlement"] = settlement  # keep the key order of report_dict
-            texts.append(parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]")
-    return _SLOT.sub(lambda m: texts[int(m.group(1))], json.dumps(data, ensure_ascii=False))
+    """`json.dumps(report_dict(report), ensure_ascii=False)`, without decoding every result first."""
+    return "".join(report_chunks(report.game, report.rows, lambda: (report.state, report.transfers)))

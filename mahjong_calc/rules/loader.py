@@ -118,8 +118,10 @@ def _printable(text: str, limit: int = 300) -> str:
 
 
 @cache
-def _strict_loader() -> type:
+def _strict_loader(what: str = "a ruleset") -> type:
     """SafeLoader (libyaml's C loader where present) that refuses duplicate keys and aliases.
+
+    `what` names the document in the message about aliases ("a ruleset", "a game file").
 
     Built on first use: `import yaml` costs ~20 ms, which `mjcalc score` skips when
     its rulesets come from the cache (see `cache.py`).
@@ -137,7 +139,7 @@ def _strict_loader() -> type:
             if node in self.constructed_objects or node in self.recursive_objects:
                 raise RulesetError(
                     "ruleset_invalid",
-                    f"anchors and aliases (&name, *name) are not allowed in a ruleset (the value at line {node.start_mark.line + 1} is used again)",
+                    f"anchors and aliases (&name, *name) are not allowed in {what} (the value at line {node.start_mark.line + 1} is used again)",
                 )
             return super().construct_object(node, deep)
 

@@ -20,7 +20,7 @@ Answer = tuple[int, str]
 # error codes that are not "bad request" (400)
 STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "missing_token": 401, "bad_token": 403,
           "bad_host": 403, "bad_origin": 403, "bad_content_type": 415, "body_too_large": 413, "not_found": 404,
-          "method_not_allowed": 405, "internal_error": 500}
+          "method_not_allowed": 405, "internal_error": 500, "db_busy": 503}
 
 
 def error_body(code: str, message: str) -> str:

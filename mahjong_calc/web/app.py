@@ -170,7 +170,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
                 rows = s.games()
             given = token_of(request)
             if tokens:  # only the games this token opens
-                rows = [g for g in rows if given and secrets.compare_digest(g.token.encode(), given.encode())]
+                rows = [g for g in rows if given and g.token and secrets.compare_digest(g.token.encode(), given.encode())]
             return [g.to_dict() for g in rows]
 
         return _json(200, json.dumps(await run_in_threadpool(run), ensure_ascii=False))

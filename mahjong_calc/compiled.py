@@ -1,0 +1,89 @@
+"""Which modules mypyc compiles at install, and which of them this process really runs compiled.
+
+MODULES is the one list: setup.py reads it (without importing the package) and compiles
+each with mypyc where a C compiler works; the plain `.py` files are installed either way,
+and Python imports the extension when it is there. Adding a module is one line here.
+mypyc type-checks what a listed module imports in the build environment, which holds
+mypy, setuptools and types-PyYAML only: a module whose imports reach typer or rich
+(the CLI, batch) cannot be listed. MJCALC_REQUIRE_COMPILE=1 at install makes any
+skipped compilation an error (setup.py).
+
+MJCALC_PURE_PYTHON=1 in the environment makes this process import the plain Python of
+every listed module even where compiled ones are installed: the same files a machine
+without a C compiler runs (to compare outputs, or to time the no-compiler path).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+
+MODULES: tuple[str, ...] = (
+    "mahjong_calc.core.tiles",
+    "mahjong_calc.core.shapes",
+    "mahjong_calc.core.wilds",
+)
+
+PURE_ENV = "MJCALC_PURE_PYTHON"
+
+
+def pure_requested() -> bool:
+    """Whether MJCALC_PURE_PYTHON asks for the plain Python modules."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+class _SourceOnly:
+    """A meta-path finder that finds the `.py` file of a listed module, never its extension."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname not in MODULES or not path:
+            return None
+        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
+        for entry in path:
+            spec = importlib.machinery.FileFinder(entry, *loaders).find_spec(fullname, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+def install_pure_finder() -> None:
+    """Put the source-only finder first on sys.meta_path if MJCALC_PURE_PYTHON is set (once)."""
+    if pure_requested() and not any(isinstance(f, _SourceOnly) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceOnly())
+
+
+def _is_extension(origin: str | None) -> bool:
+    return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """The listed modules this process imports (or has imported) as compiled extensions."""
+    out: list[str] = []
+    for name in MODULES:
+        module = sys.modules.get(name)
+        if module is not None:
+            origin = getattr(module, "__file__", None)
+        else:
+            spec = importlib.util.find_spec(name)
+            origin = None if spec is None else spec.origin
+        if _is_extension(origin):
+            out.append(name)
+    return tuple(out)
+
+
+def status() -> str:
+    """One line for `mjcalc --version`: the compiled modules, or why there are none."""
+    names = compiled_modules()
+    if names:
+        return "compiled: " + ", ".join(names)
+    if pure_requested():
+        return f"compiled: off ({PURE_ENV} is set)"
+    return "compiled: off (not built: no C compiler at install time, MJCALC_NO_COMPILE=1, or the source tree)"
+
+
+install_pure_finder()  # on import: the package root imports this module before any listed one
