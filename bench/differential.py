@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import run  # noqa: E402  (bench/run.py, beside this file)
 
-from mahjong_calc.flags import FIELDS  # noqa: E402
+from mahjong_calc.core.flags import FIELDS  # noqa: E402
 
 VARIANTS = ["wuhu315", "wuhu525", "chizhou", "pujiang"]
 

@@ -1,4 +1,4 @@
-"""Benchmark `mjcalc game settle` on a long game (issue 12: 10,000 hands in under 2 s).
+"""Benchmark `mjcalc game settle` on a long game (the target: 10,000 hands in under 2 s).
 
     python bench/game.py                 # 10,000 hands, Wuhu 315
     python bench/game.py --hands 50000 --variant chizhou
@@ -31,11 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from mahjong_calc.errors import MjcalcError
+from mahjong_calc.api.score import score
+from mahjong_calc.core.errors import MjcalcError
+from mahjong_calc.core.hand import build_hand, make_context
 from mahjong_calc.game import read_game, settle_game
-from mahjong_calc.hand import build_hand, make_context
-from mahjong_calc.ruleset import load_ruleset
-from mahjong_calc.scoring import score
+from mahjong_calc.rules.loader import load_ruleset
 
 PLAYERS = ["王", "李", "张", "赵"]
 SUITS = "mps"

@@ -10,8 +10,8 @@ import statistics
 import time
 
 from mahjong_calc import score_hand
-from mahjong_calc.errors import MjcalcError
-from mahjong_calc.wilds import _cut, wild_splits
+from mahjong_calc.core.errors import MjcalcError
+from mahjong_calc.core.wilds import _cut, wild_splits
 
 HANDS: list[tuple[str, dict[str, str]]] = [
     ("111m222p333s77z3m3m4m", {"wild": "3m"}),  # two wilds: 财神头 + a wild pung

@@ -65,8 +65,8 @@ import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc.compiled import kernel_compiled  # noqa: E402
-from mahjong_calc.flags import BY_NAME  # noqa: E402
-from mahjong_calc.ruleset import load_ruleset, shipped_names  # noqa: E402
+from mahjong_calc.core.flags import BY_NAME  # noqa: E402
+from mahjong_calc.rules.loader import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
 

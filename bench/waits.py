@@ -12,10 +12,12 @@ import statistics
 import sys
 import time
 
-from mahjong_calc import decompose, load_ruleset, wilds
-from mahjong_calc.hand import make_context
-from mahjong_calc.tiles import parse_tiles
-from mahjong_calc.waits import waits_of
+from mahjong_calc import load_ruleset
+from mahjong_calc.api.waits import waits_of
+from mahjong_calc.core import shapes as decompose
+from mahjong_calc.core import wilds
+from mahjong_calc.core.hand import make_context
+from mahjong_calc.core.tiles import parse_tiles
 
 HANDS: list[tuple[str, str, dict[str, str]]] = [
     ("wuhu315", "123456m13m99p555p", {}),  # one wait, 压档

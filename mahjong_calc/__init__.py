@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from . import compiled  # noqa: F401  (first: MJCALC_PURE_PYTHON must act before any listed module loads)
 from .api import resolve_ruleset, score_hand
-from .errors import InputError, MjcalcError, NotAWin, RulesetError
-from .hand import Hand, Meld, WinContext, build_hand, make_context
-from .result import Item, ScoreResult
-from .ruleset import Ruleset, load_ruleset, shipped_names
-from .scoring import score
-from .tiles import format_tiles, parse_tiles
-
-__version__ = "0.1.0"
+from .api.score import score
+from .core import __version__ as __version__
+from .core.errors import InputError, MjcalcError, NotAWin, RulesetError
+from .core.hand import Hand, Meld, WinContext, build_hand, make_context
+from .core.result import Item, ScoreResult
+from .core.tiles import format_tiles, parse_tiles
+from .rules.loader import load_ruleset, shipped_names
+from .rules.ruleset import Ruleset
 
 __all__ = [
     "Hand",

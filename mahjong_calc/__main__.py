@@ -1,5 +1,5 @@
 """`python -m mahjong_calc` runs the CLI."""
 
-from .cli import main
+from .cli.app import main
 
 main()

@@ -25,11 +25,11 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 MODULES: tuple[str, ...] = (
-    "mahjong_calc.tiles",
-    "mahjong_calc.decompose",
-    "mahjong_calc.wilds",
-    "mahjong_calc.patterns.wuhu",
-    "mahjong_calc.scoring.wuhu_kernel",
+    "mahjong_calc.core.tiles",
+    "mahjong_calc.core.shapes",
+    "mahjong_calc.core.wilds",
+    "mahjong_calc.variants.wuhu.patterns",
+    "mahjong_calc.variants.wuhu.kernel",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"
@@ -86,8 +86,8 @@ def available() -> bool:
 
 @cache
 def kernel_compiled(scorer: str) -> bool:
-    """Whether the kernel of the variant scorer `scorer` (scoring/<scorer>_kernel.py) runs compiled."""
-    return f"mahjong_calc.scoring.{scorer}_kernel" in compiled_modules()
+    """Whether the kernel of the variant scorer `scorer` (variants/<scorer>/kernel.py) runs compiled."""
+    return f"mahjong_calc.variants.{scorer}.kernel" in compiled_modules()
 
 
 def status() -> str:

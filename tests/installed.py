@@ -44,7 +44,7 @@ def which_ran() -> dict[str, Any]:
 
 def compiled_in_child() -> bool:
     """Whether the installed package runs the Wuhu kernel compiled (mypyc)."""
-    return "mahjong_calc.scoring.wuhu_kernel" in which_ran()["compiled"]
+    return "mahjong_calc.variants.wuhu.kernel" in which_ran()["compiled"]
 
 
 def mypyc_in_child() -> tuple[str, ...]:

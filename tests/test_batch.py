@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_record, score_records
 from mahjong_calc.batch.evaluate import outcome
 from mahjong_calc.batch.readers import read_items
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 from mahjong_calc.compiled import kernel_compiled
-from mahjong_calc.records import normalize
+from mahjong_calc.core.records import normalize
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -351,7 +351,7 @@ def test_jobs_keep_the_order_and_the_output(tmp_path: Path) -> None:
         counts = _summary_counts(run("--format", "summary", "--jobs", jobs).stdout)
         assert counts["records"] == 2600
         assert counts["compiled"] == counts["records"] - counts["errors"] == 2080
-    assert "mahjong_calc.scoring.wuhu_kernel" in which_ran()["compiled"]
+    assert "mahjong_calc.variants.wuhu.kernel" in which_ran()["compiled"]
 
 
 def test_jobs_through_a_pool_when_the_output_has_no_descriptor(runner: CliRunner, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""`mjcalc batch` under faults: nothing lost, nothing hangs (issue 9).
+"""`mjcalc batch` under faults: nothing lost, nothing hangs.
 
 Each kind of bad record is put at a random line of a large file; for --jobs 1 and
 --jobs 2 the run must give one row per record, in order, an error row for the bad

@@ -13,7 +13,7 @@ import pytest
 from installed import MJCALC, child_env
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 runner = CliRunner()
 

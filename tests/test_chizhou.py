@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import NotAWin, score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError
 
 SEATS = ("next", "opposite", "previous")
 # Thresholds off, so a 花 count can be read from any hand.
@@ -241,7 +241,7 @@ def test_cap_and_base_come_from_the_ruleset(overrides: tuple[str, ...], value: i
         ("two chow suits at 2 花", Win("789s11z", melds=("123m", "456p"), kongs=("5555s",)), False),
         ("one chow suit with 0 花 (then too few 花 to win)", Win("789m111p22s", melds=("123m", "456m")), False),
         ("pungs are not restricted", Win("123m789s55m", melds=("222p", "333s")), False),
-        # issue 11.5: after a chow, no pung or kong of another suit either (大吊车 × 杠开 = 拉子, 1 花)
+        # after a chow, no pung or kong of another suit either (大吊车 × 杠开 = 拉子, 1 花)
         ("a chow in m, then a pung in p and a kong in s", Win("99m", melds=("123m", "456m", "555p", "5555s"), how="after_kong"), True),
         ("a chow in m, then a kong in s", Win("99m", melds=("123m", "456m", "789m", "5555s"), how="after_kong"), True),
         ("a chow in m, then a pung in p, at 2 花", Win("456m99m", melds=("123m", "555p", "1111z")), False),
@@ -304,7 +304,7 @@ def test_self_draw_each_of_three_pays(win: Win, each: int) -> None:
     assert result["total"] == 3 * each
 
 
-# 大吊车 (issue 11.6): "结算时与小胡结算有差异", the seed gives no amount: ×1 unless a table sets one
+# 大吊车: "结算时与小胡结算有差异", the seed gives no amount: ×1 unless a table sets one
 @pytest.mark.parametrize(
     ("win", "times", "value", "payments"),
     [

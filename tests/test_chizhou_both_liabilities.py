@@ -16,7 +16,7 @@ import yaml
 from test_game_helpers import settle_hands
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "chizhou-cheng-bao-and-fan-bao.yaml"
 

@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 WIN = "123m456m678m11p555p"  # a plain 9-支 discard win worth 3 in wuhu315
 
@@ -149,7 +149,7 @@ def test_module_entry_point_and_version() -> None:
     assert proc.returncode == 0 and proc.stdout.startswith("mjcalc ")
 
 
-# --- flags a variant does not use, bounded numbers (issues 9 and 10) ------------------------
+# --- flags a variant does not use, bounded numbers ------------------------------------------
 
 WUHU_WIN = "123456m13m99p555p2m"
 PUJIANG_WIN = "111m222p333s444s3m7z"
@@ -206,7 +206,7 @@ def test_opponent_pungs_are_bounded_on_the_command_line(runner: CliRunner, pungs
     assert json.loads(result.stdout)["error"]["code"] == "bad_opponent_pungs"
 
 
-# --- what reaches the terminal (issue 9, Low) ---------------------------------------------------
+# --- what reaches the terminal -----------------------------------------------------------------
 
 HOSTILE = [
     ("12\n3x", "unknown_character"),

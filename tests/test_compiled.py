@@ -48,12 +48,12 @@ def test_every_listed_module_exists_and_is_plain_python() -> None:
         assert stem.with_suffix(".py").is_file() or (stem / "__init__.py").is_file(), name
 
 
-@pytest.mark.parametrize("listed", ['("mahjong_calc.tiles", "mahjong_calc.no_such_module")', '("mahjong_calc.tils",)'])
+@pytest.mark.parametrize("listed", ['("mahjong_calc.core.tiles", "mahjong_calc.no_such_module")', '("mahjong_calc.tils",)'])
 def test_setup_refuses_a_listed_module_that_does_not_exist(tmp_path: Path, listed: str) -> None:
     pytest.importorskip("setuptools", reason="setuptools is not installed in this environment")
-    (tmp_path / "mahjong_calc").mkdir()
+    (tmp_path / "mahjong_calc" / "core").mkdir(parents=True)
     shutil.copy(REPO / "setup.py", tmp_path / "setup.py")
-    shutil.copy(REPO / "mahjong_calc" / "tiles.py", tmp_path / "mahjong_calc" / "tiles.py")
+    shutil.copy(REPO / "mahjong_calc" / "core" / "tiles.py", tmp_path / "mahjong_calc" / "core" / "tiles.py")
     (tmp_path / "mahjong_calc" / "compiled.py").write_text(f"MODULES: tuple[str, ...] = {listed}\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "setup.py", "--name"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert done.returncode != 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc.decompose import _sets_only, splits, waits
-from mahjong_calc.tiles import NUM_TILES
+from mahjong_calc.core.shapes import _sets_only, splits, waits
+from mahjong_calc.core.tiles import NUM_TILES
 
 
 def reference_splits(counts: tuple[int, ...]) -> tuple[object, ...]:

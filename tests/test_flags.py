@@ -1,4 +1,4 @@
-"""The win situation is declared once (mahjong_calc/flags.py); everything else agrees with it."""
+"""The win situation is declared once (mahjong_calc/core/flags.py); everything else agrees with it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import typer
 
 from mahjong_calc import generate
 from mahjong_calc.api import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, MjcalcError, shown
-from mahjong_calc.flags import (
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, MjcalcError, shown
+from mahjong_calc.core.flags import (
     BY_NAME,
     FIELDS,
     FLAGS,
@@ -26,13 +26,13 @@ from mahjong_calc.flags import (
     readme_table,
     schema_text,
 )
+from mahjong_calc.core.hand import WinContext, make_context
+from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
+from mahjong_calc.core.records import RECORD_KINDS as RECORD_FIELDS
+from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs
 from mahjong_calc.game import schema as game_schema
-from mahjong_calc.hand import WinContext, make_context
-from mahjong_calc.records import FIELDS as RECORD_FIELDS
-from mahjong_calc.records import KEY_FIELDS as RECORD_KEY
-from mahjong_calc.records import normalize, normalize_csv, record_id, score_kwargs
-from mahjong_calc.ruleset import load_ruleset, shipped_names
-from mahjong_calc.variants import VARIANTS
+from mahjong_calc.rules.loader import load_ruleset, shipped_names
+from mahjong_calc.rules.registry import VARIANTS
 
 SCORERS = tuple(VARIANTS)
 

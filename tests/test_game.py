@@ -13,16 +13,9 @@ from jsonschema import Draft202012Validator
 from test_game_helpers import settle_hands
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
-from mahjong_calc.game import (
-    fewest_transfers,
-    load_schema,
-    read_game,
-    settle_game,
-    start,
-    step,
-)
-from mahjong_calc.game.engine import FIELDS
+from mahjong_calc.cli.app import app
+from mahjong_calc.game import fewest_transfers, load_schema, read_game, settle_game, start, step
+from mahjong_calc.game.engine import HAND_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -70,7 +63,7 @@ def test_examples_match_the_schema(path: Path) -> None:
 def test_schema_names_every_hand_field() -> None:
     schema = load_schema()["$defs"]
     named = set(schema["hand"]["properties"]) | set(schema["hand_fields"]["properties"])
-    assert named == set(FIELDS)
+    assert named == set(HAND_KINDS)
 
 
 # --- the JSON contract --------------------------------------------------------------------
@@ -377,7 +370,7 @@ def test_the_table_of_a_long_game_is_the_table_of_its_report(tmp_path: Path) -> 
     import io
 
     from mahjong_calc.game import report_dict
-    from mahjong_calc.render_game import print_game
+    from mahjong_calc.present.render_game import print_game
 
     for path in [_long_game(tmp_path, LONG * 3), *EXAMPLES]:
         expected = io.StringIO()

@@ -12,7 +12,7 @@ import pytest
 from test_game_helpers import settle_hands
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 from mahjong_calc.game import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent

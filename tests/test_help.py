@@ -9,9 +9,9 @@ import typer
 from installed import run_installed
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import COMMANDS as TABLE
-from mahjong_calc.cli import app
-from mahjong_calc.game_cli import GAME_COMMANDS
+from mahjong_calc.cli.app import COMMANDS as TABLE
+from mahjong_calc.cli.app import app
+from mahjong_calc.cli.game import GAME_COMMANDS
 
 runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""Live games (issue 14): the SQLite store, `mjcalc game new|add|show|undo|list|export`,
+"""Live games: the SQLite store, `mjcalc game new|add|show|undo|list|export`,
 forward migrations, and two processes adding to one game at once."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 from installed import REPO, run_installed
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, NotAWin
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, NotAWin
 from mahjong_calc.live import SCHEMA_VERSION, Store
 from mahjong_calc.live.store import StoreError
 

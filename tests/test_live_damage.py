@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 from mahjong_calc.live import Store
 
 PLAYERS = ["王", "李", "张", "赵"]
@@ -177,7 +177,7 @@ def test_a_lock_held_past_the_wait_is_db_busy(pristine: Path, tmp_path: Path, mo
 
 def test_a_damaged_older_database_is_not_migrated_short(tmp_path: Path) -> None:
     """Migrating counts each game's events: a version-2 file whose index lost rows is refused, not counted short."""
-    from mahjong_calc.errors import MjcalcError
+    from mahjong_calc.core.errors import MjcalcError
 
     old = tmp_path / "v2.sqlite3"
     with Store(old, migrate_to=2):  # the tables as version 2 made them, filled as version 2 wrote them

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 PLAYERS = ["王", "李", "张", "赵"]
 LI = {"winner": "李", "hand": "123m456m789m11m999m"}  # 清一色: 拉子, 3

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 runner = CliRunner()
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
-from mahjong_calc.option_docs import DOCS, KEYS, describe
-from mahjong_calc.render import print_options
-from mahjong_calc.ruleset import load_ruleset, shipped_names
+from mahjong_calc.cli.app import app
+from mahjong_calc.present.option_docs import DOCS, KEYS, describe
+from mahjong_calc.present.render import print_options
+from mahjong_calc.rules.loader import load_ruleset, shipped_names
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -31,7 +31,7 @@ def test_every_number_option_and_tile_key_is_described(name: str) -> None:
     rs = load_ruleset(name)
     rows = describe(rs.data, rs.scorer)
     missing = [r.key for r in rows if not (r.zh and r.en)]
-    assert not missing, f"add these keys to mahjong_calc/option_docs.py KEYS[{rs.scorer!r}]: {missing}"
+    assert not missing, f"add these keys to mahjong_calc/present/option_docs.py KEYS[{rs.scorer!r}]: {missing}"
     assert all(r.section for r in rows if not r.key.startswith("title."))
 
 

@@ -255,7 +255,7 @@ def test_a_short_write_then_enospc_counts_only_whole_rows(out_format: str, room:
 def test_write_all_waits_for_a_full_nonblocking_pipe() -> None:
     import threading
 
-    from mahjong_calc.stdout import write_all
+    from mahjong_calc.core.stdout import write_all
 
     r, w = os.pipe()
     os.set_blocking(w, False)
@@ -279,7 +279,7 @@ def test_write_all_waits_for_a_full_nonblocking_pipe() -> None:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_write_all_says_how_much_reached_the_output() -> None:
-    from mahjong_calc.stdout import OutputError, write_all
+    from mahjong_calc.core.stdout import OutputError, write_all
 
     fd = os.open("/dev/full", os.O_WRONLY)
     try:

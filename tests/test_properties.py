@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import MjcalcError, score_hand
-from mahjong_calc.tiles import format_tiles, tile_str
+from mahjong_calc.core.tiles import format_tiles, tile_str
 
 WUHU_TILES = list(range(27)) + [33]
 

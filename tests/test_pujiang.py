@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, NotAWin
-from mahjong_calc.tiles import counts_of, parse_tiles
-from mahjong_calc.wilds import wild_splits
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, NotAWin
+from mahjong_calc.core.tiles import counts_of, parse_tiles
+from mahjong_calc.core.wilds import wild_splits
 
 V = "pujiang"
 

@@ -8,8 +8,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import score_hand
-from mahjong_calc.errors import MjcalcError
-from mahjong_calc.tiles import WHITE, tile_str
+from mahjong_calc.core.errors import MjcalcError
+from mahjong_calc.core.tiles import WHITE, tile_str
 
 TILES = list(range(34))
 

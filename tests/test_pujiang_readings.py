@@ -1,4 +1,4 @@
-"""Pujiang readings from issue 11 (points 7-9), each option on both sides, from tiles.
+"""Pujiang readings of 抢杠 and 真13 (docs/rules/pujiang.md), each option on both sides, from tiles.
 
 7. 抢杠 is a hand with 番 (`options.qiang_gang_fan`, 1), and that 番 is the one a wild hand needs.
 8. 抢杠's amount by the robbed player's 番 (`options.qiang_gang_amount`, `--robbed-fan N`).
@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, NotAWin
-from mahjong_calc.records import normalize, score_kwargs
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, NotAWin
+from mahjong_calc.core.records import normalize, score_kwargs
 
 V = "pujiang"
 ROB = {"robbing_kong": True, "discarder": "next", "win": "4m"}  # the issue's hand: 4 + 3 pungs = 7 子

@@ -19,7 +19,7 @@ import pytest
 import typer
 from typer.core import TyperGroup
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 from mahjong_calc.generate import command_paths
 
 ROOT = Path(__file__).resolve().parent.parent

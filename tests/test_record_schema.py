@@ -9,15 +9,9 @@ import jsonschema
 import pytest
 
 from mahjong_calc.api import score_hand
-from mahjong_calc.errors import InputError
-from mahjong_calc.flags import MAX_PIAO, MAX_PUNGS, record_schema, schema_text
-from mahjong_calc.records import (
-    FIELDS,
-    load_schema,
-    normalize,
-    schema_path,
-    score_kwargs,
-)
+from mahjong_calc.core.errors import InputError
+from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS, record_schema, schema_text
+from mahjong_calc.core.records import RECORD_KINDS, load_schema, normalize, schema_path, score_kwargs
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -68,7 +62,7 @@ def test_schema_and_parser_both_reject(record: Any) -> None:
 
 def test_schema_names_exactly_the_parser_fields() -> None:
     schema = load_schema()
-    assert set(schema["properties"]) == set(FIELDS)
+    assert set(schema["properties"]) == set(RECORD_KINDS)
     assert schema["required"] == ["hand"]
     assert schema["additionalProperties"] is False
 
@@ -78,7 +72,7 @@ def test_examples_used_elsewhere_are_covered() -> None:
 
 
 def test_the_shipped_schema_is_the_generated_one() -> None:
-    """record.schema.json is made from mahjong_calc/flags.py (`python -m mahjong_calc.generate`)."""
+    """record.schema.json is made from mahjong_calc/core/flags.py (`python -m mahjong_calc.generate`)."""
     shipped = schema_path().read_text(encoding="utf-8")
     assert shipped == schema_text()
     assert json.loads(shipped) == record_schema() == load_schema()

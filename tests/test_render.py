@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import MjcalcError
-from mahjong_calc.render import print_table, print_waits
-from mahjong_calc.waits import hand_waits
+from mahjong_calc.api.waits import hand_waits
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import MjcalcError
+from mahjong_calc.present.render import print_table, print_waits
 
 runner = CliRunner()
 

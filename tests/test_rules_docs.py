@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_calc.ruleset import load_ruleset, shipped_names
+from mahjong_calc.rules.loader import load_ruleset, shipped_names
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 PAGE = {"wuhu": "wuhu.md", "chizhou": "chizhou.md", "pujiang": "pujiang.md"}  # by the ruleset's scorer

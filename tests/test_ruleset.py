@@ -16,10 +16,11 @@ from typing import Annotated, Literal, Union, get_args, get_origin
 import pytest
 from typer.testing import CliRunner
 
-from mahjong_calc import RulesetError, load_ruleset, schema, score_hand, shipped_names
-from mahjong_calc.cli import app
-from mahjong_calc.errors import shown
-from mahjong_calc.ruleset import document_schema
+from mahjong_calc import RulesetError, load_ruleset, score_hand, shipped_names
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import shown
+from mahjong_calc.rules import schema
+from mahjong_calc.rules.loader import document_schema
 
 WIN = "123m456m678m11p555p"
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from mahjong_calc import ruleset as ruleset_module
-from mahjong_calc import ruleset_cache, score_hand
-from mahjong_calc.ruleset import _load_cached, _load_shipped, load_ruleset
+from mahjong_calc import score_hand
+from mahjong_calc.rules import cache as ruleset_cache
+from mahjong_calc.rules import loader as ruleset_module
+from mahjong_calc.rules.loader import _load_cached, _load_shipped, load_ruleset
 
 
 def _clear() -> None:
@@ -199,7 +200,7 @@ def test_an_entry_that_is_not_a_plain_file_is_never_read(shipped: Path, tmp_path
         entry.symlink_to(tmp_path / "elsewhere.json")
     else:
         entry.write_bytes(good[:-1] + b" " * (ruleset_cache.MAX_ENTRY + 1) + good[-1:])
-    code = f"from mahjong_calc import ruleset_cache; print(ruleset_cache.get({str(shipped / 'wuhu315.yaml')!r}))"
+    code = f"from mahjong_calc.rules import cache as ruleset_cache; print(ruleset_cache.get({str(shipped / 'wuhu315.yaml')!r}))"
     env = {**os.environ, "MJCALC_CACHE_DIR": str(tmp_path / "cache")}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env, check=False)
     assert proc.returncode == 0, proc.stderr

@@ -12,7 +12,7 @@ from test_game_helpers import changes, settle_hands
 from typer.testing import CliRunner
 
 from mahjong_calc import NotAWin, score_hand
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 FAN_HAND = {"hand": "111m222p333s444s3m7z", "wild": "3m"}  # 财神吊头 + 全碰子: 2 番
 PLAIN_HAND = {"hand": "111m222p333s456s77z"}  # three pungs, no 番

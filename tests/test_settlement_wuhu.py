@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
 
 
 def pays(hand: str, **kw: Any) -> tuple[tuple[int, int, int], list[tuple[str, str, int]], int]:
@@ -109,7 +109,7 @@ def test_score_cli_bad_sources(args: list[str], code: str) -> None:
 
 
 def test_batch_records_take_meld_sources() -> None:
-    # issue 12 §4: batch records accept meld sources and settle each hand's liability
+    # batch records accept meld sources and settle each hand's liability
     import json as _json
 
     records = [

@@ -1,4 +1,4 @@
-"""Start-up: a command imports its own module and not the others' (`cli.COMMANDS` is lazy).
+"""Start-up: a command imports its own module and not the others' (`cli.app.COMMANDS` is lazy).
 
 What the time is, `bench/run.py` measures; here only what is imported, which can be checked.
 """
@@ -12,11 +12,11 @@ from installed import run_installed
 
 # module -> the commands that need it
 OTHERS = {
-    "mahjong_calc.commands_score": ("score", "variants", "batch"),
-    "mahjong_calc.commands_table": ("waits", "options"),
-    "mahjong_calc.game_cli": ("game",),
-    "mahjong_calc.live.commands": ("game",),
-    "mahjong_calc.web.command": ("serve",),
+    "mahjong_calc.cli.score": ("score", "variants", "batch"),
+    "mahjong_calc.cli.tables": ("waits", "options"),
+    "mahjong_calc.cli.game": ("game",),
+    "mahjong_calc.cli.live": ("game",),
+    "mahjong_calc.cli.serve": ("serve",),
     "mahjong_calc.batch": ("batch",),
     "mahjong_calc.game": ("game",),
 }
@@ -37,14 +37,15 @@ def imported(args: list[str], tmp_path: Path) -> set[str]:
 ])
 def test_a_command_imports_no_other_commands_module(command: str, args: list[str], tmp_path: Path) -> None:
     modules = imported(args, tmp_path)
-    assert "mahjong_calc.cli" in modules
+    assert "mahjong_calc.cli.app" in modules
     unwanted = sorted(m for m, users in OTHERS.items() if command not in users and m in modules)
     assert not unwanted, f"`mjcalc {' '.join(args)}` imported {unwanted}"
 
 
 def test_score_imports_neither_the_settler_nor_sqlite_nor_the_other_scorers(tmp_path: Path) -> None:
     modules = imported(["score", "123456m13m99p555p2m", "-s", "--json"], tmp_path)
-    assert "mahjong_calc.scoring.wuhu" in modules
-    unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.settlement.wuhu", "mahjong_calc.scoring.chizhou",
-                "mahjong_calc.scoring.pujiang", "rich"}
+    assert "mahjong_calc.variants.wuhu.score" in modules
+    unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.variants.wuhu.settle", "mahjong_calc.variants.chizhou.score",
+                "mahjong_calc.variants.pujiang.score", "mahjong_calc.variants.chizhou", "mahjong_calc.variants.pujiang",
+                "mahjong_calc.variants.common.settle", "rich"}
     assert not unwanted & modules

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError
-from mahjong_calc.hand import check_table_copies
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError
+from mahjong_calc.core.hand import check_table_copies
 from mahjong_calc.live import Store
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mahjong_calc.errors import InputError
-from mahjong_calc.tiles import format_tiles, parse_tiles, tile_name
+from mahjong_calc.core.errors import InputError
+from mahjong_calc.core.tiles import format_tiles, parse_tiles, tile_name
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mahjong_calc.tiles import format_tiles, parse_tiles
+from mahjong_calc.core.tiles import format_tiles, parse_tiles
 
 runs = st.lists(
     st.one_of(

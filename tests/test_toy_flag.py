@@ -20,21 +20,22 @@ from typer.testing import CliRunner
 # every module that derives something from flags.FIELDS, imported before the flag is registered:
 # what each derived must follow the registration, not only a first import
 import mahjong_calc.batch.evaluate
-import mahjong_calc.commands_score
-import mahjong_calc.commands_table
+import mahjong_calc.cli.live
+import mahjong_calc.cli.score
+import mahjong_calc.cli.tables
 import mahjong_calc.game.engine
-import mahjong_calc.live.commands
 import mahjong_calc.web.api  # noqa: F401
 from mahjong_calc.api import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError
-from mahjong_calc.flags import FIELDS, Field, register_flag
-from mahjong_calc.hand import make_context
-from mahjong_calc.patterns import wuhu as wuhu_patterns
-from mahjong_calc.patterns.wuhu import WuhuRead
-from mahjong_calc.scoring import wuhu
-from mahjong_calc.settlement import lazy_settler
-from mahjong_calc.variants import Variant, register_variant
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError
+from mahjong_calc.core.flags import FIELDS, Field, register_flag
+from mahjong_calc.core.hand import make_context
+from mahjong_calc.rules.registry import register_variant
+from mahjong_calc.rules.ruleset import Variant
+from mahjong_calc.variants.common.lazy import lazy_settler
+from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
+from mahjong_calc.variants.wuhu import score as wuhu
+from mahjong_calc.variants.wuhu.patterns import WuhuRead
 
 YAML = Path(__file__).parent / "data" / "toy_flag.yaml"
 HAND = "123456m13m99p555p2m"
@@ -50,7 +51,7 @@ def hai_di(r: WuhuRead) -> int:
 
 HAI_DI: Variant[Any, Any, Any] = Variant(
     "wuhu_hai_di", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, {**wuhu_patterns.DETECTORS, "hai_di": hai_di},
-    wuhu.score, wuhu.WuhuSettlement, lazy_settler("wuhu"))
+    wuhu.score_wuhu, wuhu.WuhuSettlement, lazy_settler("wuhu"))
 
 
 @pytest.fixture(autouse=True)
@@ -130,14 +131,14 @@ def test_mjcalc_game_add_takes_the_option(tmp_path: Path) -> None:
 def test_post_api_score_takes_the_field() -> None:
     from mahjong_calc.web import api
 
-    status, body = api.score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "toy_last_tile": True})
+    status, body = api.answer_score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "toy_last_tile": True})
     assert (status, json.loads(body)["error"]["code"]) == (400, "flag_not_in_variant")  # known, and checked
-    status, body = api.score({"hand": HAND, "self_draw": True, "toy_last_tile": False})
+    status, body = api.answer_score({"hand": HAND, "self_draw": True, "toy_last_tile": False})
     assert status == 200
 
 
 def test_the_generated_documents_follow_it() -> None:
-    from mahjong_calc.flags import readme_table, record_schema
+    from mahjong_calc.core.flags import readme_table, record_schema
     from mahjong_calc.game.schema import game_schema
 
     assert "toy_last_tile" in record_schema()["properties"]
@@ -152,8 +153,8 @@ def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
     from mahjong_calc.game import engine
 
     for field in FIELDS:
-        assert (field.name in engine.FIELDS) != (field.name in engine.COMPUTED) or field.name == "dealer", field.name
-    assert set(engine.WINNER_FIELDS) - {"winner"} <= set(engine.FIELDS)
+        assert (field.name in engine.HAND_KINDS) != (field.name in engine.COMPUTED) or field.name == "dealer", field.name
+    assert set(engine.WINNER_FIELDS) - {"winner"} <= set(engine.HAND_KINDS)
 
 
 def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:

@@ -8,10 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
-from mahjong_calc.cli import app
-from mahjong_calc.errors import InputError, MjcalcError
-from mahjong_calc.tiles import parse_tile, tile_str
-from mahjong_calc.waits import hand_waits
+from mahjong_calc.api.waits import hand_waits
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import InputError, MjcalcError
+from mahjong_calc.core.tiles import parse_tile, tile_str
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""The JSON API of `mjcalc serve` (issue 14): every endpoint answers what the matching CLI
+"""The JSON API of `mjcalc serve`: every endpoint answers what the matching CLI
 command prints, and every bad request is a 4xx with a JSON error in the CLI's shape."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette suggests httpx2; httpx is what the test extra installs
     from starlette.testclient import TestClient
 
-from mahjong_calc.cli import app
+from mahjong_calc.cli.app import app
+from mahjong_calc.web import is_loopback
 from mahjong_calc.web.app import MAX_BODY, create_app
-from mahjong_calc.web.command import is_loopback
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

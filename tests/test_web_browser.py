@@ -1,4 +1,4 @@
-"""The page in a real headless Chromium (issue 14): start a game, tap a hand, see its value,
+"""The page in a real headless Chromium: start a game, tap a hand, see its value,
 undo, see the chart and the waits, at 360 px wide; and the totals it shows are what
 `mjcalc game settle` gives for the game's export.
 

@@ -47,7 +47,7 @@ PATTERN_CASES: list[tuple[str, dict[str, Any], list[str], int]] = [
     # 杠后开花 with 压档 is 交: 30; no self-draw bonus after a kong unless jiao_self_draw_after_kong
     ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True}, ["gang_hou_kai_hua", "jiao"], 30),
     ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True, "overrides": ["options.jiao_self_draw_after_kong=true"]}, ["gang_hou_kai_hua", "jiao"], 40),
-    # 压档 never lowers a hand (issue 11.1): 清一色 is the 交, 杠后压档 a 嘴子 beyond it, as 杠后开花 on 3m is
+    # 压档 never lowers a hand: 清一色 is the 交, 杠后压档 a 嘴子 beyond it, as 杠后开花 on 3m is
     ("13m345m678m55m2m", {"melds": ["9999m"], "after_kong": True}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 40),
     ("12m345m678m55m3m", {"melds": ["9999m"], "after_kong": True}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 40),
     ("13m345m678m55m2m", {"melds": ["9999m"], "after_kong": True, "overrides": ["options.jiao_self_draw_after_kong=true"]}, ["gang_hou_kai_hua", "qing_yi_se", "jiao"], 50),
@@ -142,7 +142,7 @@ def test_paying_dealer_extra_is_an_option() -> None:
         # waits 2m and 3m, but all four 3m are held (one in hand, three in the pung): single wait
         ("111m3m666m123p2m", {"melds": ["333m"]}, 2),
         ("111m3m666m123p2m", {"melds": ["999m"]}, 0),
-        # 1333m waits on 1m and 2m; 2m fills the middle of 123m: 压档 only by shape (issue 11.2)
+        # 1333m waits on 1m and 2m; 2m fills the middle of 123m: 压档 only by shape
         ("1333m456m678m555p2m", {}, 0),
         ("1333m456m678m555p2m", {"overrides": ["options.ya_dang_single_wait=false"]}, 2),
         ("45m123m789m11p555p6m", {"overrides": ["options.ya_dang_single_wait=false"]}, 0),  # an edge of 456, not its middle
@@ -215,7 +215,7 @@ def test_du_diao_and_three_si_he_options(variant: str, hand: str, flags: dict[st
 def test_the_new_options_through_mjcalc_score() -> None:
     from typer.testing import CliRunner
 
-    from mahjong_calc.cli import app
+    from mahjong_calc.cli.app import app
 
     def score(*args: str) -> Any:
         done = CliRunner().invoke(app, ["score", *args, "--json"])

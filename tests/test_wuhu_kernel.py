@@ -18,15 +18,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc import decompose
 from mahjong_calc.api import score_hand
+from mahjong_calc.api.explain import explain
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, outcome
-from mahjong_calc.explain import explain
-from mahjong_calc.records import KEY_FIELDS, normalize
-from mahjong_calc.scoring import wuhu_kernel
-from mahjong_calc.scoring.common import round_half_up
-from mahjong_calc.scoring.wuhu import WuhuDiFan, WuhuOptions
-from mahjong_calc.tiles import format_tiles, tile_str
+from mahjong_calc.core import shapes as decompose
+from mahjong_calc.core.records import KEY_FIELDS, normalize
+from mahjong_calc.core.tiles import format_tiles, tile_str
+from mahjong_calc.variants.common.reading import round_half_up
+from mahjong_calc.variants.wuhu import kernel as wuhu_kernel
+from mahjong_calc.variants.wuhu.score import WuhuDiFan, WuhuOptions
 
 RED = 33  # 红中 7z, Wuhu's only honour
 DI_FAN = [f"numbers.di_fan.{f.name}" for f in fields(WuhuDiFan)]

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import MjcalcError, score_hand
-from mahjong_calc.result import ScoreResult
-from mahjong_calc.tiles import format_tiles, parse_tiles, tile_str
+from mahjong_calc.core.result import ScoreResult
+from mahjong_calc.core.tiles import format_tiles, parse_tiles, tile_str
 
 RED = 33  # 红中, Wuhu's only honour
 TOGGLES = (  # options that change how 压档 or 交 are scored, flipped from the shipped value

@@ -1,7 +1,7 @@
 """A variant that lives only in the tests: its schema, detectors and scorer, and its `Variant`.
 
 Everything a real variant needs, in the three places docs/architecture.md names
-(here one file stands for scoring/toy.py and patterns/toy.py); the YAML is tests/data/toy.yaml.
+(here one file stands for variants/toy/score.py and variants/toy/patterns.py); the YAML is tests/data/toy.yaml.
 """
 
 from __future__ import annotations
@@ -10,17 +10,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mahjong_calc.decompose import Arrangement, arrangements, hand_counts
-from mahjong_calc.errors import NotAWin
-from mahjong_calc.hand import Hand, WinContext
-from mahjong_calc.patterns import Candidate, Detectors, common, detect
-from mahjong_calc.result import ScoreResult
-from mahjong_calc.schema import Label
-from mahjong_calc.scoring.common import Reading, Settled, best_result, each_pays, item
-from mahjong_calc.variants import Variant
+from mahjong_calc.core.errors import NotAWin
+from mahjong_calc.core.hand import Hand, WinContext
+from mahjong_calc.core.result import ScoreResult
+from mahjong_calc.core.shapes import Arrangement, arrangements, hand_counts
+from mahjong_calc.rules.ruleset import Variant
+from mahjong_calc.rules.schema import Label
+from mahjong_calc.variants.common import detectors as common
+from mahjong_calc.variants.common.candidate import Candidate, Detectors, detect
+from mahjong_calc.variants.common.reading import Reading, Settled, best_result, each_pays, item
 
 if TYPE_CHECKING:
-    from mahjong_calc.ruleset import Ruleset
+    from mahjong_calc.rules.ruleset import Ruleset
 
 YAML = Path(__file__).parent / "data" / "toy.yaml"
 

@@ -1,6 +1,6 @@
 """Build real Wuhu hands for a given 支 and 压档, checked by an independent oracle.
 
-The oracle below is deliberately naive and separate from `mahjong_calc.decompose`,
+The oracle below is deliberately naive and separate from `mahjong_calc.core.shapes`,
 so a bug there cannot make a fixture look right.
 """
 

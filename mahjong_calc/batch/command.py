@@ -8,11 +8,11 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ..errors import InputError, MjcalcError
-from ..stdout import silence
+from ..core.errors import InputError, MjcalcError
+from ..core.stdout import silence
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
-from .readers import Position, detect_format, read_items
+from .readers import BytesRead, detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4
@@ -61,7 +61,7 @@ def run_file(
         except OSError as exc:
             raise InputError("cannot_read_input", f"cannot read {name!r}: {exc.strerror}") from None
     try:
-        pos = Position()
+        pos = BytesRead()
         items = read_items(stream, fmt, pos)
         out = None if out_format == "summary" else sys.stdout
         if sys.stderr is not None and sys.stderr.isatty():
@@ -82,7 +82,7 @@ def run_file(
         if name != "-":
             stream.close()
     if out_format == "summary":
-        from ..render import print_summary
+        from ..present.render import print_summary
 
         print_summary(tally, pattern_names(tally, defaults))
     elif tally.errors and sys.stderr is not None and _to_a_file(sys.stdout):
@@ -102,7 +102,7 @@ def _to_a_file(stream: IO[str]) -> bool:
 def pattern_names(tally: Tally, defaults: Defaults) -> dict[str, tuple[str, str]]:
     """Each pattern key the summary counts, with its (zh, en) names from the rulesets that found it."""
     from ..api import resolve_ruleset
-    from ..ruleset import Ruleset
+    from ..rules.ruleset import Ruleset
 
     names: dict[str, tuple[str, str]] = {}
     for variant in tally.wins_by_variant:

@@ -24,19 +24,11 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import IO, Any, NamedTuple, TypeVar
 
-from ..errors import MjcalcError
-from ..stdout import OutputError, write_all, write_file
-from .evaluate import (
-    ERROR,
-    Defaults,
-    configure,
-    current_defaults,
-    error_outcome,
-    internal_error,
-    outcomes,
-)
+from ..core.errors import MjcalcError
+from ..core.stdout import OutputError, write_all, write_file
+from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line, rows_written
-from .readers import BLOCK, BLOCK_BYTES, LINES, Item, item_size
+from .readers import BLOCK, BLOCK_BYTES, LINES, RawRecord, item_size
 from .tally import Tally
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
@@ -73,7 +65,7 @@ class ChunkResult(NamedTuple):
     first_line: int  # where the chunk starts (to resume from, if it is not written)
 
 
-def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -> ChunkResult:
+def process_chunk(items: list[RawRecord], out_format: str, fail_fast: bool = False) -> ChunkResult:
     """Score a chunk of items and render it for `out_format` (jsonl, csv or summary).
 
     The worker does the rendering and the counting, so that the parent only writes
@@ -99,16 +91,16 @@ def process_chunk(items: list[Item], out_format: str, fail_fast: bool = False) -
     return ChunkResult(data, tally, stopped, items[0][0] if items else 0)
 
 
-def chunks(items: Iterable[Item], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[list[Item]]:
+def chunks(items: Iterable[RawRecord], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[list[RawRecord]]:
     """Items in chunks of `size` records; a block of JSON Lines is a chunk by itself."""
     for _, chunk in sized_chunks(items, size, max_bytes):
         yield chunk
 
 
-def sized_chunks(items: Iterable[Item], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[tuple[int, list[Item]]]:
+def sized_chunks(items: Iterable[RawRecord], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[tuple[int, list[RawRecord]]]:
     """(bytes, chunk) of `size` records or fewer: a chunk also ends at the record that brings it
     to `max_bytes`. A block of JSON Lines is a chunk by itself (the reader bounds it alike)."""
-    chunk: list[Item] = []
+    chunk: list[RawRecord] = []
     held = 0
     for item in items:
         if item[1] == LINES:
@@ -201,7 +193,7 @@ def _executor(jobs: int, context: Any) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(), current_defaults()))
 
 
-def process_chunk_into(fd: int, items: list[Item], out_format: str, fail_fast: bool) -> tuple[int, ChunkResult]:
+def process_chunk_into(fd: int, items: list[RawRecord], out_format: str, fail_fast: bool) -> tuple[int, ChunkResult]:
     """In a worker: process a chunk, put its output in the file `fd` (from offset 0), and
     return its length with the result (without the output). The answer stays a few hundred
     bytes, which a pipe carries in one write: a worker killed while answering cannot leave
@@ -221,7 +213,7 @@ class _Failed(NamedTuple):
 
 
 def _in_pool(
-    sized: Iterator[tuple[int, list[Item]]], out_format: str, jobs: int, fail_fast: bool,
+    sized: Iterator[tuple[int, list[RawRecord]]], out_format: str, jobs: int, fail_fast: bool,
 ) -> Iterator[ChunkResult | _Failed]:
     """Chunks processed by `jobs` worker processes; results in input order.
 
@@ -236,7 +228,7 @@ def _in_pool(
     pool = _executor(jobs, context)
     Handle = tuple[int, int, "Future[Any]"]
 
-    def start(index: int, chunk: list[Item]) -> Handle:
+    def start(index: int, chunk: list[RawRecord]) -> Handle:
         slot = index % window  # free: at most `window` chunks are in flight
         future: Future[Any]
         try:
@@ -320,7 +312,7 @@ def byte_writer(out: IO[str]) -> Callable[[bytes], None]:
 
 
 def run_batch(
-    items: Iterable[Item],
+    items: Iterable[RawRecord],
     out: IO[str] | None,
     out_format: str = "jsonl",
     jobs: int = 1,

@@ -17,12 +17,12 @@ from typing import Any, NamedTuple
 
 from ..api import resolve_ruleset, score_hand
 from ..compiled import kernel_compiled
-from ..errors import InputError, MjcalcError, NotAWin
-from ..flags import derived
-from ..records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
-from ..render import error_dict, error_where
-from ..result import ScoreResult
-from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, Item
+from ..core.errors import InputError, MjcalcError, NotAWin
+from ..core.flags import derived
+from ..core.records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..core.result import ScoreResult
+from ..present.render import error_dict, error_where
+from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
 CACHE_SIZE = 8192
@@ -153,10 +153,10 @@ _LISTS: itemgetter[Any]
 @derived
 def _derive() -> None:
     global _TEXTS, _LISTS
-    from .. import records
+    from ..core import records
 
-    _TEXTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.FIELDS[name] == "str"], 0)  # 0: a tuple, even of one
-    _LISTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.FIELDS[name] == "list"], 0)
+    _TEXTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "str"], 0)  # 0: a tuple, even of one
+    _LISTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "list"], 0)
 
 
 def key_text(key: Key) -> int:
@@ -206,7 +206,7 @@ def _echo_variant(raw: Any) -> str | None:
     return variant if isinstance(variant, str) and variant else None
 
 
-def evaluate(item: Item) -> tuple[int, RecordId, Outcome]:
+def evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
     """One item's (line, id, outcome). Never raises."""
     line, kind, payload = item
     raw: Any = None
@@ -273,7 +273,7 @@ def _safe_variant(raw: Any) -> str | None:
     return variant if variant is None or len(variant) <= MESSAGE_LIMIT else None
 
 
-def outcomes(items: list[Item]) -> Iterator[tuple[int, RecordId, Outcome]]:
+def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
     for item in items:
         if item[1] != LINES:

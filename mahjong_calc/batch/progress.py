@@ -6,11 +6,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .readers import Position
+from .readers import BytesRead
 
 
 @contextmanager
-def progress_bar(total_bytes: int | None, pos: Position) -> Iterator[Callable[[int], None]]:
+def progress_bar(total_bytes: int | None, pos: BytesRead) -> Iterator[Callable[[int], None]]:
     """Yield `advance(records)`; shows records, records/s and, when the size is known, an ETA."""
     from rich.console import Console
     from rich.progress import (

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..errors import InputError, MjcalcError
+from ..core.errors import InputError, MjcalcError
 
 JSON, LINES, CSV, OBJ, ERR = "json", "lines", "csv", "obj", "err"
 BLOCK = 500  # JSON Lines per block
@@ -36,14 +36,14 @@ YAML_DEPTH = 64  # nesting of collections in one YAML record
 FORMATS = ("jsonl", "yaml", "csv")
 _EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}
 
-Item = tuple[int, str, Any]
+RawRecord = tuple[int, str, Any]
 
 
 def too_large() -> tuple[str, str]:
     return ("record_too_large", f"the record is longer than {RECORD_LIMIT:,} bytes (the limit for one record)")
 
 
-class Position:
+class BytesRead:
     """How many bytes a reader has consumed (for the progress bar)."""
 
     __slots__ = ("bytes",)
@@ -71,9 +71,9 @@ def detect_format(name: str, explicit: str | None) -> str:
     return fmt
 
 
-def read_items(stream: IO[bytes], fmt: str, pos: Position | None = None, block: int = BLOCK, read_size: int = READ_SIZE) -> Iterator[Item]:
+def read_items(stream: IO[bytes], fmt: str, pos: BytesRead | None = None, block: int = BLOCK, read_size: int = READ_SIZE) -> Iterator[RawRecord]:
     """The records of `stream` (opened in binary mode) in `fmt`, in order."""
-    pos = pos or Position()
+    pos = pos or BytesRead()
     if fmt == "jsonl":
         return read_jsonl(stream, pos, block, read_size)
     if fmt == "csv":
@@ -82,8 +82,8 @@ def read_items(stream: IO[bytes], fmt: str, pos: Position | None = None, block: 
 
 
 def read_jsonl(
-    stream: IO[bytes], pos: Position, block: int = BLOCK, read_size: int = READ_SIZE, block_bytes: int = BLOCK_BYTES,
-) -> Iterator[Item]:
+    stream: IO[bytes], pos: BytesRead, block: int = BLOCK, read_size: int = READ_SIZE, block_bytes: int = BLOCK_BYTES,
+) -> Iterator[RawRecord]:
     """Blocks of up to `block` lines, as one bytes object each (cheap to send to a
     worker process); whoever scores a block splits it, parses each line and skips
     the blank ones. A block ends early at the line that brings it to `block_bytes`,
@@ -142,7 +142,7 @@ def _block_end(lines: list[bytes], block: int, block_bytes: int) -> int:
     return min(block, len(lines))
 
 
-def item_size(item: Item) -> int:
+def item_size(item: RawRecord) -> int:
     """About how many bytes an item holds (for bounding the bytes in flight)."""
     kind, payload = item[1], item[2]
     if kind in (LINES, JSON):
@@ -171,7 +171,7 @@ def _value_size(value: Any) -> int:
 _HEAD = 16  # bytes kept of a line longer than the record limit (enough to tell what starts it)
 
 
-def _raw_lines(stream: IO[bytes], pos: Position) -> Iterator[tuple[bytes, int]]:
+def _raw_lines(stream: IO[bytes], pos: BytesRead) -> Iterator[tuple[bytes, int]]:
     """(bytes, length) of each physical line with its end: LF, CR LF or a lone CR (old Mac files).
 
     A line longer than RECORD_LIMIT (with its end) is given as its first _HEAD bytes
@@ -215,7 +215,7 @@ Line = tuple[int, str, str | None, int]  # (number, text, problem, bytes)
 _BREAKS = ("\x85", "\u2028", "\u2029")  # line breaks to YAML besides CR and LF
 
 
-def _physical_lines(stream: IO[bytes], pos: Position, yaml_breaks: bool = False) -> Iterator[Line]:
+def _physical_lines(stream: IO[bytes], pos: BytesRead, yaml_breaks: bool = False) -> Iterator[Line]:
     """(number, text, problem, bytes) per line, each read with a bound; problem is None,
     'encoding' or 'size' (the text is then the line's first characters only).
 
@@ -236,7 +236,7 @@ def _physical_lines(stream: IO[bytes], pos: Position, yaml_breaks: bool = False)
             number += sum(text.count(b) for b in _BREAKS)
 
 
-def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
+def read_csv(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
     """A header row naming fields, then one record per row (a quoted cell may span lines).
 
     A line ends at LF, CR LF or a lone CR (old Mac exports), and each counts one line.
@@ -255,7 +255,7 @@ def read_csv(stream: IO[bytes], pos: Position) -> Iterator[Item]:
     rows: list[Line] = []
     quotes = size = 0
 
-    def restart(error: tuple[str, str]) -> Item:
+    def restart(error: tuple[str, str]) -> RawRecord:
         nonlocal quotes, size
         start = rows[0][0]
         again.extendleft(reversed(rows[1:]))
@@ -453,7 +453,7 @@ def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
 def _loader_class() -> Any:
     import yaml
 
-    from ..ruleset import _construct_mapping
+    from ..rules.loader import _construct_mapping
 
     class Loader(yaml.SafeLoader):
         """Pure-Python SafeLoader (it composes one node at a time), with a nesting bound;
@@ -474,7 +474,7 @@ def _loader_class() -> Any:
     return Loader
 
 
-def _value(loader: Any, node: Any, line: int) -> Item:
+def _value(loader: Any, node: Any, line: int) -> RawRecord:
     """The record of one composed list item: its value, or why it has none."""
     import yaml
 
@@ -490,7 +490,7 @@ def _value(loader: Any, node: Any, line: int) -> Item:
         return (line, ERR, ("bad_yaml", f"YAML value cannot be read: {type(exc).__name__}"))
 
 
-def read_yaml(stream: IO[bytes], pos: Position) -> Iterator[Item]:
+def read_yaml(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
     """A YAML list of records, one list item at a time so memory stays flat.
 
     A list written at column 0 (`- ` starting a line) is cut into its items first, and
@@ -570,13 +570,13 @@ class _Item:
         self.add(entry, entry[1])
 
 
-def _read_items(first: Line, lines: Iterator[Line]) -> Iterator[Item]:
+def _read_items(first: Line, lines: Iterator[Line]) -> Iterator[RawRecord]:
     """The items of a list written at column 0, from its first item's line on."""
     loader_class = _loader_class()
     anchors: dict[Any, Any] = {}
     item: _Item | None = _Item(first)
 
-    def finish(done: _Item) -> Iterator[Item]:
+    def finish(done: _Item) -> Iterator[RawRecord]:
         line = done.node_line or done.line
         if done.orphan:
             yield (done.line, ERR, _ORPHAN)
@@ -620,7 +620,7 @@ def _read_items(first: Line, lines: Iterator[Line]) -> Iterator[Item]:
         yield from finish(item)
 
 
-def _after_list(marker: Line, kind: str, lines: Iterator[Line]) -> Iterator[Item]:
+def _after_list(marker: Line, kind: str, lines: Iterator[Line]) -> Iterator[RawRecord]:
     """After `---` or `...` at column 0: only blank lines and comments may follow the end of the document."""
     entry: Line | None = marker
     while entry is not None:
@@ -634,7 +634,7 @@ def _after_list(marker: Line, kind: str, lines: Iterator[Line]) -> Iterator[Item
         kind = _kind(entry[1]) if entry is not None else ""
 
 
-def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: dict[Any, Any]) -> Iterator[Item]:
+def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: dict[Any, Any]) -> Iterator[RawRecord]:
     """The records of one list item's text, which starts at line `first` (rows say `line` if it fails).
 
     Usually one; more only where YAML sees a line break this reader does not (NEL, LS, PS).
@@ -644,7 +644,7 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
     loader = loader_class(text)
     loader.line = first - 1  # marks (and so messages and rows) count the file's lines
     loader.anchors = anchors
-    found: list[Item] = []
+    found: list[RawRecord] = []
     try:
         loader.get_event()  # stream start
         loader.get_event()  # document start
@@ -675,7 +675,7 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
     yield from records
 
 
-def _read_document(text: _Text) -> Iterator[Item]:
+def _read_document(text: _Text) -> Iterator[RawRecord]:
     """A YAML document that is not a list at column 0, composed one item at a time from one stream of events."""
     import yaml
 
@@ -690,7 +690,7 @@ def _read_document(text: _Text) -> Iterator[Item]:
             return too_large()
         return _BAD_TEXT[found[0]] if found else None
 
-    def leftover() -> Iterator[Item]:
+    def leftover() -> Iterator[RawRecord]:
         """Bad lines that no record held (an over-long line that was the whole list, say)."""
         for number in sorted(n for n in text.bad if n > claimed):
             yield (number + 1, ERR, _bad_line(text.bad[number]))

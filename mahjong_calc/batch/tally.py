@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..records import RecordId
+from ..core.records import RecordId
 from .evaluate import NOT_A_WIN, WIN, Outcome
 
 FAILURES_SHOWN = 20  # error rows the summary lists one by one

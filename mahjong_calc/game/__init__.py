@@ -1,4 +1,4 @@
-"""Whole games (issue 12): a game record, folded hand by hand into standings.
+"""Whole games: a game record, folded hand by hand into standings.
 
     >>> from mahjong_calc.game import read_game, settle_game   # doctest: +SKIP
     >>> report = settle_game(read_game("examples/wuhu315-club.yaml"))
@@ -8,16 +8,7 @@ from __future__ import annotations
 
 from .engine import Fold, HandRow, Report, State, settle_game, start, step
 from .ledger import fewest_transfers
-from .record import (
-    GameFile,
-    GameFileError,
-    RawHand,
-    check_header,
-    load_schema,
-    open_game,
-    read_game,
-    schema_path,
-)
+from .record import GameFile, GameFileError, RawHand, check_header, load_schema, open_game, read_game, schema_path
 from .report import report_dict, report_json, row_dict
 
 __all__ = [

@@ -3,7 +3,7 @@
 For each hand the engine works out what a player would otherwise type: who deals,
 each payer's seat relative to the winner, who fed each meld, the Pujiang pungs of
 each payer; then it scores the hand (the floor below, unchanged), settles it
-(liability, `settlement/`), and moves the totals, the 子 ledger and the deal on.
+(liability, `api/settle.py`), and moves the totals, the 子 ledger and the deal on.
 The standings are `reduce(step, hands, start)`: a game stored as its hands alone
 always settles to the same totals.
 """
@@ -14,15 +14,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from .. import flags as flag_table
-from ..errors import InputError, MjcalcError, shown
-from ..flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
-from ..hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
-from ..result import ScoreResult
-from ..scoring import score
-from ..seats import absolute, relative, seat_index, split_source
-from ..settlement import Settlement, Sourced, Table, settle, settlement_options
-from ..tiles import parse_tile, parse_tiles
+from ..api.score import score
+from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
+from ..core import flags as flag_table
+from ..core.errors import InputError, MjcalcError, shown
+from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
+from ..core.hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
+from ..core.result import ScoreResult
+from ..core.seats import absolute, relative, seat_index, split_source
+from ..core.tiles import parse_tile, parse_tiles
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
@@ -35,7 +35,7 @@ _OWN_TAIL: dict[str, str] = {"sheng_zhang": "player", "hua": "hua", "la_zi": "pl
 _GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
               "maybe_count": "int", "melds": "list", "pungs": "pungs"}
 
-FIELDS: dict[str, str]  # field -> kind, for one hand of a game record
+HAND_KINDS: dict[str, str]  # field -> kind, for one hand of a game record
 WINNER_FIELDS: tuple[str, ...]  # what one winner of several (`winners: [...]`) may say for themself
 COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
 _RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
@@ -47,7 +47,7 @@ _SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly
 @flag_table.derived
 def _derive() -> None:
     """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global FIELDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS, _SELF_DRAWN
+    global HAND_KINDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS, _SELF_DRAWN
     declared = flag_table.FIELDS
     kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
     head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
@@ -55,9 +55,9 @@ def _derive() -> None:
     flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
     table = [f.name for f in declared if f.game == "table"]
     order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *_OWN_MIDDLE, *table, *_OWN_TAIL)
-    FIELDS = {name: ({**kind, **_OWN_HEAD, **_OWN_MIDDLE, **_OWN_TAIL})[name] for name in order}
+    HAND_KINDS = {name: ({**kind, **_OWN_HEAD, **_OWN_MIDDLE, **_OWN_TAIL})[name] for name in order}
     WINNER_FIELDS = ("winner", *(f.name for f in declared if f.game == "winner"))
-    COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in FIELDS}
+    COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in HAND_KINDS}
     _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
     _PIAO_FIELDS = tuple(table)
     _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
@@ -177,9 +177,9 @@ def _fields(raw: Any) -> dict[str, Any]:
     for key, value in raw.items():
         if key in COMPUTED:
             raise _fail("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
-        kind = FIELDS.get(key) if isinstance(key, str) else None
+        kind = HAND_KINDS.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(FIELDS)}")
+            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(HAND_KINDS)}")
         if value is None:
             continue
         _check_kind(key, kind, value)
@@ -440,7 +440,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
                     raise _fail("missing_field", f"winners[{i}]: name the winner")
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
-                        _check_kind(f"winners[{i}].{key}", FIELDS[key], value)
+                        _check_kind(f"winners[{i}].{key}", HAND_KINDS[key], value)
                 seat = _player(entry["winner"], f"winners[{i}].winner:", players)
             except MjcalcError as err:
                 raise (err.about_winner(players[known]) if known is not None else err) from None

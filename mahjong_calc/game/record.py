@@ -22,10 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..errors import InputError, MjcalcError, shown
-from ..ruleset import Ruleset, load_ruleset
-from ..schema import INTEGERS
-from ..seats import seat_index
+from ..core.errors import InputError, MjcalcError, shown
+from ..core.seats import seat_index
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import Ruleset
+from ..rules.schema import INTEGERS
 
 HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "hands")
 MAX_GAME_BYTES = 64 << 20  # bytes in one game file (64 MiB): millions of hands, far below trouble
@@ -195,8 +196,8 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
     """Each hand's value, in order; `header` is filled with the other top-level keys."""
     import yaml
 
-    from ..errors import RulesetError
-    from ..ruleset import _strict_loader
+    from ..core.errors import RulesetError
+    from ..rules.loader import _strict_loader
 
     loader = _strict_loader("a game file")(text)
     try:
@@ -219,7 +220,7 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
 def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     import yaml
 
-    from ..errors import RulesetError
+    from ..core.errors import RulesetError
 
     anchors: dict[str, int] = {}
     loader.get_event()  # the stream's start
@@ -267,7 +268,7 @@ def _node(loader: Any, anchors: dict[str, int]) -> Any:
     """One node built from the loader's events (what the composer does), refusing aliases as the strict loader does."""
     import yaml
 
-    from ..errors import RulesetError
+    from ..core.errors import RulesetError
 
     event: Any = loader.get_event()
     start: Any = event.start_mark  # libyaml's marks, which PyYAML's stubs do not name

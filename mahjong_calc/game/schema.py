@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import flags as flag_table
-from ..flags import Field
+from ..core import flags as flag_table
+from ..core.flags import Field
 from . import engine
 
 _PLAYER = {"$ref": "#/$defs/player"}
-# the game's own fields of one hand (engine.FIELDS names them)
+# the game's own fields of one hand (engine.HAND_KINDS names them)
 OWN: dict[str, dict[str, Any]] = {
     "winner": _PLAYER,
     "winners": {
@@ -71,7 +71,7 @@ def _property(name: str) -> dict[str, Any]:
 def game_schema() -> dict[str, Any]:
     """The JSON Schema of a game file for `mjcalc game settle`, as shipped in game.schema.json."""
     winner = [name for name in engine.WINNER_FIELDS if name != "winner"]
-    hand = [name for name in engine.FIELDS if name not in winner]
+    hand = [name for name in engine.HAND_KINDS if name not in winner]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "mjcalc game record",

@@ -1,4 +1,4 @@
-"""Live games (issue 14): games recorded hand by hand as they are played, kept in SQLite.
+"""Live games: games recorded hand by hand as they are played, kept in SQLite.
 
 The store keeps only events: a game's header (variant, players, first dealer, 子) and
 the hands as they were entered, with undo as an event of its own. The standings are
@@ -19,7 +19,7 @@ __all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yam
 
 
 def __getattr__(name: str) -> Any:
-    # lazily: `mjcalc` registers the game commands from live.commands at every start, and
+    # lazily: `mjcalc` registers the game commands from cli/live.py at every start, and
     # importing the store (sqlite3) there would slow `mjcalc score`
     if name in __all__:
         from . import store

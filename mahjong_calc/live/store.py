@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar
 
-from ..errors import InputError, MjcalcError, shown
+from ..core.errors import InputError, MjcalcError, shown
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report

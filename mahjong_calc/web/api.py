@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import InputError, MjcalcError, NotAWin
+from ..core.errors import InputError, MjcalcError, NotAWin
 
 Answer = tuple[int, str]
 
@@ -25,14 +25,14 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "missing_
 
 def error_body(code: str, message: str) -> str:
     """The CLI's error object: `{"valid": false, "error": {"code", "message"}}`."""
-    from ..render import clean
+    from ..present.render import clean
 
     return json.dumps({"valid": False, "error": {"code": code, "message": clean(message)}}, ensure_ascii=False)
 
 
 def error_answer(err: MjcalcError) -> Answer:
     """A library error as the CLI prints it with --json, and its status."""
-    from ..render import error_json
+    from ..present.render import error_json
 
     if isinstance(err, NotAWin):
         return 422, error_json(err)
@@ -45,11 +45,11 @@ def _mapping(body: Any, what: str) -> Mapping[str, Any]:
     return body
 
 
-def score(body: Any) -> Answer:
+def answer_score(body: Any) -> Answer:
     """`POST /api/score`: one batch record → what `mjcalc score --json` prints for it."""
     from ..api import score_hand
-    from ..records import normalize, score_kwargs
-    from ..render import to_json
+    from ..core.records import normalize, score_kwargs
+    from ..present.render import to_json
 
     try:
         key, _ = normalize(_mapping(body, "a record"))
@@ -62,10 +62,10 @@ def score(body: Any) -> Answer:
 _NOT_FOR_WAITS = ("win", "self_draw")
 
 
-def waits(body: Any) -> Answer:
+def answer_waits(body: Any) -> Answer:
     """`POST /api/waits`: a record of the 13 tiles before the win → what `mjcalc waits --json` prints."""
-    from ..records import normalize, score_kwargs
-    from ..waits import hand_waits
+    from ..api.waits import hand_waits
+    from ..core.records import normalize, score_kwargs
 
     try:
         record = _mapping(body, "a record")
@@ -84,14 +84,14 @@ def waits(body: Any) -> Answer:
 _PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
 
 
-def variants() -> Answer:
+def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
     its tiles (the palette), whether it has chow melds, whether one discard may make several
     winners (一炮多响), and the other flags of a win it takes (from the declared flags, `flags.FIELDS`)."""
-    from ..flags import FLAGS
-    from ..ruleset import load_ruleset, shipped_names
-    from ..settlement import settlement_options
-    from ..tiles import parse_tiles, tile_name
+    from ..api.settle import settlement_options
+    from ..core.flags import FLAGS
+    from ..core.tiles import parse_tiles, tile_name
+    from ..rules.loader import load_ruleset, shipped_names
 
     rows = []
     for name in shipped_names():

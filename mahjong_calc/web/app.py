@@ -33,8 +33,8 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import MjcalcError
-from . import api
+from ..core.errors import MjcalcError
+from . import api, is_loopback
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
 STATIC = Path(__file__).resolve().parent / "static"
@@ -150,14 +150,14 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
 
     async def score(request: Request) -> Response:
         body = await _body(request)
-        return _json(*await run_in_threadpool(api.score, body))
+        return _json(*await run_in_threadpool(api.answer_score, body))
 
     async def waits(request: Request) -> Response:
         body = await _body(request)
-        return _json(*await run_in_threadpool(api.waits, body))
+        return _json(*await run_in_threadpool(api.answer_waits, body))
 
     async def variants(request: Request) -> Response:
-        return _json(*await run_in_threadpool(api.variants))
+        return _json(*await run_in_threadpool(api.answer_variants))
 
     def _state(report: Any) -> Response:
         from ..game import report_json
@@ -313,6 +313,4 @@ def _origin_of_url(url: str) -> tuple[str, str, int] | None:
 
 def _loopback_name(name: str) -> bool:
     """Whether a host of `parse_host` (`127.0.0.1`, `localhost`, `[::1]`) names this machine."""
-    from .command import is_loopback
-
     return is_loopback(name)

@@ -1,0 +1,70 @@
+"""From strings to a ScoreResult: the one pipeline behind `mjcalc score` and `mjcalc batch`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core import flags as flag_table
+from ..core.errors import InputError, MjcalcError
+from ..core.flags import Spelling, check_variant, in_field_words
+from ..core.hand import build_hand, make_context
+from ..core.result import ScoreResult
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import Ruleset
+from .score import score
+
+
+def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
+    """`--variant` names a shipped ruleset; `--rules` a file. Not both."""
+    if variant is not None and rules is not None:
+        raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")
+    return load_ruleset(variant, rules, overrides)
+
+
+def score_hand(
+    hand: str,
+    *,
+    variant: str | None = None,
+    rules: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    win: str | None = None,
+    melds: Sequence[str] = (),
+    concealed_kongs: Sequence[str] = (),
+    spelling: Spelling = "field",
+    **flags: Any,
+) -> ScoreResult:
+    """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
+
+    `flags` are the win-situation keywords of `flags.FLAGS` (self_draw, dealer, discarder,
+    piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
+    `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
+    A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
+    hand is also settled (liability: 包牌, 承包) and the result gains `liability`.
+    """
+    names = flag_table.BY_NAME
+    if not all(name in names and names[name].role == "flag" for name in flags):
+        unknown = sorted(name for name in flags if name not in names or names[name].role != "flag")
+        raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
+    ruleset = resolve_ruleset(variant, rules, overrides)
+    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
+    try:
+        if sourced:
+            from .settle import split_meld_sources
+
+            melds, sources = split_meld_sources(melds, concealed_kongs)
+        parsed = build_hand(hand, melds, concealed_kongs, win)
+        ctx = make_context(spelling=spelling, **flags)
+        result = score(parsed, ctx, ruleset)
+        if not sourced:
+            return result
+        from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
+
+        table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
+        return with_settlement(result, ctx, table, ruleset)
+    except MjcalcError as err:
+        if spelling == "cli":
+            raise
+        raise type(err)(err.code, in_field_words(err.message), err.position, err.source) from None

@@ -1,0 +1,52 @@
+"""`score(hand, ctx, ruleset)`: the one entry point; hands the hand to the ruleset's variant.
+
+A variant's scorer (`variants/<variant>/score.py`) declares its ruleset
+sections as frozen dataclasses and provides `score(hand, ctx, ruleset) -> ScoreResult`;
+its package's `VARIANT` ties them to its detectors. The checks every variant shares (which
+tiles exist, whether chow melds do) run here, before the scorer.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import InputError
+from ..core.hand import Hand, WinContext
+from ..core.result import ScoreResult
+from ..core.tiles import NUM_TILES, tile_str
+from ..rules.schema import Tiles, tile_in_variant
+from .hints import variant_hint
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+
+@lru_cache(maxsize=64)
+def tiles_in_variant(tiles: Tiles) -> frozenset[int]:
+    """Every tile a ruleset's `tiles` section includes."""
+    return frozenset(t for t in range(NUM_TILES) if tile_in_variant(t, tiles))
+
+
+def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
+    """Reject tiles the variant does not use and chow melds where there are none."""
+    tiles = ruleset.tiles
+    allowed = tiles_in_variant(tiles)
+    for t in hand.all_tiles:
+        if t not in allowed:
+            hint = ""
+            if tiles.honours == (7,):
+                hint = "; the only honour is 红中 (write 7z, C or 中)"
+            hint += variant_hint(hand.all_tiles, any(m.kind == "chow" for m in hand.melds), ruleset.name)
+            raise InputError("tile_not_in_variant", f"{tile_str(t)} is not a tile in {ruleset.name}{hint}")
+    if not tiles.chow_melds and any(m.kind == "chow" for m in hand.melds):
+        hint = variant_hint(hand.all_tiles, True, ruleset.name)
+        raise InputError("chow_not_allowed", f"{ruleset.name} has no chow melds (吃); use --meld for pungs and kongs{hint}")
+
+
+def score(hand: Hand, ctx: WinContext, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:
+    """Score a winning hand under `ruleset`; raises NotAWin or InputError."""
+    check_tiles(hand, ruleset)
+    if ctx.after_kong and not any(m.kind == "kong" for m in hand.melds):
+        raise InputError("after_kong_without_kong", "--after-kong needs a kong among the melds (--meld 5555p or --concealed-kong)")
+    return ruleset.variant.score(hand, ctx, ruleset)

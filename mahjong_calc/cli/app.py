@@ -1,0 +1,257 @@
+"""The `mjcalc` command: the root of a thin shell over the library.
+
+Each command lives in its own module and is imported, and its Typer options built, only
+when it runs or help lists it (`COMMANDS`), so `mjcalc score` starts without the game,
+live and web commands. Every library error becomes an exit code in one place
+(`errors_to_exit`): 2 for bad input, 1 for a hand that is not a win.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib
+import json
+import sys
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from ..core import __version__
+from ..core.errors import MjcalcError
+from ..core.stdout import OutputError, install, silence
+from ..present.render import clean, error_json, error_line
+
+# name -> "module:attribute": a command function, or a Typer app for a group of commands
+COMMANDS = {
+    "score": "mahjong_calc.cli.score:score_command",
+    "variants": "mahjong_calc.cli.score:variants",
+    "batch": "mahjong_calc.cli.score:batch",
+    "waits": "mahjong_calc.cli.tables:waits",
+    "options": "mahjong_calc.cli.tables:options",
+    "game": "mahjong_calc.cli.game:game_app",  # a group: game files (settle) and live games
+    "serve": "mahjong_calc.cli.serve:serve",  # the page and its JSON API (the `web` extra)
+}
+
+
+def build_command(name: str, target: str) -> typer.core.TyperCommand | TyperGroup:
+    """The click command for a `module:attribute` target, named `name`."""
+    module, attribute = target.split(":")
+    obj = getattr(importlib.import_module(module), attribute)
+    holder = obj
+    if not isinstance(obj, typer.Typer):
+        holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+        holder.command(name)(obj)
+    command = typer.main.get_command(holder)
+    command.name = name
+    return command  # type: ignore[return-value]
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """A group's commands, built from their table on first lookup (listing names builds nothing)."""
+
+    def __init__(self, table: dict[str, str], built: MutableMapping[str, Any]) -> None:
+        self._table = table
+        self._built = dict(built)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = build_command(name, self._table[name])  # KeyError: no such command
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("a command cannot be removed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self._table), **dict.fromkeys(self._built)})
+
+    def __len__(self) -> int:
+        return len(self._table.keys() | self._built.keys())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._table or name in self._built
+
+
+def lazy_group(table: dict[str, str]) -> type[TyperGroup]:
+    """A Typer group class whose commands come from `table`, each built when first used."""
+
+    class LazyGroup(TyperGroup):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.commands = LazyCommands(table, self.commands)
+
+    return LazyGroup
+
+
+def _argument_usage(self: typer.core.TyperArgument) -> str:
+    name = self.metavar or self.name.upper()
+    return name if self.required else f"[{name}]"
+
+
+# Typer prints an argument's Python type and braces (`{hand}`, `HAND... <list[str]>`) in help;
+# each argument's metavar already says what it takes.
+typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+typer.core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign]
+
+app = typer.Typer(
+    name="mjcalc",
+    help="Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    cls=lazy_group(COMMANDS),
+)
+
+
+def stdout_open() -> None:
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        raise OutputError(OSError(errno.EBADF, "stdout is closed"))
+
+
+def emit(text: str | None) -> None:
+    """Write one line to stdout (None: only flush), so that a write error is told apart from a bug."""
+    stdout_open()
+    try:
+        if text is not None:
+            typer.echo(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise OutputError(exc) from None
+
+
+@contextmanager
+def errors_to_exit(json_mode: bool) -> Iterator[None]:
+    """The one place where library errors become exit codes and messages."""
+    try:
+        yield
+    except MjcalcError as err:
+        typer.echo(error_line(err), err=True)
+        if json_mode:
+            try:
+                emit(error_json(err))
+            except OutputError:  # the error is on stderr already, and it is the one to report
+                silence()
+        raise typer.Exit(err.exit_code) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import compiled
+
+        typer.echo(f"mjcalc {__version__}")
+        typer.echo(compiled.status())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
+    if ctx.invoked_subcommand is None:  # bare `mjcalc`: the command list, not an error
+        typer.echo(ctx.get_help())
+
+
+def _json_requested(args: list[str], command: Any) -> bool:
+    """Whether the command line asks for --json, read the way the parser would read it.
+
+    Used where the parser itself failed (a usage error), so that scripts still get JSON:
+    `-sj` is `-s -j`, while in `-vj` the `j` is the value of `-v`.
+    """
+    commands: MutableMapping[str, Any] = getattr(command, "commands", {})
+    index = next((i for i, a in enumerate(args) if a in commands), None)
+    if index is None:  # no command to read the options by (`mjcalc scor --json`): take the words as they are
+        return "--json" in args or "-j" in args
+    sub = commands[args[index]]
+    if hasattr(sub, "commands"):  # a group: `game add ... --json`
+        return _json_requested(args[index + 1:], sub)
+    takes_value: dict[str, bool] = {}
+    json_opts: set[str] = set()
+    for param in sub.params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        for opt in (*param.opts, *param.secondary_opts):
+            takes_value[opt] = not (param.is_flag or param.count)
+        if param.name == "json_out":
+            json_opts.update(param.opts)
+    skip = False
+    for arg in args[index + 1:]:
+        if skip:
+            skip = False
+        elif arg == "--":
+            break
+        elif arg.startswith("--"):
+            name = arg.split("=", 1)[0]
+            if name in json_opts:
+                return True
+            skip = takes_value.get(name, False) and "=" not in arg
+        elif arg.startswith("-") and len(arg) > 1:
+            for k, letter in enumerate(arg[1:]):
+                if f"-{letter}" in json_opts:
+                    return True
+                if takes_value.get(f"-{letter}", False):
+                    skip = k == len(arg) - 2  # the value is the next argument only if nothing follows
+                    break
+    return False
+
+
+def fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
+    """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
+    message = clean(message)
+    if json_mode:
+        with contextlib.suppress(OSError, OutputError):
+            typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
+    typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
+    _flush_or_silence()
+    sys.exit(exit_code)
+
+
+def _flush_or_silence() -> None:
+    """Flush stdout now, or silence it: the interpreter's flush at exit must not fail."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, OutputError, ValueError):
+        silence()
+
+
+def _output_failed(exc: OSError) -> None:
+    """Stdout cannot be written (a full disk, a closed descriptor): say so once, exit 3."""
+    silence()
+    if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
+        sys.exit(0)
+    fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app; usage errors honour --json; no traceback ever reaches a user."""
+    args = sys.argv[1:] if argv is None else argv
+    command = typer.main.get_command(app)
+    install()  # every write to stdout takes all its bytes, or fails as an OutputError
+    try:
+        code = command.main(args=args, prog_name="mjcalc", standalone_mode=False)
+        if sys.stdout is not None:
+            emit(None)
+    except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
+        fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
+    except typer.Abort:
+        typer.echo("mjcalc: aborted", err=True)
+        _flush_or_silence()
+        sys.exit(130)
+    except OutputError as exc:
+        _output_failed(exc.cause)
+    except Exception as exc:  # a bug: say so in one line, never a traceback
+        message = f"internal error ({type(exc).__name__}: {exc}); please report this hand"
+        fail("internal_error", message, 3, _json_requested(args, command))
+    sys.exit(code if isinstance(code, int) else 0)

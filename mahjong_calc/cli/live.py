@@ -1,0 +1,259 @@
+"""`mjcalc game new|add|show|undo|list|export`: live games, a thin shell over `live.Store`.
+
+Errors go through `cli.errors_to_exit` (exit 2 bad input, 1 not a win). Importing this
+module imports neither sqlite3 nor YAML: `mjcalc score` does not pay for it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ..core import flags as flag_table
+from ..core.flags import Field
+from .app import emit, errors_to_exit
+from .options import Lang, flag_option, with_signature
+
+if TYPE_CHECKING:
+    from ..live.store import Store
+
+# `score`'s flags that a game works out itself (the dealer, the variant) or names by player (the discarder)
+_NOT_FOR_ADD = frozenset({"hand", "discarder"})
+
+
+def add_fields() -> tuple[Field, ...]:
+    """`score`'s flags that `game add` takes: all but those a game works out (flags.Field.game)."""
+    return tuple(f for f in flag_table.FIELDS if f.cli and f.game != "computed" and f.name not in _NOT_FOR_ADD)
+
+
+DbOption = Annotated[Path | None, typer.Option(
+    "--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
+    help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
+JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
+LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the output (default zh).")]
+GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
+
+
+def _store(db: Path | None) -> Store:
+    from ..live.store import Store
+
+    return Store(db)
+
+
+def new(
+    players: Annotated[str, typer.Option(
+        "--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
+    variant: Annotated[str, typer.Option(
+        "--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
+    dealer: Annotated[str | None, typer.Option(
+        "--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
+    chips: Annotated[int | None, typer.Option(
+        "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
+    db: DbOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Start a live game and print its number.
+
+    Example: mjcalc game new --variant wuhu315 --players 王,李,张,赵 --dealer 王
+    """
+
+    names = [p.strip() for p in players.replace("，", ",").split(",")]
+    header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
+    with errors_to_exit(json_out), _store(db) as store:
+        info = store.new_game(header)
+    emit(json.dumps({"id": info.id}) if json_out else str(info.id))
+
+
+def _option(field: Field) -> inspect.Parameter:
+    """A `game add` option for one of `score`'s declared flags (flags.FIELDS): score's own, with a game's wording."""
+    if field.name == "melds":
+        return flag_option(field, " A source may follow: 555p@王 (a player or a seat E/S/W/N).")
+    if field.kind == "seat":  # in a game, a seat is named by its player
+        return flag_option(field, " In a game: the player's name.", metavar="NAME")
+    return flag_option(field)
+
+
+def _more_fields(text: str | None) -> dict[str, Any]:
+    """`--fields '{"exposed": {...}}'`: other fields of a game-record hand, as one JSON object."""
+    from ..core.errors import InputError
+
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise InputError("bad_json", "--fields must be one JSON object, e.g. '{\"sheng_zhang\": \"王\"}'") from None
+    if not isinstance(value, dict):
+        raise InputError("bad_json", f"--fields must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, discarder: str | None, draw: bool,
+                more: str | None = None) -> dict[str, Any]:
+    """The game-record hand that `game add`'s flags describe (only what was given)."""
+    from ..core.errors import InputError
+    from ..core.flags import BY_NAME, parse_count
+
+    extra = _more_fields(more)
+
+    if draw:
+        given = [f"--{k.replace('_', '-')}" for k, v in values.items() if BY_NAME[k].is_set(v) and v != []]
+        given += [name for name, v in (("HAND", hand), ("--winner", winner), ("--discarder", discarder)) if v]
+        if given:
+            raise InputError("conflicting_flags", f"--draw: a drawn hand (流局) takes no {', '.join(given)}")
+        return {"draw": True, **extra}
+    several = "winners" in extra  # 一炮多响: each winner, with their own tiles, in --fields
+    if several:
+        from ..game.engine import WINNER_FIELDS
+
+        own = [name for name, v in (("HAND", hand), ("--winner", winner)) if v]
+        own += [BY_NAME[k].cli[0] for k, v in values.items() if k in WINNER_FIELDS and BY_NAME[k].is_set(v) and v != []]
+        if own:
+            raise InputError("conflicting_flags", f"--fields winners: gives each winner their own tiles and flags; "
+                             f"move {', '.join(own)} into that winner's entry")
+    elif not winner:
+        raise InputError("missing_field", "name the winner with --winner NAME (or give --draw for a drawn hand)")
+    elif not hand:
+        raise InputError("missing_field", "give the winner's tiles: mjcalc game add --winner NAME HAND")
+    record: dict[str, Any] = {"winners": extra["winners"]} if several else {"winner": winner}
+    if discarder:
+        record["discarder"] = discarder
+    if not several:
+        record["hand"] = hand
+    for name, value in values.items():
+        field = BY_NAME[name]
+        if value is None or value is False or value == []:
+            continue
+        if field.kind in ("count", "maybe_count"):  # the CLI gives text; a game record holds the number
+            value = parse_count(value, field)
+        elif field.kind == "melds":
+            value = list(value)
+        record[name] = value
+    clash = sorted(record.keys() & extra.keys() - {"winners"})
+    if clash:
+        raise InputError("conflicting_flags", f"--fields repeats {', '.join(clash)}, given by its own flag")
+    return {**record, **extra}
+
+
+def add(**params: Any) -> None:
+    """Score one hand, record it in a live game, and print the standings.
+
+    GAME is the game's number (default: the most recent game); HAND the winner's
+    concealed tiles, in one word or several. A hand that is not a win, or bad input,
+    is refused (exit 1 or 2) and nothing is written.
+
+    Example: mjcalc game add --winner 李 --discarder 王 123456m13m99p555p2m
+    """
+    from ..game import report_dict, report_json
+
+    words: list[str] = params.pop("words") or []
+    db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
+    winner, discarder, draw, more = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more")
+    game: str | None = None
+    if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or draw):
+        game, words = words[0], words[1:]
+    with errors_to_exit(json_out):
+        record = hand_record(params, "".join(words) or None, winner, discarder, draw, more)
+        with _store(db) as store:
+            report = store.add_hand(game, record)
+    if json_out:
+        emit(report_json(report))
+        return
+    from ..live.text import hand_line, standings
+
+    data = report_dict(report)
+    emit(hand_line(data["hands"][-1], lang) + "\n" + standings(data, lang))
+
+
+def _add_signature() -> inspect.Signature:
+    kw = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature([
+        inspect.Parameter("words", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[
+            list[str] | None, typer.Argument(metavar="[GAME] HAND...", show_default=False,
+                                                help="The game's number (default: the most recent), then the winner's tiles.")]),
+        inspect.Parameter("winner", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            "--winner", metavar="NAME", show_default=False, help="Who won (a player's name, or a seat E/S/W/N).")]),
+        inspect.Parameter("discarder", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            "--discarder", "-f", metavar="NAME", show_default=False, help="Who discarded the winning tile (or whose kong was robbed).")]),
+        inspect.Parameter("draw", kw, default=False, annotation=Annotated[bool, typer.Option(
+            "--draw", help="Nobody won (流局 / 黄庄).")]),
+        *(_option(f) for f in add_fields()),
+        inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            "--fields", metavar="JSON", show_default=False,
+            help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
+                 "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
+        inspect.Parameter("db", kw, default=None, annotation=DbOption),
+        inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
+            "--json", "-j", help="Print the game's state: the object `mjcalc game settle FILE --json` prints.")]),
+        inspect.Parameter("lang", kw, default=Lang.zh, annotation=LangOption),
+    ])
+
+
+@flag_table.derived
+def _signature() -> None:  # again whenever flags.FIELDS changes
+    with_signature(add, _add_signature())
+
+
+def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print the object `mjcalc game settle FILE --json` prints.")] = False, lang: LangOption = Lang.zh) -> None:
+    """Show a live game: every hand, the totals, the 子, who pays whom.
+
+    Example: mjcalc game show
+    """
+    from ..game import report_dict, report_json
+
+    with errors_to_exit(json_out), _store(db) as store:
+        report = store.report(game)
+    if json_out:
+        emit(report_json(report))
+        return
+    from ..present.render_game import print_game
+
+    print_game(report_dict(report), lang.value)
+
+
+def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print the game's state after the undo.")] = False, lang: LangOption = Lang.zh) -> None:
+    """Take back the last hand of a live game (it stays in the game's history).
+
+    Example: mjcalc game undo
+    """
+    from ..game import report_dict, report_json
+    from ..live.text import WORDS, standings
+
+    with errors_to_exit(json_out), _store(db) as store:
+        _, report = store.undo(game)
+    if json_out:
+        emit(report_json(report))
+        return
+    data = report_dict(report)
+    emit(WORDS[lang.value]["undone"].format(no=len(data["hands"]) + 1) + "\n" + standings(data, lang.value))
+
+
+def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+    """List the live games, the most recent first.
+
+    Example: mjcalc game list
+    """
+    from ..live.text import game_rows
+
+    with errors_to_exit(json_out), _store(db) as store:
+        rows = [g.to_dict() for g in store.games()]
+    emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
+
+
+def export(game: GameArg = None, db: DbOption = None) -> None:
+    """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
+
+    Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
+    """
+    from ..live.store import export_yaml
+
+    with errors_to_exit(False), _store(db) as store:
+        info = store.game(game)
+        text = export_yaml(info, store.hands(info.id))
+    emit(text.rstrip("\n"))

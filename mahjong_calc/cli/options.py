@@ -1,0 +1,92 @@
+"""The Typer parameters that several commands share: a declared flag's option (flags.FIELDS),
+--rules/--set/--json/--lang, and the one `Lang` choice.
+
+`score`, `waits` and `game add` build their signatures from the declared flags here, so that
+a flag added to `flags.FIELDS` reaches every command that takes it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..core import flags as flag_table
+from ..core.flags import Field
+
+KEYWORD = inspect.Parameter.KEYWORD_ONLY
+
+
+class Lang(str, Enum):
+    """The language of a table: Chinese (the default) or English."""
+
+    zh = "zh"
+    en = "en"
+
+
+def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) -> inspect.Parameter:
+    """The `score` parameter for one declared field: its Typer option, type and default.
+
+    `game add` reuses it with `extra_help` and its own `metavar` (a seat is a player's name there).
+    """
+    help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]") + extra_help
+    if field.argument:  # several words are one hand: `13m 456m 2m`
+        return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+            list[str], typer.Argument(help=help_text + " Several words are joined.", metavar="HAND...", show_default=False)])
+    info = typer.Option(*field.cli, help=help_text, metavar=metavar or field.metavar, show_default=False)
+    kind: Any
+    default: Any = None
+    if field.kind == "bool":
+        kind, default = bool, False
+    elif field.kind == "melds":
+        kind, default = list[str], []
+    else:  # text, tiles, counts, seats: the library parses them, so a bad one gets its own code (bad_piao, bad_seat)
+        kind = str | None
+    return inspect.Parameter(field.name, KEYWORD, default=default, annotation=Annotated[kind, info])
+
+
+def _common_options() -> tuple[inspect.Parameter, ...]:
+    """--rules, --set, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
+    return (
+        inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[Path | None, typer.Option(
+            "--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
+        inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[list[str], typer.Option(
+            "--set", metavar="KEY=VALUE", show_default=False,
+            help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.")]),
+        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
+            "--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
+            "--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
+    )
+
+
+def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None = None,
+                   after: Iterable[inspect.Parameter] = ()) -> inspect.Signature:
+    """HAND, --variant, --rules, --set, every declared flag in table order (bar `without`),
+    --json, --lang, then `after`: the signature of `score` and `waits`."""
+    skip = set(without)
+    declared = {f.name: flag_option(f) for f in flag_table.FIELDS if f.cli and f.name not in skip}
+    given_hand, variant = declared.pop("hand"), declared.pop("variant")
+    rules, set_, json_out, lang = _common_options()
+    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
+
+
+def with_signature(func: Callable[..., None], signature: inspect.Signature) -> Callable[..., None]:
+    """`func` (taking **params) as Typer sees a function with `signature`'s parameters."""
+    func.__signature__ = signature  # type: ignore[attr-defined]
+    func.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {"return": None}
+    return func
+
+
+def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], str, dict[str, Any]]:
+    """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND (its words
+    joined) and the declared flags' values (enums as their text)."""
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    rules, overrides = params.pop("rules"), params.pop("set_")
+    values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
+    return json_out, lang, rules, overrides, " ".join(values.pop("hand")), values

@@ -1,0 +1,122 @@
+"""`mjcalc score`, `mjcalc variants` and `mjcalc batch`: a thin shell over the library.
+
+Each parses its arguments, calls the library (`score_hand`, `load_ruleset`, `batch.run_file`)
+and renders; errors go through `cli.errors_to_exit`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..api import score_hand
+from ..core.flags import derived
+from ..core.hand import seat
+from ..core.stdout import OutputError
+from ..present.render import print_explain, print_table, to_json
+from .app import emit, errors_to_exit, stdout_open
+from .options import KEYWORD, hand_inputs, hand_signature, with_signature
+
+
+def score_command(**params: Any) -> None:
+    """Score one winning hand and show what each seat pays.
+
+    HAND is the concealed tiles with the winning tile last: digits then a suit,
+    m 万 p 筒 s 条 z 字 (1z-7z 东南西北白发中), or 汉字, or several words:
+
+    \b
+      mjcalc score 123456m13m99p555p2m --self-draw
+      mjcalc score 一万二万三万456万13万99筒555饼2万
+      mjcalc score 13m 456m 678m 11p 555p 2m
+
+    A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
+    then liability (包牌, 承包, 反包) applies and JSON gains `liability`.
+
+    Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
+    """
+    explain: bool = params.pop("explain")
+    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    with errors_to_exit(json_out):
+        result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+    if json_out:
+        emit(to_json(result, explain=explain))
+        return
+    stdout_open()
+    try:
+        print_table(result, lang.value, dealer_seat=seat(values.get("dealer_seat")), rules_name=rules is not None)
+        if explain:
+            from ..api.explain import explain as explain_result
+
+            print_explain(explain_result(result), lang.value)
+    except OSError as exc:
+        raise OutputError(exc) from None
+
+
+@derived
+def _score_signature() -> None:  # again whenever flags.FIELDS changes
+    with_signature(score_command, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
+        bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])]))
+
+
+def variants(
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+) -> None:
+    """List the shipped rulesets.
+
+    Example: mjcalc variants
+    """
+    from ..rules.loader import load_ruleset, shipped_names
+
+    with errors_to_exit(json_out):
+        rows = []
+        for name in shipped_names():
+            rs = load_ruleset(name)
+            rows.append({"name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"]})
+    if json_out:
+        emit(json.dumps(rows, ensure_ascii=False))
+        return
+    emit("\n".join(f"{row['name']:<10} {row['version']:<8} {row['zh']}  ({row['en']})" for row in rows))
+
+
+class InFormat(str, Enum):
+    jsonl = "jsonl"
+    yaml = "yaml"
+    csv = "csv"
+
+
+class OutFormat(str, Enum):
+    jsonl = "jsonl"
+    csv = "csv"
+    summary = "summary"
+
+
+def batch(
+    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
+    input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
+) -> None:
+    """Score many hands: one result per record, in input order.
+
+    Each record has the fields of `score`'s flags (hand, variant, win, self_draw,
+    melds, …) plus an optional id that is echoed back. Exit status 1 if any record
+    is an error row (a hand that is not a win is an answer, not an error), else 0;
+    2 if the request is wrong (nothing is read); 3 if the run had to stop (a worker
+    died, the output cannot be written): stderr then says from which line to resume.
+
+    Example: printf '{"id": 1, "hand": "123456m13m99p555p2m", "self_draw": true}\\n' | mjcalc batch -
+    """
+    from ..batch import run_file
+
+    with errors_to_exit(False):
+        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
+                        str(rules) if rules is not None else None, set_)
+    raise typer.Exit(code)

@@ -1,0 +1,84 @@
+"""`mjcalc serve`: start the page and the API with uvicorn (the optional `web` extra)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..web import is_loopback
+from .app import errors_to_exit, fail
+from .live import DbOption
+
+INSTALL_HINT = "mjcalc serve needs the web extra: pip install 'mjcalc[web]' (from a checkout: pip install '.[web]')"
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+            return str(s.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help=(
+        "Address to listen on; 0.0.0.0 lets phones on the same network join (then each game's link carries its access token)."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")] = 8315,
+    db: DbOption = None,
+) -> None:
+    """Serve the table companion page and its JSON API (needs the `web` extra).
+
+    On loopback (the default) nothing else can reach it. With --host 0.0.0.0 it prints,
+    for each recent game, a link with the game's access token; requests without a
+    token are refused.
+
+    Example: mjcalc serve --port 8315
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        fail("missing_extra", INSTALL_HINT, 2, False)
+        return
+    import socket
+
+    from ..live import Store
+    from ..web.app import create_app
+
+    tokens = not is_loopback(host)
+    try:  # say so in one line now, rather than in uvicorn's log after start-up
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host.strip("[]"), port))
+    except OSError as exc:
+        fail("cannot_listen", f"cannot listen on {host} port {port}: {exc.strerror or exc}", 2, False)
+    with errors_to_exit(False), Store(db) as store:
+        games = store.games()[:8]
+        where = store.path
+    shown = host if not tokens or host not in ("0.0.0.0", "::") else _lan_address()
+    if ":" in shown:
+        shown = f"[{shown}]"
+    base = f"http://{shown}:{port}/"
+    typer.echo(f"mjcalc: serving {where} on {base}  (Ctrl-C stops)")
+    if tokens:
+        if not games:
+            typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...`, then restart `mjcalc serve` for its link")
+        for g in games:
+            if g.token is None:
+                typer.echo(f"  game {g.id}: no valid access token in the database; it cannot be opened from the network")
+            else:
+                typer.echo(f"  game {g.id} ({','.join(map(str, g.header.get('players') or []))}): {base}?game={g.id}&token={g.token}")
+    sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
+    from ..web.server import run
+
+    run(create_app(Path(where), tokens=tokens), host, port)
+
+
+__all__ = ["INSTALL_HINT", "serve"]

@@ -1,0 +1,81 @@
+"""`mjcalc waits` and `mjcalc options`: the questions asked at the table before the win.
+
+A thin shell like `cli/score.py`'s `score_command`: parse the flags, call the library (`waits.hand_waits`,
+`options.describe`), render. Errors go through `cli.errors_to_exit`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..core.flags import derived
+from .app import emit, errors_to_exit
+from .options import Lang, hand_inputs, hand_signature, with_signature
+
+HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
+
+
+def waits(**params: Any) -> None:
+    """List every tile that completes a 13-tile hand, copies left, and its score.
+
+    Each wait is scored as a discard win and as a self-drawn win, exactly as
+    `mjcalc score` would score the 14 tiles; the discard column assumes
+    --discarder previous (上家) unless you name one. Exit status 1 when no tile
+    wins (the reason is printed: e.g. a Wuhu hand without 八支).
+
+    Example: mjcalc waits 123456m13m99p555p
+    """
+    from ..api.waits import hand_waits
+    from ..present.render import print_waits
+
+    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    with errors_to_exit(json_out):
+        result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+    if json_out:
+        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print_waits(result, lang.value, rules_name=rules is not None)
+    if result.reason is not None:
+        typer.echo(f"mjcalc: not a win [{result.reason.code}]: {result.reason.message}", err=True)
+        raise typer.Exit(1)
+
+
+@derived
+def _waits_signature() -> None:  # again whenever flags.FIELDS changes
+    # `score`'s flags that do not apply before the win (the winning tile and how it came)
+    with_signature(waits, hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
+        "hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+            list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])))
+
+
+def options(
+    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
+    rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the descriptions in the table.")] = Lang.zh,
+) -> None:
+    """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
+
+    Each key has its current value, a description in Chinese and English, and the
+    section of docs/rules/<variant>.md that explains the reading.
+
+    Example: mjcalc options wuhu315
+    """
+    from ..api.waits import resolve
+    from ..present.option_docs import describe
+    from ..present.render import print_options
+
+    with errors_to_exit(json_out):
+        rs = resolve(variant, rules, set_)
+        rows = describe(rs.data, rs.scorer)
+    if json_out:
+        out = {"variant": rs.name, "ruleset_version": rs.version, "scorer": rs.scorer, "options": [r.to_dict() for r in rows]}
+        typer.echo(json.dumps(out, ensure_ascii=False))
+    else:
+        print_options(rs.name, rows, lang.value)

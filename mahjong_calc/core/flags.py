@@ -1,0 +1,390 @@
+"""The win situation, declared once: every record field and `score` flag.
+
+`FIELDS` is the one table. Each `Field` says its record name (also the keyword of
+`score_hand`), its kind, its help in English and Chinese, its CLI spelling, its
+bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
+
+- `hand.WinContext`'s facts (checked field for field) and `hand.make_context`, which
+  parses each by its kind and applies `CLASHES`, `Field.implies` and `Field.needs`,
+- the options of `mjcalc score`, `waits` and `game add` (`cli/options.py`),
+- the batch record fields, their order in a record key and their type checks (`core/records.py`),
+  and so `POST /api/score` and `/api/waits`,
+- a game record's hand fields and which of them each winner gives (`Field.game`, game/engine.py),
+- record.schema.json and game.schema.json (`python -m mahjong_calc.generate` writes both),
+- the flag table of docs/cli.md (`readme_table()`),
+- the check that a flag the chosen variant does not use is an error (`check_variant`).
+
+To add a flag: add a `Field` here (with the variants that read it) and the fact to
+`hand.WinContext`, read it in a detector of those variants, then run
+`python -m mahjong_calc.generate` (record.schema.json, game.schema.json, docs/cli.md).
+`register_flag` adds a declared flag for the length of a `with`
+block (tests/test_toy_flag.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, Literal
+
+from .errors import InputError, shown
+
+Kind = Literal["id", "text", "tile", "seat", "bool", "count", "maybe_count", "melds", "pungs"]
+Role = Literal["id", "ruleset", "hand", "flag"]
+Spelling = Literal["field", "cli"]
+# How a game record (game/engine.py) takes a field: each winner's own (`winners:` entries
+# may give it), once for the hand (shared by its winners), into the settlement Table rather
+# than the WinContext, or not at all because the game works it out (`game_note` says how).
+GameUse = Literal["winner", "hand", "table", "computed"]
+
+SEAT_NAMES: tuple[str, ...] = ("next", "opposite", "previous")
+
+# 飘财神: seed 002 counts one 飘 per 财神 the winner discards on a 财神吊头 wait and,
+# while 飘ing, one per kong ("飘财的人一杠属于一飘, 一飘一翻"). Three 财神 exist
+# ("财神有三个") and a hand holds at most four kongs, so no game reaches more than 7.
+MAX_PIAO = 7
+# A payer's exposed pungs, an exposed kong entered as 2 (docs/rules/pujiang.md): four sets at most.
+MAX_PUNGS = 8
+# An integer `id` must fit in 64 bits, so that any JSON reader can echo it back.
+ID_RANGE = (-(2**63), 2**63 - 1)
+# A Pujiang hand's 番: at most 7 飘 plus 财神头, 全碰子, 杠开, 抢杠, 七对 or 真真13 (2) and 三财神.
+MAX_FAN = 16
+
+
+@dataclass(frozen=True)
+class Field:
+    """One record field; most are also a `score` flag."""
+
+    name: str  # record field and `score_hand` keyword
+    kind: Kind
+    en: str
+    zh: str
+    role: Role = "flag"
+    cli: tuple[str, ...] = ()  # ("--self-draw", "-s"); () for a record-only field; ("HAND",) for the argument
+    metavar: str | None = None
+    variants: tuple[str, ...] | None = None  # scorers that accept it; None: every variant
+    minimum: int | None = None
+    maximum: int | None = None
+    example: str | None = None
+    implies: tuple[str, ...] = ()  # bool flags this one sets too: --heavenly implies --self-draw
+    needs: str | None = None  # a field this one means nothing without
+    needs_hint: str = ""  # what the message then asks for
+    game: GameUse = "winner"
+    game_note: str = ""  # for game="computed": why a game record does not give it
+    game_en: str | None = None  # its description in game.schema.json, where a game reads it differently
+    # its JSON Schema in a game record, where not the kind's
+    game_schema: Mapping[str, Any] | None = dataclass_field(default=None, hash=False, compare=False)
+
+    @property
+    def default(self) -> Any:
+        """The value meaning "not given"."""
+        return _DEFAULTS.get(self.kind)
+
+    @property
+    def argument(self) -> bool:
+        return self.cli[:1] == ("HAND",)
+
+    @property
+    def spelled(self) -> str:
+        """How the CLI user writes it: `--piao`."""
+        return self.cli[0] if self.cli else self.name
+
+    def named(self, spelling: Spelling) -> str:
+        return self.spelled if spelling == "cli" and self.cli else self.name
+
+    @property
+    def record_kind(self) -> str:
+        """The JSON/YAML type a record must give (core/records.py's type check)."""
+        return _RECORD_KINDS.get(self.kind, self.kind)
+
+    def is_set(self, value: Any) -> bool:
+        return value is not None and value != self.default
+
+
+_DEFAULTS: dict[str, Any] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
+_RECORD_KINDS = {"text": "str", "tile": "str", "seat": "str", "count": "int", "maybe_count": "int", "melds": "list"}
+
+FIELDS: tuple[Field, ...] = (
+    Field("id", "id", "Echoed back as the result's id (a string, or an integer of at most 64 bits).",
+          "原样返回的记录编号", role="id", game="hand"),
+    Field("variant", "text", "Shipped ruleset (see `mjcalc variants`). Default wuhu315.",
+          "规则 (见 `mjcalc variants`), 默认 wuhu315", role="ruleset", cli=("--variant", "-v"), metavar="NAME",
+          example="wuhu315", game="computed", game_note="a game has one variant, in its header"),
+    Field("hand", "text", "Concealed tiles including the winning tile, e.g. 123456m13m99p555p2m.",
+          "手牌 (含和张), 如 123456m13m99p555p2m", role="hand", cli=("HAND",), example="123456m13m99p555p2m",
+          game_en="The winner's concealed tiles including the winning tile."),
+    Field("win", "tile", "The winning tile (default: the last tile written).",
+          "和张 (默认: 手牌最后一张)", role="hand", cli=("--win", "-w"), metavar="TILE"),
+    Field("self_draw", "bool", "Won by self-draw (自摸).", "自摸", cli=("--self-draw", "-s"), game="hand"),
+    Field("dealer", "bool", "The winner is the dealer (庄家).", "和牌者是庄家", cli=("--dealer", "-d"),
+          variants=("wuhu",), game="computed", game_note="the game works out who deals each hand"),
+    Field("dealer_seat", "seat", "Which payer is the dealer, when the winner is not.",
+          "和牌者不是庄家时, 哪一家是庄家", cli=("--dealer-seat",), metavar="SEAT", variants=("wuhu",),
+          game="computed", game_note="the game works out who deals each hand"),
+    Field("melds", "melds", "An exposed meld: 555p pung, 5555p kong, 123m chow. Repeatable.",
+          "明牌 (碰 555p, 杠 5555p, 吃 123m), 可重复", role="hand", cli=("--meld", "-m"), metavar="MELD",
+          game_en="The winner's exposed melds, in the order they were made, each with its source. The order is a fact of the "
+                  "hand: in Wuhu the first three exposed pungs listed make the 三对 alarm, and the fourth pung, whose feeder "
+                  "pays for all three (四对转包), is the one listed last, after them. A kong added to an earlier pung (加杠) "
+                  "keeps that pung's place.",
+          game_schema={"type": ["array", "null"], "items": {"$ref": "#/$defs/meld"}}),
+    Field("concealed_kongs", "melds", "A concealed kong, e.g. 5555p. Repeatable.", "暗杠, 如 5555p, 可重复",
+          role="hand", cli=("--concealed-kong", "-k"), metavar="MELD", game_en="Concealed kongs: no source.",
+          game_schema={"type": ["array", "null"], "items": {"type": "string", "pattern": "^[^@]+$"}}),
+    Field("after_kong", "bool", "Won on a kong replacement tile (杠后开花 / 杠开); implies --self-draw, needs a kong.",
+          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",), implies=("self_draw",)),
+    Field("robbing_kong", "bool", "Won by robbing a kong (抢杠); --discarder names whose kong.", "抢杠",
+          cli=("--robbing-kong",), variants=("chizhou", "pujiang")),
+    Field("heavenly", "bool", "Heavenly hand (天胡); implies --self-draw.", "天胡 (算自摸)", cli=("--heavenly",),
+          variants=("wuhu",), implies=("self_draw",)),
+    Field("earthly", "bool", "Earthly hand (地胡).", "地胡", cli=("--earthly",), variants=("wuhu",)),
+    Field("discarder", "seat", "Who discarded the winning tile (or whose kong was robbed).",
+          "放冲的一家 (或被抢杠的一家)", cli=("--discarder", "-f"), metavar="SEAT", game="hand"),
+    Field("wild", "tile", "The wild-tile indicator (财神), e.g. 3m.", "财神牌, 如 3m", cli=("--wild",),
+          metavar="TILE", variants=("pujiang",), game_en="The 财神 indicator (Pujiang)."),
+    Field("piao", "count", f"Number of 飘财神 (0 to {MAX_PIAO}).", f"飘财神次数 (0 到 {MAX_PIAO})", cli=("--piao",),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_PIAO, game_en="The winner's 飘财神 (Pujiang)."),
+    Field("opponent_pungs", "pungs",
+          f"Exposed pungs of NEXT,OPPOSITE,PREVIOUS (a kong counts 2), each 0 to {MAX_PUNGS}, e.g. 2,0,1.",
+          f"下家, 对家, 上家各碰出几刻 (杠算 2), 各 0 到 {MAX_PUNGS}, 如 2,0,1", cli=("--opponent-pungs",),
+          metavar="N,N,N", variants=("pujiang",), minimum=0, maximum=MAX_PUNGS,
+          game_en="Payers' exposed pungs (Pujiang): NEXT,OPPOSITE,PREVIOUS as in batch, or {player: count}; by default counted from exposed.",
+          game_schema={"oneOf": [
+              {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 3, "maxItems": 3},
+              {"type": "string", "pattern": "^\\s*\\d+\\s*,\\s*\\d+\\s*,\\s*\\d+\\s*$"},
+              {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+              {"type": "null"},
+          ]}),
+    # a maybe_count is absent (None) unless given: 0 番 is a real answer, and must not be assumed
+    Field("robbed_fan", "maybe_count",
+          f"抢杠: the 番 of the robbed player's own hand (0 to {MAX_FAN}), for options.qiang_gang_amount.",
+          f"抢杠: 被抢的人手里的牌翻数 (0 到 {MAX_FAN}), 用于 options.qiang_gang_amount", cli=("--robbed-fan",),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN, game="hand"),
+    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
+    Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
+          "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",), game="table",
+          game_en="Pujiang: the player in a 飘 round."),
+    Field("piao_count", "count", f"How many 飘 that seat has made (0 to {MAX_PIAO}).",
+          f"该家已飘次数 (0 到 {MAX_PIAO})", cli=("--piao-count",), metavar="N", variants=("pujiang",),
+          minimum=0, maximum=MAX_PIAO, needs="piao_by", needs_hint="name the seat in the 飘 round", game="table",
+          game_en="Pujiang: how many 飘 piao_by has made."),
+)
+
+# Pairs of flags that cannot describe one win, checked in this order (so that a record with
+# several clashes always names the same one): the first flag, and the flags it clashes with
+# (any one of them set is the clash; the message names them all, joined by "/").
+CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("heavenly", ("earthly",)),
+    ("self_draw", ("discarder",)),
+    ("robbing_kong", ("self_draw",)),
+    ("robbing_kong", ("after_kong",)),
+    ("robbing_kong", ("heavenly", "earthly")),
+    ("after_kong", ("discarder",)),
+    ("heavenly", ("discarder",)),
+    ("dealer", ("dealer_seat",)),
+)
+
+BY_NAME: dict[str, Field]
+_BY_FLAG_LENGTH: tuple[Field, ...]
+_SHORT_NAMES: dict[str, str]
+_SHORT_FLAG: re.Pattern[str]
+KEY_FIELDS: tuple[str, ...]  # a record key's order
+FLAGS: tuple[Field, ...]  # the WinContext facts
+
+
+def _derive() -> None:
+    """The tables this module derives from FIELDS (again after `register_flag`)."""
+    global BY_NAME, _BY_FLAG_LENGTH, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
+    BY_NAME = {f.name: f for f in FIELDS}
+    # longest first, so that --dealer-seat is never read as --dealer
+    _BY_FLAG_LENGTH = tuple(sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0])))
+    # `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
+    _SHORT_NAMES = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
+    _SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
+    KEY_FIELDS = tuple(f.name for f in FIELDS if f.role != "id")
+    FLAGS = tuple(f for f in FIELDS if f.role == "flag")
+
+
+_derive()
+_LISTENERS: list[Callable[[], None]] = [_derive]
+
+
+def derived(func: Callable[[], None]) -> Callable[[], None]:
+    """Run `func` now and again whenever FIELDS changes: it rebuilds what a module derives from it."""
+    func()
+    _LISTENERS.append(func)
+    return func
+
+
+def _changed() -> None:
+    for listener in _LISTENERS:
+        listener()
+
+
+@contextmanager
+def register_flag(field: Field, clashes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> Iterator[Field]:
+    """Declare `field` (after the others) for the length of a `with` block (tests, experiments):
+    every table derived from FIELDS follows it, and is as it was afterwards."""
+    global FIELDS, CLASHES
+    if field.name in BY_NAME:
+        raise ValueError(f"field {field.name!r} is already declared")
+    saved = FIELDS, CLASHES
+    FIELDS, CLASHES = (*FIELDS, field), (*CLASHES, *clashes)
+    try:
+        _changed()
+        yield field
+    finally:
+        FIELDS, CLASHES = saved
+        _changed()
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> int:
+    """A bounded whole number (`--piao`), from an int or from the CLI's text."""
+    lo, hi = field.minimum or 0, field.maximum
+    if type(value) is int and lo <= value and (hi is None or value <= hi):  # the usual case, first
+        return value
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
+        number = int(value)
+    if number is None or number < lo or (hi is not None and number > hi):
+        raise InputError(f"bad_{field.name}", f"{field.named(spelling)} must be a whole number from {lo} to {hi}, not {shown(value)}")
+    return number
+
+
+_PUNGS = re.compile(r" *([0-9]) *, *([0-9]) *, *([0-9]) *")
+
+
+def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple[int, int, int]:
+    """'2,0,1' or [2, 0, 1] (next, opposite, previous) → (2, 0, 1), each 0..MAX_PUNGS."""
+    field = BY_NAME["opponent_pungs"]
+    numbers: tuple[int, ...] = ()
+    if isinstance(value, str):
+        match = _PUNGS.fullmatch(value)
+        numbers = tuple(int(n) for n in match.groups()) if match else ()
+    else:
+        items = list(value)
+        if all(isinstance(n, int) and not isinstance(n, bool) for n in items):
+            numbers = tuple(items)
+    if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
+        raise InputError(
+            "bad_opponent_pungs",
+            f"{field.named(spelling)} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {MAX_PUNGS} "
+            f"such as 2,0,1, not {shown(value)}",
+        )
+    return numbers
+
+
+def in_field_words(message: str) -> str:
+    """A library message in a record's words: `--discarder` → `discarder`, `--meld` → `melds`.
+
+    The scorers name flags as the CLI spells them; a batch record has fields, so its
+    error rows say `discarder`, not `--discarder`.
+    """
+    for field in _BY_FLAG_LENGTH:
+        message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
+    return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
+
+
+def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:
+    """A flag that the chosen variant does not use is an error (`flag_not_in_variant`), never ignored."""
+    for name, value in values.items():
+        field = BY_NAME[name]
+        if field.variants is not None and scorer not in field.variants and field.is_set(value):
+            raise InputError(
+                "flag_not_in_variant",
+                f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
+                f"it is taken by: {', '.join(field.variants)}",
+            )
+
+
+# --- derived documents ----------------------------------------------------------------------
+
+_SCHEMA_TYPES: dict[str, dict[str, Any]] = {
+    "id": {"type": ["string", "integer", "null"], "minimum": ID_RANGE[0], "maximum": ID_RANGE[1]},
+    "text": {"type": ["string", "null"]},
+    "tile": {"type": ["string", "null"]},
+    "seat": {"enum": [*SEAT_NAMES, None]},
+    "bool": {"type": ["boolean", "null"]},
+    "melds": {"type": ["array", "null"], "items": {"type": "string"}},
+}
+
+
+def _schema_of(field: Field) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if field.kind in ("count", "maybe_count"):
+        out = {"type": ["integer", "null"], "minimum": field.minimum, "maximum": field.maximum}
+    elif field.kind == "pungs":
+        digit = f"[{field.minimum}-{field.maximum}]"
+        out = {
+            "oneOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": field.minimum, "maximum": field.maximum},
+                 "minItems": 3, "maxItems": 3},
+                {"type": "string", "pattern": f"^ *{digit} *, *{digit} *, *{digit} *$"},
+                {"type": "null"},
+            ]
+        }
+    else:
+        out = dict(_SCHEMA_TYPES[field.kind])
+    if field.name == "hand":
+        out["type"] = "string"
+    out["description"] = field.en + ("" if field.variants is None else f" Variants: {', '.join(field.variants)}.")
+    out["x-zh"] = field.zh
+    if field.example:
+        out["examples"] = [field.example]
+    return out
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a batch record, as shipped in `mahjong_calc/record.schema.json`."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "mjcalc batch record",
+        "description": (
+            "One hand for `mjcalc batch` (a JSON Lines line, a YAML list item, or a CSV row once its cells are "
+            "decoded). The fields are those of `mjcalc score`'s flags, plus an optional `id` echoed back in the "
+            "result. null means absent. Unknown fields are an error, and so is a flag that the record's variant "
+            "does not use (flag_not_in_variant). Generated from mahjong_calc/core/flags.py by `python -m mahjong_calc.generate`."
+        ),
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["hand"],
+        "properties": {f.name: _schema_of(f) for f in FIELDS},
+    }
+
+
+def schema_text() -> str:
+    """The schema as shipped: one line per property, so that a diff shows which field changed."""
+    schema = record_schema()
+    properties = schema.pop("properties")
+    head = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in schema.items()]
+    rows = [f"    {json.dumps(name)}: {json.dumps(spec, ensure_ascii=False)}" for name, spec in properties.items()]
+    return "{\n" + "\n".join(head) + '\n  "properties": {\n' + ",\n".join(rows) + "\n  }\n}\n"
+
+
+README_START = "<!-- flags: generated by `python -m mahjong_calc.generate` from mahjong_calc/core/flags.py -->"
+README_END = "<!-- /flags -->"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def readme_table() -> str:
+    """The table of the win-situation flags in docs/cli.md (between README_START and README_END)."""
+    rows = ["| flag | record field | meaning | 说明 | variants |", "|---|---|---|---|---|"]
+    for f in FIELDS:
+        if not f.cli or f.argument or f.role == "ruleset":
+            continue
+        flag = ", ".join(f.cli) + (f" {f.metavar}" if f.metavar else "")
+        variants = "all" if f.variants is None else ", ".join(f.variants)
+        rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
+    return "\n".join(rows) + "\n"

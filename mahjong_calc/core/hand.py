@@ -1,0 +1,254 @@
+"""The facts of a win: the tiles (Hand) and how it was won (WinContext)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from . import flags as flag_table
+from .errors import InputError, shown
+from .flags import Field, Spelling, parse_count, parse_pungs
+from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
+
+Seat = Literal["next", "opposite", "previous"]
+SEATS: tuple[Seat, ...] = get_args(Seat)
+MeldKind = Literal["pung", "kong", "chow"]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: exposed pung/kong/chow, or a concealed kong."""
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+    def notation(self) -> str:
+        return format_tiles(self.tiles)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Concealed tiles (winning tile included), declared melds and the winning tile."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+
+    @property
+    def all_tiles(self) -> tuple[int, ...]:
+        return self.concealed + tuple(t for m in self.melds for t in m.tiles)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "concealed": format_tiles(self.concealed),
+            "melds": [
+                {"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in self.melds
+            ],
+            "win": tile_str(self.win_tile),
+        }
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """How the hand was won: one fact per declared flag (flags.FLAGS; tests/test_flags.py
+    checks them field for field). Variant-specific facts default to 'absent'."""
+
+    self_draw: bool = False
+    dealer: bool = False
+    after_kong: bool = False
+    robbing_kong: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    discarder: Seat | None = None
+    dealer_seat: Seat | None = None
+    wild: int | None = None
+    piao: int = 0
+    opponent_pungs: tuple[int, int, int] | None = field(default=None)
+    robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
+    piao_by: Seat | None = None  # another seat in a 飘 round (Pujiang)
+    piao_count: int = 0  # that seat's 飘 so far
+    # (name, value) of each flag declared by `flags.register_flag`, which has no attribute above
+    registered: tuple[tuple[str, Any], ...] = ()
+
+    if not TYPE_CHECKING:  # a registered flag reads as an attribute too; mypy sees only the declared ones
+
+        def __getattr__(self, name: str) -> Any:
+            for key, value in object.__getattribute__(self, "registered"):
+                if key == name:
+                    return value
+            field = flag_table.BY_NAME.get(name)
+            if field is not None and field.role == "flag":
+                return field.default
+            raise AttributeError(name)
+
+
+_FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
+_DEFAULTS: dict[str, Any]  # every declared flag's "absent"
+_BOOLS: tuple[str, ...]
+_PARSE_ORDER: tuple[Field, ...]  # WinContext's order, then any registered flag
+
+
+@flag_table.derived
+def _derive() -> None:
+    global _DEFAULTS, _BOOLS, _PARSE_ORDER
+    _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
+    _BOOLS = tuple(f.name for f in flag_table.FLAGS if f.kind == "bool")
+    order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
+    _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
+
+
+def parse_meld(text: str, concealed: bool = False) -> Meld:
+    """'555p' pung, '5555p' kong, '123m' chow; a concealed meld must be a kong."""
+    flag = "--concealed-kong" if concealed else "--meld"
+    tiles = sorted(parse_tiles(text))
+    if len(tiles) == 4 and len(set(tiles)) == 1:
+        return Meld("kong", tuple(tiles), concealed)
+    if not concealed and len(tiles) == 3:
+        if len(set(tiles)) == 1:
+            return Meld("pung", tuple(tiles))
+        a, b, c = tiles
+        if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
+            return Meld("chow", tuple(tiles))
+    if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
+        raise InputError("bad_meld", f"{flag} {shown(text)}: honours cannot form a chow (吃); only pungs and kongs")
+    shape = "four identical tiles" if concealed else "a pung (555p), a kong (5555p) or a chow (123m)"
+    raise InputError("bad_meld", f"{flag} {shown(text)} is not {shape}")
+
+
+SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+
+
+def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
+    """next/opposite/previous, or as players say it: 下家/对家/上家."""
+    if value is None:
+        return None
+    value = SEAT_ZH.get(value, value)
+    if value not in SEATS:
+        choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
+        raise InputError("bad_seat", f"{flag} must be one of {choices}, not {shown(value)}")
+    return value
+
+
+def build_hand(
+    text: str,
+    melds: Sequence[str] = (),
+    concealed_kongs: Sequence[str] = (),
+    win: str | None = None,
+) -> Hand:
+    """Parse and check the variant-independent shape: 14 tiles (kongs count 3), ≤4 copies."""
+    concealed = parse_tiles(text)
+    if not concealed:
+        raise InputError("empty_hand", "the hand has no tiles")
+    parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
+    expected = 14 - 3 * len(parsed)
+    if len(concealed) != expected:
+        raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
+    win_tile = parse_tile(win) if win is not None else concealed[-1]
+    if win_tile not in concealed:
+        raise InputError("win_tile_not_in_hand", f"winning tile {tile_str(win_tile)} is not among the concealed tiles")
+    hand = Hand(tuple(concealed), parsed, win_tile)
+    counts: dict[int, int] = {}
+    for t in hand.all_tiles:
+        counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
+    return hand
+
+
+def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Refuse more than 4 copies of a tile over everything a record shows on the table.
+
+    `shown_by` pairs who shows tiles ("李's hand and melds", "赵's melds", "the 财神
+    indicator") with those tiles; the message names the tile and each holder's count.
+    """
+    counts: dict[int, int] = {}
+    for _, tiles in shown_by:
+        for t in tiles:
+            counts[t] = counts.get(t, 0) + 1
+    for t, n in sorted(counts.items()):
+        if n > 4:
+            where = ", ".join(f"{who} {k}" for who, tiles in shown_by if (k := list(tiles).count(t)))
+            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times on the table ({where}); there are only 4")
+
+
+def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
+    """One flag's value as WinContext holds it, by the flag's kind."""
+    if field.kind == "bool":
+        return value
+    if field.kind == "seat":
+        return seat(value, field.named(spelling))
+    if value is None:
+        return None
+    if field.kind == "tile":
+        return parse_tile(value)
+    if field.kind in ("count", "maybe_count"):
+        return parse_count(value, field, spelling)
+    if field.kind == "pungs":
+        return parse_pungs(value, spelling)
+    return value
+
+
+def win_context(facts: dict[str, Any]) -> WinContext:
+    """A WinContext of parsed facts (a registered flag's go to `registered`); no checks."""
+    known = {k: v for k, v in facts.items() if k in _FACTS}
+    return WinContext(**known, registered=tuple((k, v) for k, v in facts.items() if k not in _FACTS))
+
+
+def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
+    """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
+
+    Each is parsed by its kind; `flags.CLASHES` are refused, and implied flags are filled
+    in (`Field.implies`: --after-kong and --heavenly imply --self-draw); `spelling` says
+    how messages name a flag: `--piao` (cli) or `piao` (field).
+    """
+    if not flags.keys() <= _DEFAULTS.keys():
+        unknown = sorted(flags.keys() - _DEFAULTS.keys())
+        raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
+    v = dict(_DEFAULTS)
+    v.update((name, value) for name, value in flags.items() if value is not None)
+    for name in _BOOLS:
+        v[name] = bool(v[name])
+    by_name = flag_table.BY_NAME
+    for name, others in flag_table.CLASHES:
+        if by_name[name].is_set(v[name]) and any(by_name[n].is_set(v[n]) for n in others):
+            first, *rest = (by_name[n].named(spelling) for n in (name, *others))
+            raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+    facts = {f.name: _parsed(f, v[f.name], spelling) for f in _PARSE_ORDER}
+    for f in _PARSE_ORDER:
+        if f.implies and facts[f.name]:
+            facts.update(dict.fromkeys(f.implies, True))
+    for f in _PARSE_ORDER:
+        if f.needs and f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):
+            # a count of nobody's 飘 would be ignored
+            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")
+    return win_context(facts)
+
+
+def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:
+    """'2,0,1' (next, opposite, previous) → (2, 0, 1); each count 0..4."""
+    return None if value is None else parse_pungs(value)
+
+
+WAITS_HINT = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
+
+
+def tile_count_message(concealed: Sequence[int], melds: int, expected: int) -> str:
+    """The `wrong_tile_count` message, with what the player probably meant."""
+    n = len(concealed)
+    if n == expected - 1:
+        return WAITS_HINT.format(n=n)
+    base = f"the hand has {n} concealed tiles; with {melds} meld(s) it needs {expected}"
+    extra = n - expected
+    if extra > 0:
+        fours = sorted({t for t in concealed if concealed.count(t) == 4})
+        if fours and extra <= len(fours):
+            kongs = " ".join(f"-k {format_tiles([t] * 4)}" for t in fours[:extra])
+            return f"{base}; a concealed kong goes in a flag, not in HAND: {kongs}"
+    return base

@@ -1,0 +1,206 @@
+"""Batch records: the fields a record may carry, strict checks, and CSV cell decoding.
+
+A record is a mapping with the same fields as the `score` command's flags (plus an
+optional `id` that is echoed back). `normalize` turns one into a hashable `Key`
+(every field but `id`, in a fixed order), which is both what the scorer is called
+with and the key of the batch result cache. Nothing is ever dropped: an unknown
+field, or a value of the wrong type, is an `InputError` for that record.
+The same contract, as JSON Schema, ships in `mahjong_calc/record.schema.json`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import flags as flag_table
+from .errors import InputError, shown
+
+# field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
+# pungs (3 counts), id.
+RECORD_KINDS: dict[str, str]
+KEY_FIELDS: tuple[str, ...]
+_INDEX: dict[str, int]
+_HAND: int
+_EMPTY_KEY: list[Any]  # every field absent
+
+
+@flag_table.derived
+def _derive() -> None:
+    global RECORD_KINDS, KEY_FIELDS, _INDEX, _HAND, _EMPTY_KEY
+    RECORD_KINDS = {f.name: f.record_kind for f in flag_table.FIELDS}
+    KEY_FIELDS = flag_table.KEY_FIELDS
+    _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
+    _HAND = _INDEX["hand"]
+    _EMPTY_KEY = [flag_table.BY_NAME[name].default for name in KEY_FIELDS]
+
+
+_KIND_TEXT = {
+    "str": "a string",
+    "bool": "true or false",
+    "int": "an integer",
+    "list": "a list of strings",
+    "pungs": "three counts NEXT,OPPOSITE,PREVIOUS (a list of 3 integers or a string such as '2,0,1')",
+    "id": "a string or an integer of at most 64 bits",
+}
+
+Key = tuple[Any, ...]  # values of KEY_FIELDS, in that order
+RecordId = str | int | None
+
+_TRUE = frozenset({"true", "1"})
+_FALSE = frozenset({"false", "0"})
+
+
+def _bad(name: str, value: Any) -> InputError:
+    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[RECORD_KINDS[name]]}, not {shown(value)}")
+
+
+def _check(name: str, kind: str, value: Any) -> Any:
+    """The value of one typed (JSON/YAML) field, checked and made hashable."""
+    if kind == "str":
+        if isinstance(value, str):
+            return value
+    elif kind == "bool":
+        if isinstance(value, bool):
+            return value
+    elif kind == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif kind == "list":
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+    elif kind == "pungs":
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return tuple(value)
+    raise _bad(name, value)
+
+
+def _usable_id(value: Any) -> bool:
+    """A string, or an integer that fits in 64 bits (a longer one could not even be printed)."""
+    if isinstance(value, str):
+        return True
+    low, high = flag_table.ID_RANGE
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def record_id(raw: Any) -> RecordId:
+    """The record's `id`, if it has a usable one (so that even a bad record echoes it)."""
+    if isinstance(raw, Mapping):
+        value = raw.get("id")
+        if _usable_id(value):
+            return value
+    return None
+
+
+def normalize(raw: Any) -> tuple[Key, RecordId]:
+    """Check a JSON/YAML record; return its cache key and its `id`.
+
+    `null` (YAML `~`) means "absent" for every field; `hand` is required.
+    """
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check is slow; most are dicts
+        raise InputError("bad_record", f"a record must be a mapping of fields, not {type(raw).__name__}")
+    values = _EMPTY_KEY.copy()
+    rid: RecordId = None
+    for name, value in raw.items():
+        kind = RECORD_KINDS.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise InputError("unknown_field", f"unknown field {shown(name)}{_did_you_mean(name)}; fields are: {', '.join(RECORD_KINDS)}")
+        if value is None:
+            continue
+        if kind == "id":
+            if not _usable_id(value):
+                raise _bad(name, value)
+            rid = value
+        elif (kind == "str" and type(value) is str) or (kind == "bool" and type(value) is bool):
+            values[_INDEX[name]] = value  # the common fields, checked inline
+        else:
+            values[_INDEX[name]] = _check(name, kind, value)
+    return _finish(values), rid
+
+
+def _did_you_mean(name: object) -> str:
+    """` (did you mean 'self_draw'?)` for `selfdraw`, `self-draw`, `Self_Draw`; '' when nothing is close."""
+    if not isinstance(name, str):
+        return ""
+    import difflib
+
+    folded = {f.replace("_", ""): f for f in RECORD_KINDS}
+    plain = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(RECORD_KINDS), n=1, cutoff=0.75)), None)
+    return f" (did you mean {match!r}?)" if match else ""
+
+
+def _finish(values: list[Any]) -> Key:
+    if values[_HAND] is None:
+        raise InputError("missing_field", "the record has no 'hand'")
+    return tuple(values)
+
+
+def _cell(name: str, kind: str, text: str) -> Any:
+    """Decode one CSV cell (already known to be non-empty)."""
+    if kind == "bool":
+        low = text.strip().lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise InputError("bad_field", f"column {name!r} must be true/false/1/0, not {shown(text)}")
+    if kind == "int":
+        digits = text.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", digits):
+            raise InputError("bad_field", f"column {name!r} must be an integer, not {shown(text)}")
+        if len(digits) > 18:  # far out of any bound, and too long to convert safely
+            field = flag_table.BY_NAME[name]
+            raise InputError(f"bad_{name}", f"column {name!r} must be from {field.minimum} to {field.maximum}, not {shown(text)}")
+        return int(digits)
+    if kind == "list":
+        return tuple(text.split())
+    return text  # str, pungs ('2,0,1'), id
+
+
+def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
+    """Check a CSV record (every cell a string; an empty cell means absent).
+
+    Booleans are true/false/1/0 (any case); `melds` and `concealed_kongs` hold
+    melds separated by spaces; `opponent_pungs` is written 2,0,1.
+    """
+    values = _EMPTY_KEY.copy()
+    rid: RecordId = None
+    for name, text in row.items():
+        kind = RECORD_KINDS.get(name)
+        if kind is None:
+            raise InputError("unknown_field", f"unknown column {shown(name)}{_did_you_mean(name)}; columns are: {', '.join(RECORD_KINDS)}")
+        if text == "":
+            continue
+        if kind == "id":
+            rid = text
+        else:
+            values[_INDEX[name]] = _cell(name, kind, text)
+    return _finish(values), rid
+
+
+def csv_id(row: Mapping[str, str]) -> RecordId:
+    """The `id` cell of a CSV row, if any."""
+    return row.get("id") or None
+
+
+def score_kwargs(key: Key) -> dict[str, Any]:
+    """Keyword arguments for `score_hand` from a record key."""
+    return dict(zip(KEY_FIELDS, key))
+
+
+def schema_path() -> Path:
+    """The JSON Schema of a record, shipped inside the package."""
+    return Path(__file__).resolve().parent.parent / "record.schema.json"
+
+
+def load_schema() -> dict[str, Any]:
+    """The record JSON Schema as a dict (for `jsonschema` or any other validator)."""
+    import json
+
+    schema: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return schema

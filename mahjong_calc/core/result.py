@@ -1,0 +1,101 @@
+"""ScoreResult: what a scorer returns. `to_dict()` is the JSON contract."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .hand import SEATS, Hand, Seat
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of the breakdown: a pattern or an amount, with its names and value."""
+
+    key: str
+    zh: str
+    en: str
+    value: int
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "zh": self.zh, "en": self.en, "value": self.value}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+# json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+_ITEM_TEXT: dict[Item, str] = {}  # an item's JSON; items repeat (a scorer may share them)
+_KEYS = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
+
+
+def _item_text(one: Item) -> str:
+    text = _ITEM_TEXT.get(one)
+    if text is None:
+        if len(_ITEM_TEXT) >= 65536:
+            _ITEM_TEXT.clear()
+        text = _ITEM_TEXT[one] = _encode(one.to_dict())
+    return text
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """A scored winning hand."""
+
+    variant: str
+    ruleset_version: str
+    title: tuple[str, str]
+    hand: Hand
+    value: int
+    items: tuple[Item, ...]
+    patterns: tuple[str, ...]
+    payments: dict[Seat, int]
+    decomposition: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+    # every way the scorer read the hand (variants.common.reading.Reading), the best among them; not in to_dict()
+    readings: Sequence[Any] = field(default=(), compare=False, repr=False)
+
+    @property
+    def total(self) -> int:
+        return sum(self.payments.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "ruleset_version": self.ruleset_version,
+            "valid": True,
+            "hand": self.hand.to_dict(),
+            "value": self.value,
+            "items": [i.to_dict() for i in self.items],
+            "patterns": list(self.patterns),
+            "payments": {seat: self.payments[seat] for seat in SEATS},
+            "total": self.total,
+            "decomposition": self.decomposition,
+            **self.extra,
+        }
+
+    def to_json(self) -> str:
+        """`json.dumps(self.to_dict(), ensure_ascii=False)`, the same text, with each item's JSON
+        made once: the keys before `items` and those after are encoded as two objects, and
+        the items' text goes between them."""
+        if not _KEYS.isdisjoint(self.extra):  # an extra key replacing a fixed one keeps that one's place
+            return _encode(self.to_dict())
+        head = _encode({
+            "variant": self.variant,
+            "ruleset_version": self.ruleset_version,
+            "valid": True,
+            "hand": self.hand.to_dict(),
+            "value": self.value,
+        })
+        tail = _encode({
+            "patterns": list(self.patterns),
+            "payments": {seat: self.payments[seat] for seat in SEATS},
+            "total": self.total,
+            "decomposition": self.decomposition,
+            **self.extra,
+        })
+        return head[:-1] + ', "items": [' + ", ".join([_item_text(i) for i in self.items]) + "], " + tail[1:]

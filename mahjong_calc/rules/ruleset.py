@@ -1,0 +1,83 @@
+"""What a loaded ruleset is: `Ruleset` and the `Variant` it carries.
+
+The two refer to each other (a Ruleset carries its Variant, a Variant scores under a
+Ruleset), so they live in one module; loading (loader.py) and the table of variants
+(registry.py) import them. Nothing here imports a variant: the rules floor sits below
+the variants, which register themselves through the registry's "module:attr" strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import KW_ONLY, dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from .schema import Label, Tiles
+
+if TYPE_CHECKING:
+    from ..core.hand import Hand, WinContext
+    from ..core.result import ScoreResult
+
+N = TypeVar("N")  # the numbers class
+O = TypeVar("O")  # the options class
+P = TypeVar("P")  # one entry of `patterns:`
+
+# A detector counts its pattern in one reading, a `Candidate` (variants/common/candidate.py).
+# The rules floor holds detectors without naming that class, which sits on the floor above.
+Detector = Callable[[Any], int]
+Detectors = Mapping[str, Detector]
+# A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settle.py.
+Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset(Generic[N, O, P]):
+    """A validated ruleset, frozen. The fields before `source` are its YAML's top-level keys.
+
+    Scorers read `rs.numbers.jiao`, `rs.options.ya_dang_edge_wait`, `rs.patterns[key].fan`:
+    the classes are the variant's (see `registry.VARIANTS`).
+    """
+
+    name: str
+    version: str
+    scorer: str
+    title: Label
+    tiles: Tiles
+    labels: Mapping[str, Label]
+    patterns: Mapping[str, P]
+    numbers: N
+    options: O
+    description: str | None = None
+    settlement: Any = None  # the `settlement:` section, as the variant's `Variant.settlement` dataclass (None: no settler)
+    _: KW_ONLY
+    source: str = field(metadata={"loaded": True})
+    variant: Variant[N, O, P] = field(metadata={"loaded": True}, repr=False)
+    detectors: tuple[tuple[str, Detector], ...] = field(metadata={"loaded": True}, repr=False)  # in YAML order
+    data: Mapping[str, Any] = field(metadata={"loaded": True}, repr=False)  # the document, read-only
+
+    def label(self, key: str) -> tuple[str, str]:
+        """(zh, en) for a pattern or item key."""
+        entry: Label | None = self.patterns.get(key) or self.labels.get(key)  # type: ignore[assignment]
+        if entry is None:
+            return key, key
+        return entry.zh, entry.en
+
+
+@dataclass(frozen=True, eq=False)
+class Variant(Generic[N, O, P]):
+    """One variant's schema, detectors and scorer."""
+
+    name: str  # the `scorer:` value its rulesets give
+    numbers: type[N]
+    options: type[O]
+    pattern: type[P]
+    detectors: Detectors
+    score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
+    # the `settlement:` section's dataclass and the settler (variants/<variant>/settle.py); None for a
+    # variant whose hands are scored but not settled
+    settlement: type | None = None
+    settle: Settler | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy

@@ -1,0 +1,219 @@
+"""The ruleset schema, read from frozen dataclasses: one declaration per section.
+
+A variant declares its `numbers`, `options` and pattern entries as frozen
+dataclasses with type hints (see `variants/wuhu/score.py`). `convert` checks a YAML value
+against such a hint and builds the frozen, typed object from it, so scorers read
+`rs.numbers.jiao` (a typo is a type-checker error) and nothing can change a loaded
+ruleset. The hints mean:
+
+* `int`: an integer from 0 to 1,000,000,000 (amounts are never negative unless a
+  key says `Annotated[int, SIGNED]`, and documents why); `Annotated[int, Range(a, b)]`
+  narrows it.
+* `float`: a finite number from 0 to 1,000,000; an integer is converted (`1` loads as
+  `1.0`, so every value has its declared type; text that shows a factor writes an
+  integral one without `.0`, see `variants.wuhu.kernel.factor_of`).
+* `bool`, `str`, `Literal[...]`; `tuple[X, ...]` (a YAML list); `Mapping[str, X]`
+  (a mapping with snake_case keys, frozen); a nested dataclass (a mapping with
+  exactly its fields; a field with a default may be left out).
+
+Every error is a `RulesetError("ruleset_invalid")` naming the source (file or
+`--set`) and the dotted key.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import types
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields, is_dataclass
+from functools import cache
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from ..core.errors import RulesetError, shown
+from ..core.tiles import number_of, suit_of
+
+
+@dataclass(frozen=True)
+class Range:
+    """`Annotated[int, Range(lo, hi)]`: the inclusive bounds of a number."""
+
+    lo: int | float
+    hi: int | float
+
+
+INTEGERS = Range(0, 1_000_000_000)
+NUMBERS = Range(0, 1_000_000)
+SIGNED = Range(-1_000_000_000, 1_000_000_000)  # only for a key whose docs say why it may be negative
+MAX_TEXT = 2000  # characters in a name, label or description
+KEY = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A name in Chinese and English."""
+
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """Which tiles a variant plays with."""
+
+    suits: tuple[Literal["m", "p", "s"], ...]
+    honours: tuple[Annotated[int, Range(1, 7)], ...]  # 1-7: 东南西北白发中
+    chow_melds: bool
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Options every variant's game needs: dealer rotation, 一炮多响, the 子 ledger.
+
+    Values live only in the rulesets' `settlement:` sections (no defaults here); each variant's settlement class extends it.
+    """
+
+    # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
+    # the winner deals, or the deal always passes to the next seat
+    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"]
+    dealer_after_draw: Literal["stay", "next"]  # after 流局 / 黄庄
+    multiple_winners: bool  # 一炮多响: several players may win on one discard
+    chips: int  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
+
+
+@cache
+def hints(cls: type) -> dict[str, Any]:
+    """A dataclass's field types, `Annotated` kept; read once per class."""
+    return get_type_hints(cls, include_extras=True)
+
+
+def optional_fields(cls: type) -> frozenset[str]:
+    """The fields of `cls` a ruleset may leave out (those with a default)."""
+    return frozenset(f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING)
+
+
+def describe(hint: Any) -> str:
+    """What a value of type `hint` must be, in words."""
+    hint, bounds = _unwrap(hint)
+    if hint is bool:
+        return "true or false"
+    if hint is int:
+        lo, hi = bounds or (INTEGERS.lo, INTEGERS.hi)
+        return f"an integer from {lo} to {hi}"
+    if hint is float:
+        lo, hi = bounds or (NUMBERS.lo, NUMBERS.hi)
+        return f"a number from {lo} to {hi}"
+    if hint is str:
+        return "a string"
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(v) for v in get_args(hint))
+    if origin is tuple:
+        return "a list"
+    if origin in (types.UnionType, Union):
+        return " or ".join(describe(a) for a in get_args(hint) if a is not type(None))
+    return "a mapping"
+
+
+def _unwrap(hint: Any) -> tuple[Any, tuple[int | float, int | float] | None]:
+    if get_origin(hint) is Annotated:
+        base, *meta = get_args(hint)
+        for m in meta:
+            if isinstance(m, Range):
+                return base, (m.lo, m.hi)
+        return base, None
+    return hint, None
+
+
+def _join(where: str, key: object) -> str:
+    return f"{where}.{key}" if where else str(key)
+
+
+def convert(value: Any, hint: Any, where: str, source: str, partial: bool = False) -> Any:
+    """`value` (plain YAML/JSON data) checked against `hint` and built into its frozen, typed form.
+
+    With `partial` (an `extends:` file before the merge), missing keys are allowed and
+    nothing is built: the result is None for a dataclass.
+    """
+
+    def fail(problem: str) -> RulesetError:
+        return RulesetError("ruleset_invalid", f"{source}: {where or '<top>'}: {problem}")
+
+    base, bounds = _unwrap(hint)
+    if base is bool or base is int or base is float:
+        number = base is not bool and isinstance(value, int | float) and not isinstance(value, bool)
+        if base is bool:
+            ok = isinstance(value, bool)
+        elif base is int:
+            ok = number and isinstance(value, int)
+        else:
+            ok = number and math.isfinite(value)
+        if ok and base is not bool:
+            default = INTEGERS if base is int else NUMBERS
+            lo, hi = bounds or (default.lo, default.hi)
+            ok = lo <= value <= hi
+        if not ok:
+            raise fail(f"must be {describe(hint)}, got {shown(value)}")
+        return float(value) if base is float else value
+    if base is str:
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise fail(f"must be {describe(hint)} of at most {MAX_TEXT} characters, got {shown(value)}")
+        return value
+    origin = get_origin(base)
+    if origin is Literal:
+        if not any(value == choice and type(value) is type(choice) for choice in get_args(base)):
+            raise fail(f"must be {describe(base)}, got {shown(value)}")
+        return value
+    if origin in (types.UnionType, Union):  # `X | None`: an optional key, or null
+        if value is None:
+            return None
+        (inner,) = (a for a in get_args(base) if a is not type(None))
+        return convert(value, inner, where, source, partial)
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise fail(f"must be a list, got {shown(value)}")
+        (item, _ellipsis) = get_args(base)
+        return tuple(convert(v, item, f"{where}[{i}]", source, partial) for i, v in enumerate(value))
+    if not isinstance(value, Mapping):
+        raise fail(f"must be a mapping, got {shown(value)}")
+    if origin is not None and issubclass(origin, Mapping):  # Mapping[str, X]: free snake_case keys
+        _, item = get_args(base)
+        out: dict[str, Any] = {}
+        for key, sub in value.items():
+            if not isinstance(key, str) or not KEY.match(key):
+                raise fail(f"{shown(key)} is not a snake_case key (a-z, 0-9, _; at most 64 characters)")
+            out[key] = convert(sub, item, _join(where, key), source, partial)
+        return types.MappingProxyType(out)
+    if is_dataclass(base) and isinstance(base, type):
+        return _dataclass(value, base, where, source, partial)
+    raise TypeError(f"bad schema type {hint!r}")  # pragma: no cover - a bug in a schema, not in a ruleset
+
+
+def _dataclass(value: Mapping[Any, Any], cls: type, where: str, source: str, partial: bool) -> Any:
+    types_ = hints(cls)
+    for key in value:
+        if key not in types_:
+            raise RulesetError("ruleset_invalid", f"{source}: {_join(where, shown(key) if not isinstance(key, str) else key)}: unknown key")
+    optional = optional_fields(cls)
+    built: dict[str, Any] = {}
+    for name, hint in types_.items():
+        if name in value:
+            built[name] = convert(value[name], hint, _join(where, name), source, partial)
+        elif not partial and name not in optional:
+            raise RulesetError("ruleset_invalid", f"{source}: {_join(where, name)}: missing key")
+    return None if partial else cls(**built)
+
+
+def frozen(value: Any) -> Any:
+    """A read-only deep copy of plain YAML/JSON data: mappings become read-only, lists tuples."""
+    if isinstance(value, Mapping):
+        return types.MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+def tile_in_variant(tile: int, tiles: Tiles) -> bool:
+    """Whether a ruleset's `tiles` section (suits, honour numbers) includes `tile`."""
+    suit = suit_of(tile)
+    return number_of(tile) in tiles.honours if suit == "z" else suit in tiles.suits

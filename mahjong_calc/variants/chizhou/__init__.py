@@ -1,0 +1,18 @@
+"""Chizhou (池州): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
+
+`VARIANT` is what the registry's "mahjong_calc.variants.chizhou:VARIANT" names; the settler loads
+on its first call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...rules.ruleset import Variant
+from ..common.lazy import lazy_settler
+from . import patterns, score
+
+VARIANT: Variant[Any, Any, Any] = Variant(
+    "chizhou", score.ChizhouNumbers, score.ChizhouOptions, score.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
+    score.ChizhouSettlement, lazy_settler("chizhou"),
+)

@@ -1,0 +1,189 @@
+"""The Wuhu kernel's integers as a ScoreResult: items with their labels and detail text,
+the decomposition, the extra keys, and every reading for `--explain`.
+
+This is the only place Wuhu text is made; the arithmetic is the kernel's (wuhu_kernel.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, overload
+
+from ...core.hand import Hand, WinContext
+from ...core.result import Item, ScoreResult
+from ...core.shapes import Arrangement, TileSet, _tile_set, meld_sets
+from ...core.tiles import NUM_TILES, tile_str
+from ..common.reading import Reading, item
+from . import kernel as k
+from .patterns import CHOW, KONG
+
+if TYPE_CHECKING:
+    from ...rules.ruleset import Ruleset
+
+KINDS = ("pung", "chow", "kong")  # a set code's kind (code // 34)
+TILE_TEXT = tuple(tile_str(t) for t in range(NUM_TILES))
+
+
+@dataclass(frozen=True)
+class WuhuFacts:
+    """What a Wuhu reading keeps besides its value: the arrangement, its 压档 and a dealer's extra."""
+
+    arrangement: Arrangement
+    ya_dang: int
+    dealer_extra: int
+
+
+def zhi_fan_detail(zhi: int, ya: int, factor: Decimal, zhi_fan: int) -> str:
+    """支番 with its numbers, so they add up on screen: `(9 + 2) × 0.4 = 4.4 → 4` (支 + 压档 points)."""
+    exact = format(((zhi + ya) * factor).normalize(), "f")
+    text = f"({zhi} + {ya}) × {factor} = {exact}" if ya else f"{zhi} × {factor} = {exact}"
+    return text if exact == str(zhi_fan) else f"{text} → {zhi_fan}"
+
+
+def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangement:
+    """The kernel's (pair, set codes, win_in) as the decomposition's Arrangement."""
+    pair, codes, win_in = arr
+    melds = meld_sets(hand)
+    concealed = tuple([_tile_set(KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
+    return Arrangement(pair, concealed + melds, win_in)
+
+
+def _item(rs: Ruleset[Any, Any, Any], entry: k.Item, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
+    """One of the kernel's items, with its names and detail text."""
+    code, amount, a, b = entry
+    keys = k.plan_for(rs).keys
+    if code == k.DI_FAN:
+        how = ("自摸 self-draw" if self_draw else "点炮 discard") + (f", 压档 {a}" if a else "")
+        return item(rs, "di_fan", amount, how)
+    if code == k.ZHI_FAN:
+        factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
+        return item(rs, "zhi_fan", amount, zhi_fan_detail(a, b, factor, amount))
+    if code == k.ZUI_ZI:
+        mult = rs.numbers.zui_zi_self_draw_multiplier
+        return item(rs, keys[a], amount, "嘴子" + (f" × {mult} self-draw" if b else ""))
+    if code == k.AN_GANG:
+        return item(rs, "an_gang", amount, sets[a].notation())
+    if code == k.MING_GANG:
+        return item(rs, "ming_gang", amount, sets[a].notation())
+    if code == k.DEALER:
+        return item(rs, "dealer", amount, "winner is dealer: one more 底番")
+    if code == k.JIAO_OWN:
+        return item(rs, "jiao", amount, f"{rs.label(keys[a])[0]} is 交 by itself")
+    if code == k.JIAO_PAIR:
+        return item(rs, "jiao", amount, f"two 嘴子: {rs.label(keys[a])[0]} + {rs.label(keys[b])[0]}")
+    if code == k.ZUI_ZI_IN_JIAO:
+        return item(rs, keys[a], amount, "嘴子 counted in 交")
+    if code == k.ZUI_ZI_BEYOND:
+        return item(rs, keys[a], amount, "嘴子 beyond 交")
+    return item(rs, "jiao_self_draw", amount, "self-draw with 交")
+
+
+# Items are values: one per (ruleset, kernel item, how the hand was won) is made, then shared
+_ITEMS: dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]] = {}
+
+
+def items(rs: Ruleset[Any, Any, Any], scored: k.Scored, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
+    """The kernel's items of one reading, with their names and detail text."""
+    entry = _ITEMS.get(id(rs))
+    if entry is None or entry[0] is not rs or len(entry[1]) > 65536:
+        entry = _ITEMS[id(rs)] = (rs, {})
+        if len(_ITEMS) > 256:
+            _ITEMS.clear()
+            _ITEMS[id(rs)] = entry
+    made = entry[1]
+    out: list[Item] = []
+    for one in scored.items:
+        code = one[0]
+        key = (one, sets[one[2]]) if code == k.AN_GANG or code == k.MING_GANG else (one, self_draw)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = _item(rs, one, sets, self_draw)
+        out.append(found)
+    return tuple(out)
+
+
+def patterns(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[str, ...]:
+    """The pattern keys found in a reading, in the ruleset's order, then `jiao` when it is 交."""
+    keys = k.plan_for(rs).keys
+    found = [keys[i] for i in scored.found]
+    if scored.jiao:
+        found.append("jiao")
+    return tuple(found)
+
+
+class Readings(Sequence[Reading[WuhuFacts]]):
+    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
+
+    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[WuhuFacts], best_index: int) -> None:
+        self._args = (hand, ctx, rs)
+        self._best = best
+        self._best_index = best_index
+        self._every: tuple[Reading[WuhuFacts], ...] | None = None
+
+    def _all(self) -> tuple[Reading[WuhuFacts], ...]:
+        if self._every is None:
+            hand, ctx, rs = self._args
+            out = kernel(hand, ctx, rs, keep_all=True)
+            self._every = tuple(
+                self._best if scored.arrangement == self._best_index else reading(hand, ctx, rs, out, scored)
+                for scored in out.every
+            )
+        return self._every
+
+    @overload
+    def __getitem__(self, index: int) -> Reading[WuhuFacts]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Reading[WuhuFacts]]: ...
+    def __getitem__(self, index: int | slice) -> Reading[WuhuFacts] | Sequence[Reading[WuhuFacts]]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Reading[WuhuFacts]]:
+        return iter(self._all())
+
+
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[WuhuFacts]:
+    """One reading of the kernel's, explained."""
+    arr = arrangement(hand, out.arrangements[scored.arrangement])
+    return Reading(scored.value, items(rs, scored, arr.sets, ctx.self_draw), patterns(rs, scored),
+                   WuhuFacts(arr, scored.ya, scored.dealer_extra))
+
+
+SEAT_PLACE = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat` as the kernel reads it
+
+
+def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
+    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
+    counts = [0] * 34
+    for t in hand.concealed:
+        counts[t] += 1
+    melds = tuple(KONG * 34 + m.first if m.kind == "kong" else (CHOW * 34 + m.first if m.kind == "chow" else m.first) for m in hand.melds)
+    return k.score(
+        k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile,
+        ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all, ctx,
+    )
+
+
+def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
+    """The ScoreResult of a winning hand's kernel outcome."""
+    best = out.best
+    assert best is not None
+    chosen = reading(hand, ctx, rs, out, best)
+    next_, opposite, previous = out.payments
+    return ScoreResult(
+        variant=rs.name,
+        ruleset_version=rs.version,
+        title=(rs.title.zh, rs.title.en),
+        hand=hand,
+        value=best.value,
+        items=chosen.items,
+        patterns=chosen.patterns,
+        payments={"next": next_, "opposite": opposite, "previous": previous},
+        decomposition=chosen.facts.arrangement.to_dict(),
+        extra={"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
+        readings=Readings(hand, ctx, rs, chosen, best.arrangement),
+    )

@@ -1,0 +1,535 @@
+"""The Wuhu kernel: tile counts and the facts of a win in, the best reading's integers out.
+
+Plain typed Python over ints and tuples, so that mypyc can compile it; without a
+compiler the same code runs. The rules of Wuhu scoring (八支, 压档, 底番, 支番, 嘴子,
+交, kongs, dealer) are written here once; `explain.py` turns the integers into
+the ScoreResult (labels, detail text, JSON), and is the only place text is made.
+
+The hand is split suit by suit (a suit's splits are memoised on its count vector,
+each set one int: `kind * 34 + first tile`, see patterns/wuhu.py), a hand's splits
+are the product of its suits' entries, and each (split, place of the winning tile)
+is one arrangement. The detectors run over one `WuhuRead` per hand.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final, final
+
+from .patterns import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
+
+if TYPE_CHECKING:
+    from ...core.hand import WinContext
+    from ...rules.ruleset import Ruleset
+
+# Outcome codes
+WIN: Final = 0
+NO_BA_ZHI: Final = 1
+NOT_A_WINNING_HAND: Final = 2
+
+# Item codes: an item is (code, amount, a, b); a and b are what its detail text needs.
+DI_FAN: Final = 0  # a: 压档 points
+ZHI_FAN: Final = 1  # a: 支, b: 压档 points
+ZUI_ZI: Final = 2  # a: pattern index, b: 1 when doubled on a self-draw
+AN_GANG: Final = 3  # a: index of the kong in the arrangement's sets
+MING_GANG: Final = 4  # a: as AN_GANG
+DEALER: Final = 5
+JIAO_OWN: Final = 6  # a: the pattern that is 交 by itself
+JIAO_PAIR: Final = 7  # a, b: the two 嘴子 that make 交
+ZUI_ZI_IN_JIAO: Final = 8  # a: pattern index
+ZUI_ZI_BEYOND: Final = 9  # a: pattern index
+JIAO_SELF_DRAW: Final = 10
+
+Item = tuple[int, int, int, int]
+
+
+@final
+class Plan:
+    """A Wuhu ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
+        num, opt = rs.numbers, rs.options
+        self.min_zhi: int = num.min_zhi
+        self.di_discard: int = num.di_fan.discard
+        self.di_discard_ya: int = num.di_fan.discard_ya_dang
+        self.di_self_draw: int = num.di_fan.self_draw
+        self.di_self_draw_ya: int = num.di_fan.self_draw_ya_dang
+        # 支番 factors as exact fractions of the decimals the YAML wrote (0.2 is 1/5)
+        self.factor_discard: tuple[int, int] = factor_of(num.zhi_factor.discard).as_integer_ratio()
+        self.factor_self_draw: tuple[int, int] = factor_of(num.zhi_factor.self_draw).as_integer_ratio()
+        self.zui_zi: int = num.zui_zi
+        self.zui_zi_mult: int = num.zui_zi_self_draw_multiplier
+        self.jiao: int = num.jiao
+        self.jiao_extra: int = num.jiao_extra_zui_zi
+        self.jiao_self_draw: int = num.jiao_self_draw
+        self.ming_gang: int = num.ming_gang
+        self.an_gang: int = num.an_gang
+        self.ya_dang_edge_wait: bool = opt.ya_dang_edge_wait
+        self.si_he_exposed_pung: bool = opt.si_he_exposed_pung
+        self.kongs_same_suit: bool = opt.shuang_ba_zhi_kongs_same_suit
+        self.gang_hou_ya_dang_jiao: bool = opt.gang_hou_ya_dang_jiao
+        self.jiao_count_each_source: bool = opt.jiao_count_each_source
+        self.dealer_payer_extra: bool = opt.dealer_payer_extra
+        self.ya_dang_single_wait: bool = opt.ya_dang_single_wait
+        self.hun_yi_se_self_draw_jiao: bool = opt.hun_yi_se_self_draw_jiao
+        self.jiao_self_draw_after_kong: bool = opt.jiao_self_draw_after_kong
+        self.tong_tian_overlapping: bool = opt.tong_tian_overlapping
+        self.gang_hou_du_diao_jiao: bool = opt.gang_hou_du_diao_jiao
+        self.si_he_three_extra: bool = opt.si_he_three_extra
+        # the patterns, in YAML order: key, detector, whether it is 交 by itself
+        self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
+        self.detectors: tuple[WuhuDetector, ...] = tuple(fn for _, fn in rs.detectors)
+        self.is_jiao: tuple[bool, ...] = tuple(rs.patterns[key].role == "jiao" for key in self.keys)
+        # a 嘴子 is doubled on a self-draw, except 杠后开花 (itself a self-draw)
+        self.doubles: tuple[bool, ...] = tuple(key != "gang_hou_kai_hua" for key in self.keys)
+        # the 嘴子 a rule may make 交 by themselves (-1: not listed as a 嘴子)
+        self.gang_hou: int = self._zui_zi_index("gang_hou_kai_hua")
+        self.hun_yi_se: int = self._zui_zi_index("hun_yi_se")
+
+    def _zui_zi_index(self, key: str) -> int:
+        if key in self.keys:
+            index = self.keys.index(key)
+            if not self.is_jiao[index]:
+                return index
+        return -1
+
+
+@final
+class Scored:
+    """One reading's integers: its value, items, patterns found (indexes into Plan.keys), 交, 压档.
+
+    `arrangement` indexes the hand's arrangements (see `arrangements`).
+    """
+
+    def __init__(
+        self, value: int, items: tuple[Item, ...], found: tuple[int, ...], jiao: bool, ya: int, dealer_extra: int, arrangement: int
+    ) -> None:
+        self.value = value
+        self.items = items
+        self.found = found
+        self.jiao = jiao
+        self.ya = ya
+        self.dealer_extra = dealer_extra
+        self.arrangement = arrangement
+
+
+@final
+class Outcome:
+    """What the kernel says of a hand: WIN with its best reading, or why not (NO_BA_ZHI, NOT_A_WINNING_HAND)."""
+
+    def __init__(
+        self,
+        code: int,
+        zhi: int,
+        waits: tuple[int, ...],
+        best: Scored | None,
+        payments: tuple[int, int, int],
+        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
+        every: tuple[Scored, ...],
+    ) -> None:
+        self.code = code
+        self.zhi = zhi
+        self.waits = waits
+        self.best = best
+        self.payments = payments  # next, opposite, previous
+        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
+        self.every = every  # every reading, when asked for (`explain`)
+
+
+def factor_of(value: float) -> Decimal:
+    """A 支番 factor as the decimal it was written as: `0.2`, `0.5`, and `1`, never `1.0`."""
+    exact = Decimal(repr(value))
+    return exact.to_integral_value() if exact == exact.to_integral_value() else exact
+
+
+# --- splits, per suit and memoised ------------------------------------------------------
+
+
+def _sets_only(work: list[int], start: int, end: int, suited: bool) -> list[tuple[int, ...]]:
+    """All ways to cut work[start:end] into pungs and chows: lowest tile first, pung before chow."""
+    i = start
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        return [()]
+    found: list[tuple[int, ...]] = []
+    if work[i] >= 3:
+        work[i] -= 3
+        for rest in _sets_only(work, i, end, suited):
+            found.append((PUNG * 34 + i,) + rest)
+        work[i] += 3
+    if suited and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        for rest in _sets_only(work, i, end, suited):
+            found.append((CHOW * 34 + i,) + rest)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+    return found
+
+
+@lru_cache(maxsize=32768)
+def _relative_sets(part: tuple[int, ...], suited: bool) -> tuple[tuple[int, ...], ...]:
+    """`suit_sets` of a suit whose first tile is 0 (the three suits share these entries)."""
+    work = [0] * 34
+    base = 0 if suited else 27
+    for offset, n in enumerate(part):
+        work[base + offset] = n
+    found = _sets_only(work, base, base + len(part), suited)
+    if suited:
+        return tuple(found)
+    return tuple(tuple(code - base for code in sets) for sets in found)
+
+
+@lru_cache(maxsize=65536)
+def suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to cut one suit's counts (its first tile is `base`) into pungs and chows, as set codes."""
+    found = _relative_sets(part, base < 27)
+    if base == 0:
+        return found
+    return tuple(tuple(code + base for code in sets) for sets in found)
+
+
+_BASES: Final = (0, 9, 18, 27)
+
+
+@lru_cache(maxsize=8192)
+def splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every (pair, sets) split of the concealed tiles' counts: pair by pair in tile order,
+    each pair's sets in search order, suit by suit (m, p, s, z)."""
+    parts = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    pair_group = -1
+    for g in range(4):
+        size = sum(parts[g]) % 3
+        if size == 1 or (size == 2 and pair_group >= 0):
+            return ()
+        if size == 2:
+            pair_group = g
+    if pair_group < 0:
+        return ()
+    lists: list[tuple[tuple[int, ...], ...]] = []
+    for g in range(4):
+        if g != pair_group:
+            found = suit_sets(parts[g], _BASES[g])
+            if not found:
+                return ()
+            lists.append(found)
+        else:
+            lists.append(((),))
+    base = _BASES[pair_group]
+    work = list(parts[pair_group])
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for i in range(len(work)):
+        if work[i] < 2:
+            continue
+        work[i] -= 2
+        lists[pair_group] = suit_sets(tuple(work), base)
+        work[i] += 2
+        for m in lists[0]:
+            for p in lists[1]:
+                for s in lists[2]:
+                    for z in lists[3]:
+                        out.append((base + i, m + p + s + z))
+    return tuple(out)
+
+
+def _sets_possible(work: list[int], i: int, end: int, suited: bool) -> bool:
+    """Whether work[i:end] cuts into pungs and chows at all (the search of `_sets_only`, stopping at the first)."""
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        return True
+    if work[i] >= 3:
+        work[i] -= 3
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 3
+        if found:
+            return True
+    if suited and i % 9 <= 6 and i + 2 < end and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+        return found
+    return False
+
+
+@lru_cache(maxsize=131072)
+def suit_ok(part: tuple[int, ...], suited: bool) -> bool:
+    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
+    size = sum(part) % 3
+    if size == 1:
+        return False
+    work = list(part)
+    end = len(work)
+    if size == 0:
+        return _sets_possible(work, 0, end, suited)
+    for i in range(end):
+        if work[i] >= 2:
+            work[i] -= 2
+            found = _sets_possible(work, 0, end, suited)
+            work[i] += 2
+            if found:
+                return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def suit_completions(part: tuple[int, ...], suited: bool) -> tuple[int, ...]:
+    """Tiles of this suit (counted from its first) that, added to `part`, leave it sets only or a pair plus sets."""
+    out: list[int] = []
+    work = list(part)
+    size = len(part)
+    for i in range(size):
+        # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
+        near = part[i] > 0
+        if not near and suited:
+            for d in (-2, -1, 1, 2):
+                if 0 <= i + d < size and part[i + d]:
+                    near = True
+                    break
+        if not near or work[i] >= 4:
+            continue
+        work[i] += 1
+        if suit_ok(tuple(work), suited):
+            out.append(i)
+        work[i] -= 1
+    return tuple(out)
+
+
+def waits(before: tuple[int, ...], held: tuple[int, ...]) -> tuple[int, ...]:
+    """Tiles that complete the 13 tiles `before` into pair + sets, in tile order; a tile of
+    which `held` (every tile the player holds, melds included) has all four is no wait."""
+    parts = (before[0:9], before[9:18], before[18:27], before[27:34])
+    sizes = (sum(parts[0]) % 3, sum(parts[1]) % 3, sum(parts[2]) % 3, sum(parts[3]) % 3)
+    out: list[int] = []
+    for g in range(4):
+        # the tile goes to suit g: afterwards exactly one suit may hold the pair
+        pairs = 0
+        for h in range(4):
+            if (sizes[h] + (1 if h == g else 0)) % 3 == 2:
+                pairs += 1
+        if pairs != 1:
+            continue
+        ok = True
+        for h in range(4):
+            if h != g and not suit_ok(parts[h], h < 3):
+                ok = False
+                break
+        if ok:
+            base = _BASES[g]
+            for t in suit_completions(parts[g], g < 3):
+                if held[base + t] < 4:
+                    out.append(base + t)
+    return tuple(out)
+
+
+def arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Every (pair, sets, win_in) of a hand: its splits, each with every place the winning tile
+    can sit (-1: the pair; else the index of a concealed set, each distinct set once)."""
+    out: list[tuple[int, tuple[int, ...], int]] = []
+    for pair, raw in splits(counts):
+        sets = raw + melds
+        if pair == win:
+            out.append((pair, sets, -1))
+        for index in range(len(raw)):
+            code = raw[index]
+            first = code - CHOW * 34 if code >= CHOW * 34 else code
+            holds = first <= win <= first + 2 if code >= CHOW * 34 else first == win
+            if holds and code not in raw[:index]:
+                out.append((pair, sets, index))
+    return tuple(out)
+
+
+# --- the arithmetic ---------------------------------------------------------------------
+
+
+def ya_dang(plan: Plan, sets: tuple[int, ...], win_in: int, win: int, waits: tuple[int, ...]) -> int:
+    """压档 points: the winning tile fills the middle of a concealed sequence (or its edge, if
+    allowed); with `ya_dang_single_wait`, the 13 tiles must also wait on that tile alone."""
+    if (plan.ya_dang_single_wait and len(waits) != 1) or win_in < 0:
+        return 0
+    code = sets[win_in]
+    if not CHOW * 34 <= code < KONG * 34:
+        return 0
+    first = code - CHOW * 34
+    number = first % 9 + 1
+    edge = (win == first + 2 and number == 1) or (win == first and number == 7)
+    return win % 9 + 1 if win == first + 1 or (plan.ya_dang_edge_wait and edge) else 0
+
+
+def round_half_up(n: int, factor: tuple[int, int]) -> int:
+    """n × factor rounded as the seeds mean it (四舍五入: 4.5 → 5), in integers."""
+    num, den = factor
+    x = n * num
+    if x >= 0:
+        return (2 * x + den) // (2 * den)
+    return -((-2 * x + den) // (2 * den))
+
+
+def read(plan: Plan, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int, dealer: bool) -> Scored:
+    """One reading's items and value, from the patterns found in it (without its arrangement index)."""
+    jiao_sources: list[int] = []
+    zui_zi: list[int] = []
+    for index in found:
+        if plan.is_jiao[index]:
+            jiao_sources.append(index)
+        else:
+            zui_zi.append(index)
+    # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
+    promoted: list[int] = []
+    if plan.gang_hou >= 0 and plan.gang_hou in zui_zi and ((ya > 0 and plan.gang_hou_ya_dang_jiao) or (du_diao and plan.gang_hou_du_diao_jiao)):
+        promoted.append(plan.gang_hou)  # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
+    if plan.hun_yi_se >= 0 and plan.hun_yi_se in zui_zi and r.self_draw and plan.hun_yi_se_self_draw_jiao:
+        promoted.append(plan.hun_yi_se)
+    if promoted:
+        zui_zi = [k for k in zui_zi if k not in promoted]
+    items: list[Item] = []
+    dealer_extra = 0
+    jiao = bool(jiao_sources) or bool(promoted) or len(zui_zi) >= 2
+    if jiao:
+        # 交: a fixed amount, plus each 嘴子 beyond those that made it, plus self-draw. A promoted
+        # 嘴子 that is not the 交 counted is still a 嘴子 beyond it, so 压档 never lowers a hand.
+        sources = jiao_sources + promoted
+        counted = sources if plan.jiao_count_each_source else sources[:1]
+        for index in counted:
+            items.append((JIAO_OWN, plan.jiao, index, 0))
+        extras = zui_zi
+        if len(zui_zi) >= 2 and (not sources or plan.jiao_count_each_source):
+            items.append((JIAO_PAIR, plan.jiao, zui_zi[0], zui_zi[1]))
+            items.append((ZUI_ZI_IN_JIAO, 0, zui_zi[0], 0))
+            items.append((ZUI_ZI_IN_JIAO, 0, zui_zi[1], 0))
+            extras = zui_zi[2:]
+        for index in extras:
+            items.append((ZUI_ZI_BEYOND, plan.jiao_extra, index, 0))
+        for index in promoted:
+            if index not in counted:
+                items.append((ZUI_ZI_BEYOND, plan.jiao_extra, index, 0))
+        if r.self_draw and (plan.jiao_self_draw_after_kong or not r.after_kong):
+            items.append((JIAO_SELF_DRAW, plan.jiao_self_draw, 0, 0))
+    else:
+        if r.self_draw:
+            di = plan.di_self_draw_ya if ya else plan.di_self_draw
+            zhi_fan = round_half_up(zhi + ya, plan.factor_self_draw)
+        else:
+            di = plan.di_discard_ya if ya else plan.di_discard
+            zhi_fan = round_half_up(zhi + ya, plan.factor_discard)
+        items.append((DI_FAN, di, ya, 0))
+        items.append((ZHI_FAN, zhi_fan, zhi, ya))
+        for index in zui_zi:
+            if r.self_draw and plan.doubles[index]:
+                items.append((ZUI_ZI, plan.zui_zi * plan.zui_zi_mult, index, 1))
+            else:
+                items.append((ZUI_ZI, plan.zui_zi, index, 0))
+        sets = r.sets
+        for index in range(r.n_concealed, len(sets)):
+            if sets[index] >= KONG * 34:
+                if r.melds_concealed[index - r.n_concealed]:
+                    items.append((AN_GANG, plan.an_gang, index, 0))
+                else:
+                    items.append((MING_GANG, plan.ming_gang, index, 0))
+        if dealer:
+            items.append((DEALER, di, 0, 0))
+        dealer_extra = di if plan.dealer_payer_extra and dealer_seat else 0
+    value = 0
+    for entry in items:
+        value += entry[1]
+    return Scored(value, tuple(items), found, jiao, ya, dealer_extra, -1)
+
+
+def score(
+    plan: Plan,
+    concealed: tuple[int, ...],
+    melds: tuple[int, ...],
+    melds_concealed: tuple[bool, ...],
+    win: int,
+    self_draw: bool,
+    after_kong: bool,
+    heavenly: bool,
+    earthly: bool,
+    dealer: bool,
+    dealer_seat: int,
+    keep_all: bool = False,
+    ctx: WinContext | None = None,
+) -> Outcome:
+    """Score one Wuhu hand: `concealed` counts the concealed tiles (winning tile included),
+    `melds` are set codes (PUNG/CHOW/KONG * 34 + first), `melds_concealed` marks concealed
+    kongs, `dealer_seat` is 0 (none) or the paying dealer's place 1-3 (next, opposite,
+    previous). The best reading is the first of the highest value; `keep_all` also keeps
+    every reading (for `--explain`)."""
+    held = list(concealed)
+    for code in melds:
+        if code >= KONG * 34:
+            held[code - KONG * 34] += 4
+        elif code >= CHOW * 34:
+            first = code - CHOW * 34
+            held[first] += 1
+            held[first + 1] += 1
+            held[first + 2] += 1
+        else:
+            held[code] += 3
+    suit_len = (sum(held[0:9]), sum(held[9:18]), sum(held[18:27]))
+    zhi = max(suit_len)
+    if zhi < plan.min_zhi:
+        return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
+    arrs = arrangements(concealed, melds, win)
+    if not arrs:
+        return Outcome(NOT_A_WINNING_HAND, zhi, (), None, (0, 0, 0), (), ())
+    before = list(concealed)
+    before[win] -= 1
+    held[win] -= 1
+    wait = waits(tuple(before), tuple(held))
+    single = len(wait) == 1 and wait[0] == win
+
+    r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, plan.tong_tian_overlapping,
+                 plan.si_he_exposed_pung, plan.si_he_three_extra, plan.kongs_same_suit, ctx)
+    detectors = plan.detectors
+    n_melds = len(melds)
+    best: Scored | None = None
+    best_index = -1
+    every: list[Scored] = []
+    for index in range(len(arrs)):
+        _, sets, win_in = arrs[index]
+        r.arrange(sets, len(sets) - n_melds)
+        ya = ya_dang(plan, sets, win_in, win, wait)
+        found: list[int] = []
+        for k in range(len(detectors)):
+            if detectors[k](r):
+                found.append(k)
+        scored = read(plan, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
+        if keep_all:
+            scored.arrangement = index
+            every.append(scored)
+        if best is None or scored.value > best.value:
+            best = scored
+            best_index = index
+    assert best is not None
+    best.arrangement = best_index
+    pays = best.value
+    payments = (
+        pays + (best.dealer_extra if dealer_seat == 1 else 0),
+        pays + (best.dealer_extra if dealer_seat == 2 else 0),
+        pays + (best.dealer_extra if dealer_seat == 3 else 0),
+    )
+    return Outcome(WIN, zhi, wait, best, payments, arrs, tuple(every))
+
+
+_PLANS: dict[int, tuple[Ruleset[Any, Any, Any], Plan]] = {}
+
+
+def plan_for(rs: Ruleset[Any, Any, Any]) -> Plan:
+    """The Plan of a (loaded, frozen) Wuhu ruleset, built once."""
+    entry = _PLANS.get(id(rs))
+    if entry is not None and entry[0] is rs:
+        return entry[1]
+    if len(_PLANS) >= 256:
+        _PLANS.clear()
+    plan = Plan(rs)
+    _PLANS[id(rs)] = (rs, plan)
+    return plan
