@@ -220,7 +220,7 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
 def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     import yaml
 
-    from ..core.errors import RulesetError
+    from ..rules.loader import check_key
 
     anchors: dict[str, int] = {}
     loader.get_event()  # the stream's start
@@ -236,12 +236,7 @@ def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     while not loader.check_event(yaml.MappingEndEvent):
         key_node = _node(loader, anchors)
         key = loader.construct_document(key_node)
-        try:
-            duplicate = key in seen
-        except TypeError:  # an unhashable key, such as a list
-            raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
-        if duplicate:
-            raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        check_key(key, key_node, seen)
         seen.add(key)
         if key == "hands" and loader.check_event(yaml.SequenceStartEvent):
             loader.get_event()

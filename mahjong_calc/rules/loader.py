@@ -15,7 +15,7 @@ import copy
 import errno
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import fields
 from functools import cache, lru_cache
 from pathlib import Path
@@ -147,17 +147,23 @@ def _strict_loader(what: str = "a ruleset") -> type:
     return _StrictLoader
 
 
+def check_key(key: Any, key_node: yaml.Node, seen: Container[Any]) -> None:
+    """Refuse a mapping key that cannot be a name or is already in `seen` (plain YAML keeps the
+    last of two duplicates without a word)."""
+    try:
+        duplicate = key in seen
+    except TypeError:  # an unhashable key, such as a list
+        raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
+    if duplicate:
+        raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+
+
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        try:
-            duplicate = key in out
-        except TypeError:  # an unhashable key, such as a list
-            raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
-        if duplicate:
-            raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        check_key(key, key_node, out)
         out[key] = loader.construct_object(value_node, deep=deep)
     return out
 
