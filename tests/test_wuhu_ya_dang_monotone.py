@@ -1,4 +1,4 @@
-"""Issue 11.1: 压档 never lowers a Wuhu hand.
+"""压档 never lowers a Wuhu hand.
 
 A 压档 hand and its twin hold the same 14 tiles and melds; the twin wins on another
 tile of the same hand and is not 压档. Over generated real hands (a pair plus four

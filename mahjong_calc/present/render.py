@@ -234,7 +234,7 @@ def print_table(
 
 
 def print_liability(console: Any, rows: list[dict[str, Any]], lang: str) -> None:
-    """Issue 12: one line per liability shift (包牌, 承包, 反包), under the payments."""
+    """One line per liability shift (包牌, 承包, 反包), under the payments."""
     for row in rows:
         who = SEAT_NAMES[row["payer"]][0 if lang == "zh" else 1] if row["payer"] in SEAT_NAMES else row["payer"]
         name = f"{row['zh']} {row['code']}" if lang == "zh" else f"{row['code']} ({row['zh']}): {row['en']}"
