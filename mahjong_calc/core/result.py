@@ -63,14 +63,13 @@ class ScoreResult:
     def total(self) -> int:
         return sum(self.payments.values())
 
-    def to_dict(self) -> dict[str, Any]:
+    def _head(self) -> dict[str, Any]:
+        """The contract's keys before `items`."""
+        return {"variant": self.variant, "ruleset_version": self.ruleset_version, "valid": True, "hand": self.hand.to_dict(), "value": self.value}
+
+    def _tail(self) -> dict[str, Any]:
+        """The contract's keys after `items`, then the variant's extra keys."""
         return {
-            "variant": self.variant,
-            "ruleset_version": self.ruleset_version,
-            "valid": True,
-            "hand": self.hand.to_dict(),
-            "value": self.value,
-            "items": [i.to_dict() for i in self.items],
             "patterns": list(self.patterns),
             "payments": {seat: self.payments[seat] for seat in SEATS},
             "total": self.total,
@@ -78,24 +77,15 @@ class ScoreResult:
             **self.extra,
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._head(), "items": [i.to_dict() for i in self.items], **self._tail()}
+
     def to_json(self) -> str:
         """`json.dumps(self.to_dict(), ensure_ascii=False)`, the same text, with each item's JSON
         made once: the keys before `items` and those after are encoded as two objects, and
         the items' text goes between them."""
         if not _KEYS.isdisjoint(self.extra):  # an extra key replacing a fixed one keeps that one's place
             return _encode(self.to_dict())
-        head = _encode({
-            "variant": self.variant,
-            "ruleset_version": self.ruleset_version,
-            "valid": True,
-            "hand": self.hand.to_dict(),
-            "value": self.value,
-        })
-        tail = _encode({
-            "patterns": list(self.patterns),
-            "payments": {seat: self.payments[seat] for seat in SEATS},
-            "total": self.total,
-            "decomposition": self.decomposition,
-            **self.extra,
-        })
+        head = _encode(self._head())
+        tail = _encode(self._tail())
         return head[:-1] + ', "items": [' + ", ".join([_item_text(i) for i in self.items]) + "], " + tail[1:]
