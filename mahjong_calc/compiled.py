@@ -79,11 +79,6 @@ def compiled_modules() -> tuple[str, ...]:
     return tuple(out)
 
 
-def available() -> bool:
-    """Whether every listed module runs compiled."""
-    return compiled_modules() == MODULES
-
-
 @cache
 def kernel_compiled(scorer: str) -> bool:
     """Whether the kernel of the variant scorer `scorer` (variants/<scorer>/kernel.py) runs compiled."""

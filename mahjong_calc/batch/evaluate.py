@@ -87,8 +87,9 @@ def _win_outcome(result: ScoreResult, compiled: bool) -> Outcome:
     )
 
 
+@lru_cache(maxsize=64)
 def _compiled(variant: str | None, defaults: Defaults) -> bool:
-    """Whether a record of `variant` is scored by a compiled kernel."""
+    """Whether a record of `variant` is scored by a compiled kernel (asked once per variant, not per record)."""
     try:
         rs = resolve_ruleset(variant, defaults.rules if variant is None else None, defaults.overrides)
     except MjcalcError:
@@ -113,6 +114,7 @@ def configure(defaults: Defaults) -> None:
     if defaults != _defaults:
         _defaults = defaults
         outcome.cache_clear()
+        _compiled.cache_clear()
 
 
 def current_defaults() -> Defaults:
