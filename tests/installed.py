@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -88,3 +91,36 @@ def run_installed(
 def popen_installed(args: Sequence[str], *, env: Mapping[str, str] | None = None, **kwargs: Any) -> subprocess.Popen[bytes]:
     """Like run_installed, as a Popen (for pipes that close early, or signals)."""
     return subprocess.Popen([*MJCALC, *args], cwd=_WORKDIR, env=child_env(env), **kwargs)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_serving(proc: subprocess.Popen[bytes], port: int, seconds: float = 30) -> None:
+    """Wait for `mjcalc serve` on `port` to answer; if it exits or takes too long, kill it and
+    fail the test with what it wrote on stderr."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=2):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                _, err = proc.communicate()
+                pytest.fail(f"mjcalc serve did not start: {(err or b'').decode(errors='replace')}")
+            time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen[Any], timeout: float = 20) -> None:
+    """Terminate a child, and kill it if it has not gone within `timeout` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

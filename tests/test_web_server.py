@@ -10,14 +10,13 @@ import json
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import child_env, popen_installed
+from installed import child_env, free_port, popen_installed, stop, wait_until_serving
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
@@ -27,37 +26,11 @@ from mahjong_calc.web.server import Guard, Limits, open_limit
 SCORE = json.dumps({"hand": "123456m13m99p555p2m", "self_draw": True}).encode()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_until_up(proc: subprocess.Popen[bytes], port: int) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=2):
-                return
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-
-
 def _score(port: int) -> int:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/score", SCORE, {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=20) as answer:
         assert json.loads(answer.read())["valid"] is True
         return int(answer.status)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def _is_open(sock: socket.socket) -> bool:
@@ -89,15 +62,15 @@ def started(tmp_path: Path) -> Iterator[Callable[..., tuple[int, subprocess.Pope
     procs: list[subprocess.Popen[bytes]] = []
 
     def start(make: Callable[[int], subprocess.Popen[bytes]]) -> tuple[int, subprocess.Popen[bytes]]:
-        port = _free_port()
+        port = free_port()
         proc = make(port)
         procs.append(proc)
-        _wait_until_up(proc, port)
+        wait_until_serving(proc, port)
         return port, proc
 
     yield start
     for proc in procs:
-        _stop(proc)
+        stop(proc)
 
 
 FDS = 512  # the server's open-file limit in the test: uvicorn alone ran out of descriptors at ~500 connections
@@ -130,7 +103,7 @@ def test_slow_clients_do_not_shut_out_a_normal_request(started: Any, tmp_path: P
     finally:
         for sock in slow:
             sock.close()
-    _stop(proc)
+    stop(proc)
     text = log.read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in text
     assert len(text.splitlines()) <= len(slow) + 1 - held
@@ -162,7 +135,7 @@ def test_a_request_that_never_arrives_in_full_is_dropped(started: Any, tmp_path:
         sock.sendall(sent.replace(b"{port}", str(port).encode()))
         assert _read_to_close(sock) == b""  # closed, with no answer
     assert _score(port) == 200
-    _stop(proc)
+    stop(proc)
     assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
 
 
