@@ -117,10 +117,12 @@ def test_schema_migrates_forward(tmp_path: Path) -> None:
         old.db.execute("INSERT INTO games (created, header) VALUES ('2026-01-01T00:00:00+00:00', ?)", (json.dumps(HEADER),))
         old.db.execute("INSERT INTO events VALUES (1, 1, 'hand', ?, 'x')", (json.dumps(HANDS[0]),))
     with Store(path) as store:
-        assert store.version == SCHEMA_VERSION == 3
+        assert store.version == SCHEMA_VERSION == 4
         (game,) = store.games()
         assert len(game.token) >= 16
         assert store.hands(game.id) == [HANDS[0]]
+        store.edit(game.id, 1, HANDS[2])  # version 4's events: an edit
+        assert store.hands(game.id) == [HANDS[2]]
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:

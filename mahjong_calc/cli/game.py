@@ -21,8 +21,12 @@ GAME_COMMANDS = {
     # live games, kept in SQLite
     "new": "mahjong_calc.cli.live:new",
     "add": "mahjong_calc.cli.live:add",
+    "edit": "mahjong_calc.cli.live:edit",
+    "delete": "mahjong_calc.cli.live:delete",
     "show": "mahjong_calc.cli.live:show",
     "undo": "mahjong_calc.cli.live:undo",
+    "redo": "mahjong_calc.cli.live:redo",
+    "history": "mahjong_calc.cli.live:history",
     "list": "mahjong_calc.cli.live:list_games",
     "export": "mahjong_calc.cli.live:export",
 }

@@ -1,4 +1,4 @@
-"""`mjcalc game new|add|show|undo|list|export`: live games, a thin shell over `live.Store`.
+"""`mjcalc game new|add|edit|delete|show|undo|redo|history|list|export`: live games, a thin shell over `live.Store`.
 
 Errors go through `cli.errors_to_exit` (exit 2 bad input, 1 not a win). Importing this
 module imports neither sqlite3 nor YAML: `mjcalc score` does not pay for it.
@@ -19,7 +19,7 @@ from .app import emit, errors_to_exit
 from .options import Lang, flag_option, with_signature
 
 if TYPE_CHECKING:
-    from ..live.store import Store
+    from ..live.store import Change, Store
 
 # `score`'s flags that a game works out itself (the dealer, the variant) or names by player (the discarder)
 _NOT_FOR_ADD = frozenset({"hand", "discarder"})
@@ -139,6 +139,38 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
     return {**record, **extra}
 
 
+def _hand_params(params: dict[str, Any]) -> tuple[list[str], Path | None, bool, str, dict[str, Any]]:
+    """The words (GAME, N, HAND), --db, --json, --lang and the hand's record of `game add`'s parameters."""
+    words: list[str] = params.pop("words") or []
+    db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
+    return words, db, json_out, lang, params
+
+
+def _record(params: dict[str, Any], words: list[str]) -> dict[str, Any]:
+    winner, discarder, draw, more = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more")
+    return hand_record(params, "".join(words) or None, winner, discarder, draw, more)
+
+
+def _print_change(change: Change, json_out: bool, lang: str, head: str | None = None) -> None:
+    """A write's answer: the game's state (--json), or the hand it was about, the hands it made
+    error rows (also on stderr with --json) and the standings."""
+    from ..game import report_dict, report_json
+    from ..live.text import WORDS, hand_line, standings
+
+    data = report_dict(change.report)
+    broken = [WORDS[lang]["broken"].format(no=no, code=data["hands"][no - 1]["error"]["code"],
+                                           message=data["hands"][no - 1]["error"]["message"]) for no in change.broken]
+    if json_out:
+        for line in broken:
+            typer.echo(f"mjcalc: {line}", err=True)
+        emit(report_json(change.report))
+        return
+    lines = [] if head is None else [head]
+    if change.no is not None and change.no <= len(data["hands"]) and head is None:
+        lines.append(hand_line(data["hands"][change.no - 1], lang))
+    emit("\n".join([*lines, *broken, standings(data, lang)]))
+
+
 def add(**params: Any) -> None:
     """Score one hand, record it in a live game, and print the standings.
 
@@ -148,33 +180,57 @@ def add(**params: Any) -> None:
 
     Example: mjcalc game add --winner 李 --discarder 王 123456m13m99p555p2m
     """
-    from ..game import report_dict, report_json
-
-    words: list[str] = params.pop("words") or []
-    db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
-    winner, discarder, draw, more = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more")
+    words, db, json_out, lang, params = _hand_params(params)
     game: str | None = None
-    if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or draw):
+    if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or params["draw"]):
         game, words = words[0], words[1:]
     with errors_to_exit(json_out):
-        record = hand_record(params, "".join(words) or None, winner, discarder, draw, more)
+        record = _record(params, words)
         with _store(db) as store:
-            report = store.add_hand(game, record)
-    if json_out:
-        emit(report_json(report))
-        return
-    from ..live.text import hand_line, standings
-
-    data = report_dict(report)
-    emit(hand_line(data["hands"][-1], lang) + "\n" + standings(data, lang))
+            change = store.add(game, record)
+    _print_change(change, json_out, lang)
 
 
-def _add_signature() -> inspect.Signature:
+def _hand_number(text: str) -> int:
+    from ..core.errors import InputError, shown
+
+    if not (text.isascii() and text.isdigit() and len(text) < 10) or int(text) < 1:
+        raise InputError("unknown_hand", f"a hand is named by its number (1, 2, ... as `mjcalc game show` lists them), not {shown(text, 40)}")
+    return int(text)
+
+
+def edit(**params: Any) -> None:
+    """Change a hand of a live game: replace hand N with the hand the flags describe.
+
+    One number before the tiles is N (of the most recent game); two are GAME, then N.
+    The new hand is checked against the game before it (refused, nothing written, if it
+    is not a win or bad input); a later hand it makes impossible (after the end of the
+    game, a player without 子) becomes an error row, and the output says so.
+
+    Example: mjcalc game edit 1 --winner 张 --discarder 王 123456m13m99p555p2m
+    """
+    from ..core.errors import InputError
+
+    words, db, json_out, lang, params = _hand_params(params)
+    numbers: list[str] = []
+    while words and len(numbers) < 2 and words[0].isascii() and words[0].isdigit():
+        numbers.append(words.pop(0))
+    with errors_to_exit(json_out):
+        if not numbers:
+            raise InputError("missing_field", "name the hand to change: mjcalc game edit [GAME] N HAND")
+        game, no = (None, numbers[0]) if len(numbers) == 1 else (numbers[0], numbers[1])
+        record = _record(params, words)
+        with _store(db) as store:
+            change = store.edit(game, _hand_number(no), record)
+    _print_change(change, json_out, lang)
+
+
+def _add_signature(words: str = "[GAME] HAND...", words_help: str = "The game's number (default: the most recent), then the winner's tiles.",
+                   json_help: str = "Print the game's state: the object `mjcalc game settle FILE --json` prints.") -> inspect.Signature:
     kw = inspect.Parameter.KEYWORD_ONLY
     return inspect.Signature([
         inspect.Parameter("words", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[
-            list[str] | None, typer.Argument(metavar="[GAME] HAND...", show_default=False,
-                                                help="The game's number (default: the most recent), then the winner's tiles.")]),
+            list[str] | None, typer.Argument(metavar=words, show_default=False, help=words_help)]),
         inspect.Parameter("winner", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--winner", metavar="NAME", show_default=False, help="Who won (a player's name, or a seat E/S/W/N).")]),
         inspect.Parameter("discarder", kw, default=None, annotation=Annotated[str | None, typer.Option(
@@ -188,7 +244,7 @@ def _add_signature() -> inspect.Signature:
                  "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
-            "--json", "-j", help="Print the game's state: the object `mjcalc game settle FILE --json` prints.")]),
+            "--json", "-j", help=json_help)]),
         inspect.Parameter("lang", kw, default=Lang.zh, annotation=LangOption),
     ])
 
@@ -196,6 +252,9 @@ def _add_signature() -> inspect.Signature:
 @flag_table.derived
 def _signature() -> None:  # again whenever flags.FIELDS changes
     with_signature(add, _add_signature())
+    with_signature(edit, _add_signature(
+        "[GAME] N HAND...", "The game's number (default: the most recent), the hand's number N, then the winner's tiles.",
+        "Print the game's state after the change: the object `mjcalc game settle FILE --json` prints."))
 
 
 def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -218,20 +277,62 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
 def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the game's state after the undo.")] = False, lang: LangOption = Lang.zh) -> None:
-    """Take back the last hand of a live game (it stays in the game's history).
+    """Take back the last hand of a live game (it stays in the game's history; `game redo` puts it back).
 
     Example: mjcalc game undo
     """
-    from ..game import report_dict, report_json
-    from ..live.text import WORDS, standings
+    from ..live.text import WORDS
 
     with errors_to_exit(json_out), _store(db) as store:
-        _, report = store.undo(game)
-    if json_out:
-        emit(report_json(report))
-        return
-    data = report_dict(report)
-    emit(WORDS[lang.value]["undone"].format(no=len(data["hands"]) + 1) + "\n" + standings(data, lang.value))
+        change = store.take_back(game)
+    _print_change(change, json_out, lang.value, WORDS[lang.value]["undone"].format(no=change.no))
+
+
+def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print the game's state after the redo.")] = False, lang: LangOption = Lang.zh) -> None:
+    """Take back the last undo: put the hand back, while nothing else changed since.
+
+    Example: mjcalc game redo
+    """
+    from ..live.text import WORDS
+
+    with errors_to_exit(json_out), _store(db) as store:
+        change = store.redo(game)
+    _print_change(change, json_out, lang.value, WORDS[lang.value]["redone"].format(no=change.no))
+
+
+def delete(
+    first: Annotated[str, typer.Argument(metavar="[GAME] N", help="The game's number (default: the most recent), then the hand's number N.")],
+    second: Annotated[str | None, typer.Argument(metavar="", hidden=True, show_default=False)] = None,
+    db: DbOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print the game's state after the change.")] = False,
+    lang: LangOption = Lang.zh,
+) -> None:
+    """Remove hand N of a live game (it stays in the history); the later hands are settled again without it.
+
+    Example: mjcalc game delete 2
+    """
+    from ..live.text import WORDS
+
+    game, no = (None, first) if second is None else (first, second)
+    with errors_to_exit(json_out):
+        number = _hand_number(no)
+        with _store(db) as store:
+            change = store.delete(game, number)
+    _print_change(change, json_out, lang.value, WORDS[lang.value]["deleted"].format(no=change.no))
+
+
+def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print the events as a JSON list: seq, kind, at, no, hand, ...")] = False, lang: LangOption = Lang.zh) -> None:
+    """Show what was entered, changed and removed in a live game, and when (every event, in order).
+
+    Example: mjcalc game history
+    """
+    from ..live.text import history_lines
+
+    with errors_to_exit(json_out), _store(db) as store:
+        events = store.history(game)
+    emit(json.dumps(events, ensure_ascii=False) if json_out else history_lines(events, lang.value))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:

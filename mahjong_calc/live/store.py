@@ -1,9 +1,13 @@
 """The SQLite store of live games: a header per game, and an append-only list of events.
 
 Events are `hand` (one hand as entered, a game-record hand: winner, discarder, hand,
-melds, ...) and `undo` (takes back the last hand still in play; the hand stays in the
-history). Nothing derived is stored: the hands in play are the fold over the events,
-and the standings the fold of `settle_game` over those hands.
+melds, ...), `undo` (takes back the last hand still in play; the hand stays in the
+history), `redo` (puts back the last hand undone, while nothing else changed since),
+`edit` (replaces a hand in play) and `delete` (removes one). Nothing derived is stored:
+the hands in play are the fold over the events, and the standings the fold of
+`settle_game` over those hands. A game's version is its count of events: a write may
+name the version it was made against, and is refused (`stale_version`) when the game
+has changed since.
 
 Writes are one transaction each (`BEGIN IMMEDIATE`), and a hand is checked inside
 the transaction against the hands already stored, so two processes adding to one
@@ -90,7 +94,20 @@ def _v3(db: sqlite3.Connection) -> None:
     db.execute("UPDATE games SET events = (SELECT count(*) FROM events WHERE events.game = games.id)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)  # MIGRATIONS[n] takes version n to n + 1
+def _v4(db: sqlite3.Connection) -> None:
+    """Events that correct the game: `edit`, `delete` and `redo` (SQLite cannot alter a CHECK: the table is rebuilt)."""
+    db.execute(
+        "CREATE TABLE events_v4 (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,"
+        f" kind TEXT NOT NULL CHECK (kind IN ({', '.join(repr(k) for k in KINDS)})), body TEXT NOT NULL, at TEXT NOT NULL,"
+        " PRIMARY KEY (game, seq))"
+    )
+    db.execute("INSERT INTO events_v4 (game, seq, kind, body, at) SELECT game, seq, kind, body, at FROM events")
+    db.execute("DROP TABLE events")
+    db.execute("ALTER TABLE events_v4 RENAME TO events")
+
+
+KINDS = ("hand", "undo", "redo", "edit", "delete")  # the kinds of event
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)  # MIGRATIONS[n] takes version n to n + 1
 SCHEMA_VERSION = len(MIGRATIONS)
 PLAUSIBLE_VERSIONS = 1000  # a version beyond this is a damaged header, not a newer mjcalc
 
@@ -127,15 +144,82 @@ class Event:
     at: str
 
 
-def live_hands(events: list[Event]) -> list[tuple[int, dict[str, Any]]]:
-    """The hands still in play, (seq, hand), after applying every undo in order."""
+class BadEvents(ValueError):
+    """The events do not make a game (an edit of a hand not in play, a body without its fields): damage."""
+
+
+def _target(ev: Event, key: str) -> int:
+    value = ev.body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadEvents(f"event {ev.seq}: {ev.kind} without the hand it is about")
+    return value
+
+
+def replay(events: list[Event]) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]]]:
+    """(the hands in play, the hands undone that a redo can put back), each as (id, hand), the id
+    being the seq of the event that entered the hand. An edit keeps the hand's id and place."""
     stack: list[tuple[int, dict[str, Any]]] = []
+    undone: list[tuple[int, dict[str, Any]]] = []
     for ev in events:
         if ev.kind == "hand":
             stack.append((ev.seq, ev.body))
-        elif ev.kind == "undo" and stack:
-            stack.pop()
-    return stack
+            undone.clear()
+        elif ev.kind == "undo":
+            if stack:
+                undone.append(stack.pop())
+        elif ev.kind == "redo":
+            if undone:
+                stack.append(undone.pop())
+        elif ev.kind in ("edit", "delete"):
+            target = _target(ev, "edits" if ev.kind == "edit" else "deletes")
+            at = next((i for i, (hid, _) in enumerate(stack) if hid == target), None)
+            if at is None:
+                raise BadEvents(f"event {ev.seq}: {ev.kind} of a hand that is not in play")
+            if ev.kind == "delete":
+                del stack[at]
+            else:
+                hand = ev.body.get("hand")
+                if not isinstance(hand, dict):
+                    raise BadEvents(f"event {ev.seq}: an edit without its hand")
+                stack[at] = (target, hand)
+            undone.clear()
+    return stack, undone
+
+
+def live_hands(events: list[Event]) -> list[tuple[int, dict[str, Any]]]:
+    """The hands still in play, (id, hand), after applying every event in order."""
+    return replay(events)[0]
+
+
+def history(events: list[Event]) -> list[dict[str, Any]]:
+    """Every event as `game history` shows it: seq, kind, at, the number of the hand it is
+    about at that moment (`no`), and the hand entered, changed, undone or redone."""
+    out: list[dict[str, Any]] = []
+    for i, ev in enumerate(events):
+        before, undone = replay(events[:i])
+        row: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind, "at": ev.at}
+        if ev.kind == "hand":
+            row |= {"no": len(before) + 1, "hand": ev.body}
+        elif ev.kind == "undo" and before:
+            row |= {"no": len(before), "hand": before[-1][1], **ev.body}
+        elif ev.kind == "redo" and undone:
+            row |= {"no": len(before) + 1, "hand": undone[-1][1], **ev.body}
+        else:
+            row |= ev.body
+        out.append(row)
+    return out
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a write did: the game settled after it, its new version, the hand it was about
+    (its number, and the hand undone, redone or deleted), and the later hands it made error rows."""
+
+    report: Report
+    version: int
+    no: int | None = None
+    hand: dict[str, Any] | None = None
+    broken: tuple[int, ...] = ()
 
 
 def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -291,7 +375,8 @@ class Store:
             raise self._damaged(f"game {game_id}'s header is not valid JSON") from None
         if not isinstance(header, dict):
             raise self._damaged(f"game {game_id}'s header is not a mapping")
-        return GameInfo(game_id, created, header, token if valid_token(token) else None, len(live_hands(self.events(game_id))))
+        return GameInfo(game_id, created, header, token if valid_token(token) else None,
+                        len(self._replay(game_id, self.events(game_id))[0]))
 
     @_guarded
     def game(self, game_id: int | str | None = None) -> GameInfo:
@@ -325,15 +410,51 @@ class Store:
                 value = json.loads(body)
             except (ValueError, TypeError, RecursionError):
                 raise self._damaged(f"game {game_id}, event {seq}: the hand is not valid JSON") from None
-            if kind not in ("hand", "undo") or not isinstance(value, dict):
-                raise self._damaged(f"game {game_id}, event {seq}: not a hand or an undo")
+            if kind not in KINDS or not isinstance(value, dict):
+                raise self._damaged(f"game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete")
             out.append(Event(seq, kind, value, at))
         return out
 
+    def _replay(self, game_id: int, events: list[Event]) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]]]:
+        try:
+            return replay(events)
+        except BadEvents as exc:
+            raise self._damaged(f"game {game_id}, {exc}") from None
+
     @_guarded
     def hands(self, game_id: int) -> list[dict[str, Any]]:
-        """The hands in play, as entered."""
-        return [hand for _, hand in live_hands(self.events(game_id))]
+        """The hands in play, as entered (or as last changed)."""
+        return [hand for _, hand in self._replay(game_id, self.events(game_id))[0]]
+
+    @_guarded
+    def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
+        """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
+        info = self.game(game_id)
+        events = self.events(info.id)
+        self._replay(info.id, events)
+        return history(events)
+
+    @_guarded
+    def game_version(self, game_id: int) -> int:
+        """The game's version: its count of events (0 for a game with none)."""
+        row = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError("unknown_game", f"no game {game_id} in {self.path} (see `mjcalc game list`)")
+        return int(row[0])
+
+    @_guarded
+    def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
+        """The game settled and its version, read together (one read transaction)."""
+        from ..game import settle_game
+
+        self.db.execute("BEGIN")
+        try:
+            info = self.game(game_id)
+            hands = self.hands(info.id)
+            version = self.game_version(info.id)
+        finally:
+            self.db.execute("COMMIT")
+        return settle_game(self.game_file(info, hands)), version
 
     # --- the fold ---
 
@@ -355,50 +476,135 @@ class Store:
 
     # --- writes ---
 
-    @_guarded
-    def add_hand(self, game_id: int | str | None, hand: Mapping[str, Any]) -> Report:
-        """Check one hand against the game as it stands and store it; a hand that is
-        not a win, or bad input, raises its error and nothing is written."""
-        from ..game import RawHand, settle_game, start, step
+    def _begin(self, db: sqlite3.Connection, game_id: int | str | None, expect: int | None) -> tuple[GameInfo, list[Event]]:
+        """Inside a write: the game and its events, after checking the version the change was made against."""
+        info = self.game(game_id)
+        events = self.events(info.id)
+        if expect is not None and expect != len(events):
+            raise StoreError("stale_version", f"game {info.id} has changed: it is at version {len(events)}, "
+                             f"the change was made against version {expect}; look again and redo it")
+        return info, events
+
+    def _append(self, db: sqlite3.Connection, info: GameInfo, events: list[Event], kind: str, body: Mapping[str, Any]) -> int:
+        seq = len(events) + 1
+        db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
+                   (info.id, seq, kind, json.dumps(body, ensure_ascii=False), _now()))
+        db.execute("UPDATE games SET events = ? WHERE id = ?", (seq, info.id))
+        return seq
+
+    def _check_hand(self, info: GameInfo, before: list[dict[str, Any]], hand: Mapping[str, Any]) -> dict[str, Any]:
+        """The hand, as it will be stored, checked against the game after the hands `before` it:
+        a hand that is not a win, or bad input, raises its error."""
+        from ..game import RawHand, start, step
 
         if not isinstance(hand, Mapping):
             raise StoreError("bad_record", f"a hand must be a mapping of fields, not {type(hand).__name__}")
-        record = dict(hand)
-        body = json.dumps(record, ensure_ascii=False)
-        with self._write() as db:
-            info = self.game(game_id)
-            events = self.events(info.id)
-            hands = [h for _, h in live_hands(events)]
-            game = self.game_file(info, hands)
-            state = start(game)
-            for raw in game.hands:
-                state, _ = step(game, state, raw)
-            _, row = step(game, state, RawHand(len(hands) + 1, json.loads(body)))
-            if row.error is not None:
-                raise row.error
-            seq = (events[-1].seq if events else 0) + 1
-            db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, 'hand', ?, ?)", (info.id, seq, body, _now()))
-            db.execute("UPDATE games SET events = ? WHERE id = ?", (seq, info.id))
-        return settle_game(self.game_file(info, [*hands, record]))
+        record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
+        game = self.game_file(info, before)
+        state = start(game)
+        for raw in game.hands:
+            state, _ = step(game, state, raw)
+        _, row = step(game, state, RawHand(len(before) + 1, record))
+        if row.error is not None:
+            raise row.error
+        return record
+
+    def _settled(self, info: GameInfo, hands: list[tuple[int, dict[str, Any]]]) -> tuple[Report, dict[int, bool]]:
+        """The game settled over these hands, and which of them (by id) are error rows."""
+        from ..game import settle_game
+
+        report = settle_game(self.game_file(info, [h for _, h in hands]))
+        return report, {hid: row.error is not None for (hid, _), row in zip(hands, report.rows, strict=True)}
+
+    def _changed(self, info: GameInfo, before: list[tuple[int, dict[str, Any]]], after: list[tuple[int, dict[str, Any]]],
+                 version: int, no: int | None, hand: dict[str, Any] | None) -> Change:
+        """The Change of a write: the hands that were settled before it and are error rows after it are `broken`."""
+        _, failed_before = self._settled(info, before)
+        report, failed_after = self._settled(info, after)
+        broken = tuple(i + 1 for i, (hid, _) in enumerate(after) if failed_after[hid] and not failed_before.get(hid, False))
+        return Change(report, version, no, hand, broken)
+
+    def _hand_at(self, info: GameInfo, stack: list[tuple[int, dict[str, Any]]], no: int) -> int:
+        if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
+            raise StoreError("unknown_hand", f"game {info.id} has no hand {shown(no, 20)}: its hands are "
+                             + (f"1 to {len(stack)}" if stack else "none yet"))
+        return no - 1
 
     @_guarded
-    def undo(self, game_id: int | str | None = None) -> tuple[dict[str, Any], Report]:
-        """Take back the last hand in play (kept in the history); returns it and the new standings."""
+    def add(self, game_id: int | str | None, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
+        """Check one hand against the game as it stands and store it; a hand that is
+        not a win, or bad input, raises its error and nothing is written."""
         from ..game import settle_game
 
         with self._write() as db:
-            info = self.game(game_id)
-            events = self.events(info.id)
-            stack = live_hands(events)
+            info, events = self._begin(db, game_id, expect)
+            stack, _ = self._replay(info.id, events)
+            record = self._check_hand(info, [h for _, h in stack], hand)
+            version = self._append(db, info, events, "hand", record)
+        hands = [*(h for _, h in stack), record]
+        return Change(settle_game(self.game_file(info, hands)), version, len(hands), record)
+
+    def add_hand(self, game_id: int | str | None, hand: Mapping[str, Any]) -> Report:
+        """`add`, for the standings only."""
+        return self.add(game_id, hand).report
+
+    @_guarded
+    def edit(self, game_id: int | str | None, no: int, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
+        """Replace hand `no`: the new hand is checked against the game before it (refused, nothing
+        written, if it is not a win or bad input); a later hand it makes impossible becomes an error row."""
+        with self._write() as db:
+            info, events = self._begin(db, game_id, expect)
+            stack, _ = self._replay(info.id, events)
+            at = self._hand_at(info, stack, no)
+            record = self._check_hand(info, [h for _, h in stack[:at]], hand)
+            hid = stack[at][0]
+            version = self._append(db, info, events, "edit", {"edits": hid, "no": no, "hand": record})
+        return self._changed(info, stack, [*stack[:at], (hid, record), *stack[at + 1:]], version, no, record)
+
+    @_guarded
+    def delete(self, game_id: int | str | None, no: int, *, expect: int | None = None) -> Change:
+        """Remove hand `no` (it stays in the history); the later hands are settled again without it."""
+        with self._write() as db:
+            info, events = self._begin(db, game_id, expect)
+            stack, _ = self._replay(info.id, events)
+            at = self._hand_at(info, stack, no)
+            hid, removed = stack[at]
+            version = self._append(db, info, events, "delete", {"deletes": hid, "no": no})
+        return self._changed(info, stack, [*stack[:at], *stack[at + 1:]], version, no, removed)
+
+    @_guarded
+    def take_back(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
+        """Take back the last hand in play (kept in the history; `redo` puts it back)."""
+        from ..game import settle_game
+
+        with self._write() as db:
+            info, events = self._begin(db, game_id, expect)
+            stack, _ = self._replay(info.id, events)
             if not stack:
                 raise StoreError("nothing_to_undo", f"game {info.id} has no hand to take back")
-            seq, undone = stack.pop()
-            db.execute(
-                "INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, 'undo', ?, ?)",
-                (info.id, events[-1].seq + 1, json.dumps({"undoes": seq}), _now()),
-            )
-            db.execute("UPDATE games SET events = ? WHERE id = ?", (events[-1].seq + 1, info.id))
-        return undone, settle_game(self.game_file(info, [h for _, h in stack]))
+            hid, undone = stack.pop()
+            version = self._append(db, info, events, "undo", {"undoes": hid})
+        return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
+
+    def undo(self, game_id: int | str | None = None) -> tuple[dict[str, Any], Report]:
+        """`take_back`: the hand taken back and the new standings."""
+        change = self.take_back(game_id)
+        assert change.hand is not None
+        return change.hand, change.report
+
+    @_guarded
+    def redo(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
+        """Put back the last hand undone, if no hand was added, changed or removed since
+        (`nothing_to_redo` when there is none): the game is then exactly as it was before that undo."""
+        with self._write() as db:
+            info, events = self._begin(db, game_id, expect)
+            stack, undone = self._replay(info.id, events)
+            if not undone:
+                raise StoreError("nothing_to_redo", f"game {info.id} has no undo to take back "
+                                 "(a hand added, changed or removed since an undo ends what redo can put back)")
+            hid, hand = undone[-1]
+            version = self._append(db, info, events, "redo", {"redoes": hid})
+        return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
 
 
 def _game_number(game_id: int | str) -> int:
@@ -418,4 +624,5 @@ def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
     return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
 
 
-__all__ = ["SCHEMA_VERSION", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml", "live_hands"]
+__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml",
+           "history", "live_hands", "replay"]

@@ -10,11 +10,19 @@ from typing import Any
 WORDS = {
     "zh": {"hand": "第 {no} 局", "draw": "流局", "wins": "{who} 和", "self_draw": "自摸", "from": "{who} 放冲",
            "value": "番 {value}", "standings": "{n} 局后积分", "chips": "子", "undone": "已撤销第 {no} 局",
-           "none": "还没有牌局", "game": "牌局 {id}", "ended": "第 {no} 局结束 (有人子输光)", "error": "错误"},
+           "none": "还没有牌局", "game": "牌局 {id}", "ended": "第 {no} 局结束 (有人子输光)", "error": "错误",
+           "redone": "已恢复第 {no} 局", "deleted": "已删除第 {no} 局",
+           "broken": "第 {no} 局现在是错误行 [{code}]: {message}",
+           "ev_hand": "记入第 {no} 局: {what}", "ev_edit": "修改第 {no} 局为: {what}", "ev_delete": "删除第 {no} 局",
+           "ev_undo": "撤销第 {no} 局", "ev_redo": "恢复第 {no} 局", "no_events": "这个牌局还没有记录"},
     "en": {"hand": "hand {no}", "draw": "drawn (流局)", "wins": "{who} wins", "self_draw": "self-draw",
            "from": "discard of {who}", "value": "value {value}", "standings": "standings after {n} hands",
            "chips": "子", "undone": "took back hand {no}", "none": "no games yet", "game": "game {id}",
-           "ended": "the game ended at hand {no} (a player's 子 ran out)", "error": "error"},
+           "ended": "the game ended at hand {no} (a player's 子 ran out)", "error": "error",
+           "redone": "put back hand {no}", "deleted": "removed hand {no}",
+           "broken": "hand {no} is now an error row [{code}]: {message}",
+           "ev_hand": "hand {no} entered: {what}", "ev_edit": "hand {no} changed to: {what}", "ev_delete": "hand {no} removed",
+           "ev_undo": "hand {no} taken back (undo)", "ev_redo": "hand {no} put back (redo)", "no_events": "nothing recorded in this game yet"},
 }
 
 
@@ -64,4 +72,29 @@ def game_rows(games: list[dict[str, Any]], lang: str) -> str:
     for g in games:
         out.append(f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}  {g['variant']:<9} "
                    f"{','.join(g['players'])}  ({g['hands']} {'局' if lang == 'zh' else 'hands'})")
+    return "\n".join(out)
+
+
+def hand_summary(hand: dict[str, Any], lang: str) -> str:
+    """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局)."""
+    w = WORDS[lang]
+    if hand.get("draw"):
+        return w["draw"]
+    entries = hand["winners"] if isinstance(hand.get("winners"), list) else [hand]
+    how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder") or "?")
+    tiles = "; ".join(" ".join(str(x) for x in [e.get("hand", ""), *(e.get("melds") or [])] if x) for e in entries if isinstance(e, dict))
+    who = "+".join(str(e.get("winner", "?")) for e in entries if isinstance(e, dict))
+    return f"{w['wins'].format(who=who)}, {how}: {tiles}"
+
+
+def history_lines(events: list[dict[str, Any]], lang: str) -> str:
+    """`mjcalc game history`: one line per event, with its time and the hand it is about."""
+    w = WORDS[lang]
+    if not events:
+        return w["no_events"]
+    out = []
+    for ev in events:
+        what = hand_summary(ev["hand"], lang) if isinstance(ev.get("hand"), dict) else ""
+        text = w[f"ev_{ev['kind']}"].format(no=ev.get("no", "?"), what=what)
+        out.append(f"{ev['seq']:>4}  {ev['at'][:19].replace('T', ' ')}  {text}")
     return "\n".join(out)
