@@ -22,7 +22,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -35,6 +35,9 @@ from starlette.staticfiles import StaticFiles
 
 from ..core.errors import MjcalcError
 from . import api, is_loopback
+
+if TYPE_CHECKING:
+    from ..live.store import Change, Store
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
 STATIC = Path(__file__).resolve().parent / "static"
@@ -78,12 +81,38 @@ async def _body(request: Request) -> Any:
         raise ApiError("bad_json", "the body must be one JSON value (UTF-8)") from None
 
 
+async def _optional_body(request: Request) -> Any:
+    """The JSON body of a request that may have none (an undo, a delete): None when it has none."""
+    if request.headers.get("content-length", "0") == "0" and "transfer-encoding" not in request.headers:
+        return None
+    return await _body(request)
+
+
+def expected_version(request: Request, body: Any) -> int | None:
+    """The version a change was made against: the `If-Match` header (`"7"`, or `*` for any) or
+    the body's `"version"` (taken out of the body); None when neither is given."""
+    given: Any = None
+    where = "If-Match"
+    header = request.headers.get("if-match")
+    if isinstance(body, dict) and "version" in body:
+        given, where = body.pop("version"), '"version"'
+    elif header is not None and header.strip() != "*":
+        text = header.strip().removeprefix("W/").strip('"')
+        given = int(text) if text.isascii() and text.isdigit() and len(text) < 19 else header
+    if given is None:
+        return None
+    if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        raise ApiError("bad_field", f"{where} must be the game's version, a whole number (the ETag of its state), "
+                       f"not {str(given)[:40]!r}")
+    return given
+
+
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlette:
     """The app; `db` is the games database (default: `live.default_db_path()`)."""
-    from ..live import Store
+    from ..live.store import Store
 
     def store() -> Store:
         return Store(db)
@@ -159,10 +188,35 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
     async def variants(request: Request) -> Response:
         return _json(*await run_in_threadpool(api.answer_variants))
 
-    def _state(report: Any) -> Response:
+    def _state(report: Any, version: int) -> Response:
+        """A game's state, `mjcalc game settle FILE --json`; its version in the ETag."""
         from ..game import report_json
 
-        return _json(200, report_json(report))
+        return Response(report_json(report), status_code=200, media_type="application/json; charset=utf-8",
+                        headers={"etag": f'"{version}"'})
+
+    def stale(s: Store, game: str, err: MjcalcError) -> Response:
+        """409 `stale_version`, with the game as it now stands (`state`) and its `version`."""
+        report, version = s.snapshot(game)
+        from ..game import report_json
+        from ..present.render import clean
+
+        body = (f'{{"valid": false, "error": {json.dumps({"code": err.code, "message": clean(err.message)}, ensure_ascii=False)}, '
+                f'"version": {version}, "state": {report_json(report)}}}')
+        return Response(body, status_code=409, media_type="application/json; charset=utf-8", headers={"etag": f'"{version}"'})
+
+    def write(request: Request, act: Callable[[Store, int | None], Change]) -> Callable[[int | None], Response]:
+        """A change to a game: made against the version the request names, answered with the new state."""
+        def run(expect: int | None) -> Response:
+            with store() as s:
+                try:
+                    change = act(s, expect)
+                except MjcalcError as err:
+                    if err.code == "stale_version":
+                        return stale(s, request.path_params["game"], err)
+                    raise
+            return _state(change.report, change.version)
+        return run
 
     async def games(request: Request) -> Response:
         def run() -> list[dict[str, Any]]:
@@ -194,28 +248,42 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
     async def show(request: Request) -> Response:
         def run() -> Response:
             with store() as s:
-                return _state(s.report(request.path_params["game"]))
+                return _state(*s.snapshot(request.path_params["game"]))
 
         return await run_in_threadpool(run)
 
-    async def add(request: Request) -> Response:
+    async def _hand_body(request: Request) -> tuple[dict[str, Any], int | None]:
         body = await _body(request)
         if not isinstance(body, dict):
             raise ApiError("bad_record", f"a hand must be a JSON object, not {type(body).__name__}")
+        return body, expected_version(request, body)
 
-        def run() -> Response:
-            with store() as s:
-                return _state(s.add_hand(request.path_params["game"], body))
+    async def add(request: Request) -> Response:
+        body, expect = await _hand_body(request)
+        game = request.path_params["game"]
+        return await run_in_threadpool(write(request, lambda s, v: s.add(game, body, expect=v)), expect)
 
-        return await run_in_threadpool(run)
+    async def edit(request: Request) -> Response:
+        no = _hand_no(request.path_params["n"])
+        body, expect = await _hand_body(request)
+        game = request.path_params["game"]
+        return await run_in_threadpool(write(request, lambda s, v: s.edit(game, no, body, expect=v)), expect)
+
+    async def delete(request: Request) -> Response:
+        no = _hand_no(request.path_params["n"])
+        expect = expected_version(request, await _optional_body(request))
+        game = request.path_params["game"]
+        return await run_in_threadpool(write(request, lambda s, v: s.delete(game, no, expect=v)), expect)
 
     async def undo(request: Request) -> Response:
-        def run() -> Response:
-            with store() as s:
-                _, report = s.undo(request.path_params["game"])
-            return _state(report)
+        expect = expected_version(request, await _optional_body(request))
+        game = request.path_params["game"]
+        return await run_in_threadpool(write(request, lambda s, v: s.take_back(game, expect=v)), expect)
 
-        return await run_in_threadpool(run)
+    async def redo(request: Request) -> Response:
+        expect = expected_version(request, await _optional_body(request))
+        game = request.path_params["game"]
+        return await run_in_threadpool(write(request, lambda s, v: s.redo(game, expect=v)), expect)
 
     async def export(request: Request) -> Response:
         from ..live import export_yaml
@@ -232,9 +300,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
     async def history(request: Request) -> Response:
         def run() -> Response:
             with store() as s:
-                info = s.game(request.path_params["game"])
-                events = [{"seq": e.seq, "kind": e.kind, "at": e.at, **({"hand": e.body} if e.kind == "hand" else e.body)}
-                          for e in s.events(info.id)]
+                events = s.history(request.path_params["game"])
             return _json(200, json.dumps(events, ensure_ascii=False))
 
         return await run_in_threadpool(run)
@@ -251,7 +317,10 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{game}", endpoint(show, True)),
         Route("/api/games/{game}/hands", endpoint(add, True), methods=["POST"]),
+        Route("/api/games/{game}/hands/{n}", endpoint(edit, True), methods=["PUT"]),
+        Route("/api/games/{game}/hands/{n}", endpoint(delete, True), methods=["DELETE"]),
         Route("/api/games/{game}/undo", endpoint(undo, True), methods=["POST"]),
+        Route("/api/games/{game}/redo", endpoint(redo, True), methods=["POST"]),
         Route("/api/games/{game}/export", endpoint(export, True)),
         Route("/api/games/{game}/history", endpoint(history, True)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -263,6 +332,12 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         return _error(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
 
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+
+
+def _hand_no(value: str) -> int:
+    if value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    raise ApiError("unknown_hand", f"a hand is named by its number (1, 2, ...), not {value[:40]!r}")
 
 
 def _game_number(value: str) -> int:
