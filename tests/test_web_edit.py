@@ -152,3 +152,60 @@ def test_two_concurrent_editors_get_one_409(tmp_path: Path) -> None:
         assert len(send("GET", f"/api/games/{gid}/history", None)[1]) == 2  # one edit made, the other not
     finally:
         stop(proc)
+
+
+def test_the_event_stream_has_one_event_per_change_wherever_made(tmp_path: Path) -> None:
+    """`GET /api/games/{id}/events`: `ready` with the version now, then one `change` per new
+    version, for changes made through this server and by the CLI in another process alike."""
+    from installed import run_installed
+
+    db = tmp_path / "g.sqlite3"
+    port = free_port()
+    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stderr=-1, stdout=-1)
+    try:
+        wait_until_serving(proc, port)
+        base = f"http://127.0.0.1:{port}"
+        gid = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
+        with urllib.request.urlopen(f"{base}/api/games/{gid}/events", timeout=30) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+
+            def events() -> Any:
+                kind = None
+                for raw in stream:
+                    line = raw.decode().rstrip("\n")
+                    if line.startswith("event: "):
+                        kind = line[7:]
+                    elif line.startswith("data: "):
+                        yield kind, json.loads(line[6:])
+
+            seen = events()
+            assert next(seen) == ("ready", {"game": gid, "version": 0})
+            assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
+            assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
+            request = urllib.request.Request(f"{base}/api/games/{gid}/hands/1", method="DELETE")
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                assert answer.status == 200
+            assert [next(seen) for _ in range(3)] == [("change", {"game": gid, "version": v}) for v in (1, 2, 3)]
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"{base}/api/games/99/events", timeout=30)
+        assert missing.value.code == 404
+    finally:
+        stop(proc)
+
+
+def test_the_join_link_carries_the_token_on_a_network(db: Path) -> None:
+    client = TestClient(create_app(db, tokens=True, public="http://192.168.1.20:8315/"), base_url="http://192.168.1.20:8315",
+                        raise_server_exceptions=False)
+    game = client.post("/api/games", json={"variant": "wuhu315", "players": PLAYERS, "dealer": "王"})
+    assert game.status_code == 401  # a new game needs a token already: that of a game `serve` printed
+    seed = CliRunner().invoke(app, ["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"])
+    from mahjong_calc.live import Store
+
+    with Store(db) as store:
+        token = store.tokens()[json.loads(seed.stdout)["id"]]
+    made = client.post("/api/games", json={"variant": "wuhu315", "players": PLAYERS, "dealer": "王"}, headers={"x-mjcalc-token": token})
+    gid, own = made.json()["id"], made.json()["token"]
+    join = client.get(f"/api/games/{gid}/join", headers={"x-mjcalc-token": own}).json()
+    assert join["url"] == f"http://192.168.1.20:8315/?game={gid}&token={own}"
+    assert join["svg"].startswith("<svg") and "xmlns" in join["svg"]
+    assert client.get(f"/api/games/{gid}/join", headers={"x-mjcalc-token": token}).status_code == 403

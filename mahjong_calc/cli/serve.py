@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..web import is_loopback
+from ..web import is_loopback, join_line
 from .app import errors_to_exit, fail
 from .live import DbOption
+
+if TYPE_CHECKING:
+    from ..live.store import GameInfo
 
 INSTALL_HINT = "mjcalc serve needs the web extra: pip install 'mjcalc[web]' (from a checkout: pip install '.[web]')"
 
@@ -36,8 +39,8 @@ def serve(
     """Serve the table companion page and its JSON API (needs the `web` extra).
 
     On loopback (the default) nothing else can reach it. With --host 0.0.0.0 it prints,
-    for each recent game, a link with the game's access token; requests without a
-    token are refused.
+    for each recent game and each game begun while it runs, a link with the game's
+    access token; requests without a token are refused.
 
     Example: mjcalc serve --port 8315
     """
@@ -69,16 +72,17 @@ def serve(
     typer.echo(f"mjcalc: serving {where} on {base}  (Ctrl-C stops)")
     if tokens:
         if not games:
-            typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...`, then restart `mjcalc serve` for its link")
+            typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...` or on the page; its link shows here")
         for g in games:
-            if g.token is None:
-                typer.echo(f"  game {g.id}: no valid access token in the database; it cannot be opened from the network")
-            else:
-                typer.echo(f"  game {g.id} ({','.join(map(str, g.header.get('players') or []))}): {base}?game={g.id}&token={g.token}")
+            typer.echo(join_line(base, g.id, g.header.get("players"), g.token, tokens))
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     from ..web.server import run
 
-    run(create_app(Path(where), tokens=tokens), host, port)
+    def announce(info: GameInfo) -> None:  # a game begun while serving, here or by `mjcalc game new`
+        typer.echo(join_line(base, info.id, info.header.get("players"), info.token, tokens))
+        sys.stdout.flush()
+
+    run(create_app(Path(where), tokens=tokens, public=base, announce=announce), host, port)
 
 
 __all__ = ["INSTALL_HINT", "serve"]

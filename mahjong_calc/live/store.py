@@ -367,7 +367,19 @@ class Store:
         """Each game's access token, by game number (cheap: no hands are read); a game without a valid token is left out."""
         return {int(i): t for i, t in self.db.execute("SELECT id, token FROM games").fetchall() if valid_token(t)}
 
-    def _info(self, row: tuple[Any, ...]) -> GameInfo:
+    @_guarded
+    def last_game_id(self) -> int:
+        """The number of the most recent game (0: none yet)."""
+        (last,) = self.db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()
+        return int(last)
+
+    @_guarded
+    def games_after(self, last: int) -> list[GameInfo]:
+        """The games begun after game `last`, oldest first (cheap: their hands are not read)."""
+        rows = self.db.execute("SELECT id, created, header, token FROM games WHERE id > ? ORDER BY id", (last,)).fetchall()
+        return [self._info(row, count_hands=False) for row in rows]
+
+    def _info(self, row: tuple[Any, ...], count_hands: bool = True) -> GameInfo:
         game_id, created, text, token = row
         try:
             header = json.loads(text)
@@ -376,7 +388,7 @@ class Store:
         if not isinstance(header, dict):
             raise self._damaged(f"game {game_id}'s header is not a mapping")
         return GameInfo(game_id, created, header, token if valid_token(token) else None,
-                        len(self._replay(game_id, self.events(game_id))[0]))
+                        len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
 
     @_guarded
     def game(self, game_id: int | str | None = None) -> GameInfo:

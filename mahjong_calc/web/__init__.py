@@ -19,3 +19,19 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def join_url(base: str, game: int, token: str | None) -> str:
+    """The link that opens a game: `http://192.168.1.20:8315/?game=1&token=…` (no token on loopback)."""
+    from urllib.parse import urlencode
+
+    query = {"game": str(game), **({"token": token} if token else {})}
+    return f"{base.rstrip('/')}/?{urlencode(query)}"
+
+
+def join_line(base: str, game: int, players: object, token: str | None, tokens: bool) -> str:
+    """`serve`'s line for one game: its players and its link (with tokens on, the token in it)."""
+    names = ",".join(map(str, players)) if isinstance(players, list) else ""
+    if tokens and token is None:
+        return f"  game {game}: no valid access token in the database; it cannot be opened from the network"
+    return f"  game {game} ({names}): {join_url(base, game, token if tokens else None)}"

@@ -16,11 +16,13 @@ acting for someone, and is let through.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import json
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -29,21 +31,24 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..core.errors import MjcalcError
-from . import api, is_loopback
+from . import api, is_loopback, join_url
 
 if TYPE_CHECKING:
-    from ..live.store import Change, Store
+    from ..live.store import Change, GameInfo, Store
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-mjcalc-token"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEFAULT_PORT = {"http": 80, "https": 443}
+POLL = 0.25  # seconds between two looks at a game's version, for a change made elsewhere (the CLI, another server)
+HEARTBEAT = 15.0  # seconds of quiet after which an event stream sends a comment, so that proxies keep it open
+STREAM_FOR = 300.0  # seconds an event stream lasts; the browser's EventSource then reconnects by itself
 
 
 class ApiError(Exception):
@@ -110,9 +115,18 @@ def expected_version(request: Request, body: Any) -> int | None:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlette:
-    """The app; `db` is the games database (default: `live.default_db_path()`)."""
+def create_app(db: str | Path | None = None, *, tokens: bool = False, public: str | None = None,
+               announce: Callable[[GameInfo], None] | None = None) -> Starlette:
+    """The app; `db` is the games database (default: `live.default_db_path()`). `public` is the
+    address phones reach it at (`http://192.168.1.20:8315/`), for join links (default: the
+    request's own); `announce` is told of every game created while the app runs, wherever."""
     from ..live.store import Store
+
+    listeners: set[asyncio.Event] = set()  # one per open event stream: set when this app changed a game
+
+    def notify() -> None:
+        for ev in listeners:
+            ev.set()
 
     def store() -> Store:
         return Store(db)
@@ -258,32 +272,91 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
             raise ApiError("bad_record", f"a hand must be a JSON object, not {type(body).__name__}")
         return body, expected_version(request, body)
 
+    async def changed(request: Request, act: Callable[[Store, int | None], Change], expect: int | None) -> Response:
+        answer = await run_in_threadpool(write(request, act), expect)
+        if answer.status_code == 200:
+            notify()  # this app's event streams look at once, not at their next poll
+        return answer
+
     async def add(request: Request) -> Response:
         body, expect = await _hand_body(request)
         game = request.path_params["game"]
-        return await run_in_threadpool(write(request, lambda s, v: s.add(game, body, expect=v)), expect)
+        return await changed(request, lambda s, v: s.add(game, body, expect=v), expect)
 
     async def edit(request: Request) -> Response:
         no = _hand_no(request.path_params["n"])
         body, expect = await _hand_body(request)
         game = request.path_params["game"]
-        return await run_in_threadpool(write(request, lambda s, v: s.edit(game, no, body, expect=v)), expect)
+        return await changed(request, lambda s, v: s.edit(game, no, body, expect=v), expect)
 
     async def delete(request: Request) -> Response:
         no = _hand_no(request.path_params["n"])
         expect = expected_version(request, await _optional_body(request))
         game = request.path_params["game"]
-        return await run_in_threadpool(write(request, lambda s, v: s.delete(game, no, expect=v)), expect)
+        return await changed(request, lambda s, v: s.delete(game, no, expect=v), expect)
 
     async def undo(request: Request) -> Response:
         expect = expected_version(request, await _optional_body(request))
         game = request.path_params["game"]
-        return await run_in_threadpool(write(request, lambda s, v: s.take_back(game, expect=v)), expect)
+        return await changed(request, lambda s, v: s.take_back(game, expect=v), expect)
 
     async def redo(request: Request) -> Response:
         expect = expected_version(request, await _optional_body(request))
         game = request.path_params["game"]
-        return await run_in_threadpool(write(request, lambda s, v: s.redo(game, expect=v)), expect)
+        return await changed(request, lambda s, v: s.redo(game, expect=v), expect)
+
+    async def events(request: Request) -> Response:
+        """`GET /api/games/{id}/events`: Server-Sent Events, one `change` per new version of the game
+        (made here, by the CLI or by another server), after a `ready` with the version now."""
+        def opened() -> tuple[Store, int, int]:
+            s = store()
+            try:
+                info = s.game(request.path_params["game"])
+                return s, info.id, s.game_version(info.id)
+            except BaseException:
+                s.close()
+                raise
+
+        s, gid, version = await run_in_threadpool(opened)
+        wake = asyncio.Event()
+
+        def message(kind: str, version: int) -> str:
+            return f"event: {kind}\nid: {version}\ndata: {json.dumps({'game': gid, 'version': version})}\n\n"
+
+        async def stream() -> AsyncIterator[str]:
+            loop = asyncio.get_running_loop()
+            listeners.add(wake)
+            try:
+                last, began = version, loop.time()
+                quiet = began
+                yield "retry: 1000\n" + message("ready", last)
+                while loop.time() - began < STREAM_FOR:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), POLL)
+                    wake.clear()
+                    now = await run_in_threadpool(s.game_version, gid)
+                    if now != last:  # one event per change, also for changes made between two looks
+                        yield "".join(message("change", v) for v in range(last + 1, now + 1)) if now > last else message("change", now)
+                        last, quiet = now, loop.time()
+                    elif loop.time() - quiet > HEARTBEAT:
+                        quiet = loop.time()
+                        yield ": still here\n\n"
+            finally:
+                listeners.discard(wake)
+                s.close()
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+    async def join(request: Request) -> Response:
+        """`GET /api/games/{id}/join`: the link that opens the game on another phone, and its QR code (SVG)."""
+        def run() -> Response:
+            with store() as s:
+                info = s.game(request.path_params["game"])
+            url = join_url(public or str(request.base_url), info.id, info.token if tokens else None)
+            return _json(200, json.dumps({"game": info.id, "url": url, "svg": qr_svg(url)}, ensure_ascii=False))
+
+        return await run_in_threadpool(run)
 
     async def export(request: Request) -> Response:
         from ..live import export_yaml
@@ -323,6 +396,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         Route("/api/games/{game}/redo", endpoint(redo, True), methods=["POST"]),
         Route("/api/games/{game}/export", endpoint(export, True)),
         Route("/api/games/{game}/history", endpoint(history, True)),
+        Route("/api/games/{game}/events", endpoint(events, True)),
+        Route("/api/games/{game}/join", endpoint(join, True)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -331,7 +406,42 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         code = "not_found" if status == 404 else "method_not_allowed" if status == 405 else "bad_request" if status < 500 else "internal_error"
         return _error(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(watch_games()) if announce is not None else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def watch_games() -> None:
+        """Tell `announce` of each game created since the app started, by any process."""
+        assert announce is not None
+        with store() as s:
+            last = await run_in_threadpool(s.last_game_id)
+            while True:
+                await asyncio.sleep(1.0)
+                for info in await run_in_threadpool(s.games_after, last):
+                    announce(info)
+                    last = info.id
+
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan)
+
+
+def qr_svg(text: str) -> str | None:
+    """The QR code of `text` as an SVG document (segno, in the web extra); None without segno."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    import io
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, dark="#1d2321", light="#ffffff", xmldecl=False)
+    return out.getvalue().decode("utf-8")
 
 
 def _hand_no(value: str) -> int:

@@ -40,6 +40,7 @@ class Limits:
     connections: int = 1000
     accept_batch: int = 64  # asyncio accepts at most this many connections at a time
     backlog: int = 2048  # connections the kernel holds until they are accepted (uvicorn's default)
+    shutdown: int = 2  # seconds Ctrl-C waits for open answers (a page's event stream never ends by itself)
 
 
 def fd_limit() -> int | None:
@@ -204,7 +205,8 @@ def run(app: Any, host: str, port: int, limits: Limits | None = None) -> None:
     guard = Guard(limits, max_open)
     protocol = type("GuardedH11Protocol", (GuardedH11Protocol,), {"guard": guard})
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, http=protocol, ws="none",
-                            loop="asyncio", backlog=batch, timeout_keep_alive=limits.keep_alive)
+                            loop="asyncio", backlog=batch, timeout_keep_alive=limits.keep_alive,
+                            timeout_graceful_shutdown=limits.shutdown)
     server = _Server(config)
     server.backlog = limits.backlog
 

@@ -14,6 +14,7 @@ const T = {
     need_winner: "请选择和牌者", need_discarder: "请选择放冲者, 或勾选自摸", tile: "牌", left: "剩",
     on_discard: "点炮", on_self_draw: "自摸", game: "牌局", hands_n: "局", need13: "需要 13 张",
     players_needed: "请填写四位玩家", liability: "包牌", start_line: "开局",
+    stale: "别人刚改了这个牌局: 已显示最新的, 请再试一次", join: "加入链接",
     multi: "一炮多响", editing: "正在输入 {p} 的牌 (再点一次 {p} 取消)", need_discarder_multi: "一炮多响: 请选择放冲者",
   },
   en: {
@@ -32,6 +33,7 @@ const T = {
     players_needed: "Fill in the four players", liability: "Liability", start_line: "start",
     multi: "Several winners (一炮多响)", editing: "Entering {p}'s tiles (tap {p} again to drop)",
     need_discarder_multi: "Several winners: choose who discarded",
+    stale: "Someone else just changed this game: it is shown as it now stands; try again", join: "Join link",
   },
 };
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
@@ -47,7 +49,7 @@ const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 const params = new URLSearchParams(location.search);
 const S = {
   lang: params.get("lang") || localStorage.getItem("mjcalc.lang") || "zh",
-  variants: [], games: [], game: null, state: null,
+  variants: [], games: [], game: null, state: null, version: null,
   tokens: JSON.parse(localStorage.getItem("mjcalc.tokens") || "{}"),
   winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
   // 一炮多响: the winners picked, in order; S.winner is the one whose tiles are on screen, the others' wait in S.hands
@@ -73,14 +75,30 @@ function el(tag, attrs, ...children) {
 }
 
 // --- the API ---
-async function call(method, path, body, game) {
+// `version`: the game's version the change is made against (If-Match); the answer's ETag is the version now
+async function call(method, path, body, game, version, token) {
   const headers = { "content-type": "application/json" };
-  const token = game != null ? S.tokens[game] : Object.values(S.tokens)[0];
+  token = token || (game != null ? S.tokens[game] : Object.values(S.tokens)[0]);
   if (token) headers["x-mjcalc-token"] = token;
+  if (version != null) headers["if-match"] = `"${version}"`;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: res.statusText } }; }
-  return { status: res.status, data };
+  const etag = res.headers.get("etag");
+  return { status: res.status, data, version: etag ? Number(etag.replace(/[^0-9]/g, "")) : null };
+}
+// a change to the open game, made against the version on screen: a 409 shows the game as it now stands
+async function change(method, path, body) {
+  const answer = await call(method, path, body, S.game, S.version);
+  if (answer.status === 409 && answer.data.error && answer.data.error.code === "stale_version") {
+    S.state = answer.data.state; S.version = answer.data.version;
+    await loadGames(); renderAll();
+    say(t("stale"), true);
+    return null;
+  }
+  if (answer.status !== 200) { say(problem(answer.data), true); return null; }
+  S.state = answer.data; S.version = answer.version;
+  return answer;
 }
 const problem = (data) => { const e = data.error || data.reason || {}; return `${e.message || ""} [${e.code || "?"}]`; };
 
@@ -315,19 +333,66 @@ function renderAll() {
 
 // --- actions ---
 async function loadGames() {
-  const { status, data } = await call("GET", "/api/games");
-  S.games = status === 200 ? data : [];
+  // with tokens on, each token opens its own game: ask with each, so that every game this phone knows is listed
+  const tokens = [...new Set(Object.values(S.tokens))];
+  const seen = new Map();
+  for (const token of tokens.length ? tokens : [null]) {
+    const { status, data } = await call("GET", "/api/games", undefined, null, null, token);
+    if (status === 200) for (const g of data) seen.set(g.id, g);
+  }
+  S.games = [...seen.values()].sort((a, b) => b.id - a.id);
+}
+
+// --- every phone sees the game: the server's events, one per change, wherever it was made ---
+let stream = null;
+function subscribe() {
+  if (stream) { stream.close(); stream = null; }
+  if (S.game == null || typeof EventSource === "undefined") return;
+  const game = S.game, token = S.tokens[game];
+  const es = new EventSource(`/api/games/${game}/events` + (token ? `?token=${encodeURIComponent(token)}` : ""));
+  stream = es;
+  const seen = (e) => { const d = JSON.parse(e.data); if (S.game === game && d.version !== S.version) refresh(); };
+  es.addEventListener("ready", seen);
+  es.addEventListener("change", seen);
+  es.onerror = () => {  // EventSource retries by itself; once it has given up, start again
+    if (es.readyState === EventSource.CLOSED && stream === es) {
+      stream = null;
+      setTimeout(() => { if (S.game === game && !stream) subscribe(); }, 2000);
+    }
+  };
+}
+let refreshing = null;
+async function refresh() {  // the game changed elsewhere: its new state; the hand being entered stays
+  if (refreshing) return refreshing;
+  refreshing = (async () => {
+    const { status, data, version } = await call("GET", `/api/games/${S.game}`, undefined, S.game);
+    if (status === 200) { S.state = data; S.version = version; await loadGames(); renderAll(); }
+  })();
+  try { await refreshing; } finally { refreshing = null; }
+}
+
+async function showJoin() {
+  const box = $("join");
+  box.replaceChildren();
+  if (S.game == null) return;
+  const { status, data } = await call("GET", `/api/games/${S.game}/join`, undefined, S.game);
+  if (status !== 200) return;
+  const parts = [el("span", {}, `${t("join")}: `), el("a", { href: data.url, "data-testid": "join-link" }, data.url)];
+  if (data.svg) parts.push(el("img", { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.svg)}`, alt: data.url, "data-testid": "join-qr", class: "qr" }));
+  box.replaceChildren(...parts);
 }
 
 async function chooseGame(id) {
   S.game = id === "" || id == null ? null : Number(id);
-  S.state = null; S.lastHand = null;
+  S.state = null; S.lastHand = null; S.version = null;
   if (S.game != null) {
-    const { status, data } = await call("GET", `/api/games/${S.game}`, undefined, S.game);
-    if (status === 200) S.state = data; else { say(problem(data), true); S.game = null; }
+    const { status, data, version } = await call("GET", `/api/games/${S.game}`, undefined, S.game);
+    if (status === 200) { S.state = data; S.version = version; } else { say(problem(data), true); S.game = null; }
   }
   resetHand();
   renderAll();
+  subscribe();
+  showJoin();
 }
 
 function resetHand() {
@@ -354,9 +419,10 @@ async function recordHand(draw) {
       Object.assign(hand, rest);
     }
   }
-  const { status, data } = await call("POST", `/api/games/${S.game}/hands`, hand, S.game);
-  if (status !== 200) { say(problem(data), true); return; }
-  S.state = data; S.lastHand = data.hands[data.hands.length - 1];
+  const answer = await change("POST", `/api/games/${S.game}/hands`, hand);
+  if (!answer) return;
+  const data = answer.data;
+  S.lastHand = data.hands[data.hands.length - 1];
   say(draw ? t("draw_done") : t("recorded", { n: S.lastHand.no }));
   resetHand();
   await loadGames();
@@ -364,9 +430,9 @@ async function recordHand(draw) {
 }
 
 async function undoHand() {
-  const { status, data } = await call("POST", `/api/games/${S.game}/undo`, undefined, S.game);
-  if (status !== 200) { say(problem(data), true); return; }
-  S.state = data; S.lastHand = null;
+  const answer = await change("POST", `/api/games/${S.game}/undo`);
+  if (!answer) return;
+  S.lastHand = null;
   say(t("undone"));
   await loadGames();
   renderAll();
