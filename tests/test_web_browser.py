@@ -64,6 +64,7 @@ def page(server: tuple[str, Path]) -> Iterator[Any]:
         pg = context.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("dialog", lambda d: d.accept())  # the page asks before 流局, undo and delete
         pg.set_default_timeout(15_000)
         yield pg
         browser.close()

@@ -44,6 +44,7 @@ def phones() -> Iterator[tuple[Any, Any]]:
             context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1)
             pg = context.new_page()
             pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.on("dialog", lambda d: d.accept())
             pg.set_default_timeout(15_000)
             pages.append(pg)
         yield pages[0], pages[1]
@@ -104,3 +105,137 @@ def test_serve_prints_the_link_of_each_new_game(server: Any) -> None:
     assert "serving" in line
     line = proc.stdout.readline().decode()  # printed when the game appeared, without a restart
     assert line.strip() == f"game {gid} ({','.join(PLAYERS)}): {url}/?game={gid}"
+
+
+@pytest.fixture
+def phone(phones: tuple[Any, Any]) -> Any:
+    return phones[0]
+
+
+def _new_game(pg: Any, url: str, variant: str) -> None:
+    pg.goto(f"{url}/?lang=en")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("[data-testid=new-game-open]")
+    for i, name in enumerate(PLAYERS):
+        pg.fill(f"[data-testid=p{i}]", name)
+    pg.select_option("[data-testid=variant]", variant)
+    before = len(_api(url, "/api/games"))
+    pg.click("[data-testid=start]")
+    pg.wait_for_function(f"S.games.length === {before + 1} && S.state && S.state.variant === '{variant}'")
+
+
+def _api(url: str, path: str) -> Any:
+    with urllib.request.urlopen(url + path) as answer:
+        return json.loads(answer.read())
+
+
+def test_correct_a_hand_on_the_page(phone: Any, server: Any) -> None:
+    url, db, _ = server
+    pg = phone
+    asked: list[str] = []
+    pg.on("dialog", lambda d: asked.append(d.message))
+    _new_game(pg, url, "wuhu315")
+    gid = pg.eval_on_selector("[data-testid=game-select]", "s => s.value")
+
+    # a fifth copy is refused as it is tapped, and the palette shows what is left
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    for _ in range(4):
+        pg.click("#palette [data-tile='1m']")
+    assert pg.get_attribute("#palette [data-tile='1m']", "data-left") == "0"
+    assert pg.get_attribute("#palette [data-tile='2m']", "data-left") == "4"
+    pg.click("#palette [data-tile='1m']")
+    assert "All 4 copies of" in pg.inner_text("[data-testid=message]")
+    assert pg.locator("#concealed .tile").count() == 4
+    pg.click("[data-testid=clear]")
+
+    # record a hand: its result, with the working, and the standings are at the top, in view
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    for tile in HAND:
+        pg.click(f"#palette [data-tile='{tile}']")
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=value]")
+    box = pg.locator("[data-testid=result]").bounding_box()
+    assert box is not None and 0 <= box["y"] < 740
+    scored = json.loads(run_installed(["score", WIN, "--discarder", "previous", "--json"]).stdout)
+    assert [pg.locator("[data-testid=detail]").nth(i).inner_text() for i in range(len(scored["items"]))] == [
+        it.get("detail", "") for it in scored["items"]]
+    pg.click("[data-testid=clear]")  # Clear takes the old result away
+    assert pg.locator("[data-testid=value]").count() == 0
+
+    # a draw asks first, naming the hand
+    pg.click("[data-testid=draw]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 2")
+    assert asked[-1] == "Record hand 2 as a draw?"
+
+    # tap hand 1: it opens with its tiles; 张 won it instead; save
+    pg.click("#hand-list li[data-no='1'] button")
+    pg.wait_for_selector("[data-testid=edit-bar]:not([hidden])")
+    assert pg.locator("#concealed .tile").count() == 14
+    pg.click("#winners [data-player='张']")
+    pg.click("[data-testid=record]")
+    pg.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('Hand 1 changed')")
+    hands = _api(url, f"/api/games/{gid}/hands")
+    assert hands[0] == {"winner": "张", "hand": "".join(HAND), "discarder": "王"} and hands[1] == {"draw": True}
+    shown = json.loads(run_installed(["game", "show", gid, "--db", str(db), "--json"]).stdout)
+    assert _api(url, f"/api/games/{gid}")["totals"] == shown["totals"]
+
+    # delete hand 2, after saying which; undo asks too
+    pg.click("#hand-list li[data-no='2'] button")
+    pg.click("[data-testid=delete-hand]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 1")
+    assert asked[-1] == "Delete hand 2 (Draw)?"
+    pg.click("[data-testid=undo]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 0")
+    assert asked[-1].startswith("Take back hand 1 (张 · Discarder 王")
+    assert "Took back hand 1" in pg.inner_text("[data-testid=message]")
+    assert [e["kind"] for e in _api(url, f"/api/games/{gid}/history")] == ["hand", "hand", "edit", "delete", "undo"]
+
+
+def test_the_others_part_of_a_hand(phone: Any, server: Any) -> None:
+    """Chizhou: another player's exposed meld and who fed it, their 花; Pujiang: the 飘 round,
+    the 财神; the waits view takes melds and the 财神."""
+    url, _, _ = server
+    pg = phone
+    _new_game(pg, url, "chizhou")
+    gid = pg.eval_on_selector("[data-testid=game-select]", "s => s.value")
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    pg.click("#modes [data-mode='pung']")
+    pg.select_option("[data-testid=owner]", "赵")
+    pg.select_option("[data-testid=source]", "张")
+    pg.click("#palette [data-tile='6s']")
+    assert pg.locator("#others-melds [data-meld='赵:666s']").count() == 1
+    pg.fill("#others [data-hua='赵']", "2")
+    pg.dispatch_event("#others [data-hua='赵']", "change")
+    pg.select_option("[data-testid=owner]", "")
+    pg.click("#modes [data-mode='hand']")
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1m", "1m", "9m", "9m", "9m"]:
+        pg.click(f"#palette [data-tile='{tile}']")
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=value]")
+    (hand,) = _api(url, f"/api/games/{gid}/hands")
+    assert hand["exposed"] == {"赵": ["666s@张"]} and hand["hua"] == {"赵": 2}
+
+    _new_game(pg, url, "pujiang")
+    assert pg.locator("#others [data-field=piao_by]").count() == 1
+    assert pg.locator("#extras [data-flag=wild]").count() == 1
+    pg.select_option("#others [data-field=piao_by]", "赵")
+    assert pg.locator("#others [data-field=piao_count]").count() == 1
+    assert pg.locator("#others [data-field=sheng_zhang]").count() == 1
+
+    pg.click("[data-testid=tab-waits]")
+    pg.select_option("[data-testid=waits-variant]", "pujiang")
+    pg.click("#waits-modes [data-mode='pung']")
+    pg.click("#waits-palette [data-tile='7z']")
+    pg.click("#waits-modes [data-mode='hand']")
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "9p", "9p", "1s", "1s"]:
+        pg.click(f"#waits-palette [data-tile='{tile}']")
+    pg.select_option("[data-testid=waits-wild]", "1s")
+    pg.click("[data-testid=waits-go]")
+    pg.wait_for_selector("[data-testid=waits-table] tr[data-tile]")
+    shown = [pg.locator("[data-testid=waits-table] tr[data-tile]").nth(i).get_attribute("data-tile")
+             for i in range(pg.locator("[data-testid=waits-table] tr[data-tile]").count())]
+    printed = json.loads(run_installed(["waits", "123456m99p11s", "-m", "777z", "-v", "pujiang", "--wild", "1s", "--json"]).stdout)
+    assert shown == [w["tile"] for w in printed["waits"]] and shown

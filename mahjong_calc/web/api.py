@@ -85,6 +85,19 @@ def answer_waits(body: Any) -> Answer:
 _PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
 
 
+# a game hand's fields about the other players, and the scorers whose settlement reads them (docs/games.md)
+_OTHERS_FIELDS = {"exposed": ("chizhou", "pujiang"), "hua": ("chizhou",), "la_zi": ("chizhou",), "sheng_zhang": ("pujiang",)}
+
+
+def _others_fields(scorer: str) -> list[str]:
+    """What the page asks about the other players for this scorer: the declared table flags
+    (`piao_by`, `piao_count`) it takes, and the game record's own fields its settler reads."""
+    from ..core.flags import FIELDS
+
+    declared = [f.name for f in FIELDS if f.game == "table" and f.variants is not None and scorer in f.variants]
+    return [name for name, scorers in _OTHERS_FIELDS.items() if scorer in scorers] + declared
+
+
 def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
     its tiles (the palette), whether it has chow melds, whether one discard may make several
@@ -105,5 +118,6 @@ def answer_variants() -> Answer:
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum} for f in flags],
+            "others": _others_fields(rs.scorer),
         })
     return 200, json.dumps(rows, ensure_ascii=False)

@@ -370,6 +370,15 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
 
         return await run_in_threadpool(run)
 
+    async def hands(request: Request) -> Response:
+        """`GET /api/games/{id}/hands`: the hands in play as entered (or last changed), game-record hands."""
+        def run() -> Response:
+            with store() as s:
+                info = s.game(request.path_params["game"])
+                return _json(200, json.dumps(s.hands(info.id), ensure_ascii=False))
+
+        return await run_in_threadpool(run)
+
     async def history(request: Request) -> Response:
         def run() -> Response:
             with store() as s:
@@ -390,6 +399,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{game}", endpoint(show, True)),
         Route("/api/games/{game}/hands", endpoint(add, True), methods=["POST"]),
+        Route("/api/games/{game}/hands", endpoint(hands, True), methods=["GET"]),
         Route("/api/games/{game}/hands/{n}", endpoint(edit, True), methods=["PUT"]),
         Route("/api/games/{game}/hands/{n}", endpoint(delete, True), methods=["DELETE"]),
         Route("/api/games/{game}/undo", endpoint(undo, True), methods=["POST"]),

@@ -9,12 +9,18 @@ const T = {
     clear: "清空", standings: "积分", undo: "撤销上一局", export: "导出 (YAML)", chart: "走势",
     hands: "各局", waits_hint: "点 13 张牌 (和牌前), 看听哪些牌、各值多少。", waits_go: "查听牌",
     win_hint: "最后点的一张是和张 (黄框)。点手牌中的牌可去掉。", mode_hand: "手牌", mode_pung: "碰",
-    mode_kong: "明杠", mode_chow: "吃", mode_ckong: "暗杠", nobody: "—", player: "玩家", total: "积分",
+    mode_kong: "明杠", mode_chow: "吃", mode_ckong: "暗杠", nothing: "没有可撤销的局", error: "错误", nobody: "—", player: "玩家", total: "积分",
     chips: "子", value: "番", pays: "支付", recorded: "已记录第 {n} 局", undone: "已撤销", draw_done: "流局已记录",
     need_winner: "请选择和牌者", need_discarder: "请选择放冲者, 或勾选自摸", tile: "牌", left: "剩",
     on_discard: "点炮", on_self_draw: "自摸", game: "牌局", hands_n: "局", need13: "需要 13 张",
     players_needed: "请填写四位玩家", liability: "包牌", start_line: "开局",
     stale: "别人刚改了这个牌局: 已显示最新的, 请再试一次", join: "加入链接",
+    editing_hand: "正在修改第 {n} 局", delete_hand: "删除第 {n} 局", cancel: "取消", save: "保存第 {n} 局",
+    confirm_draw: "把第 {n} 局记为流局?", confirm_undo: "撤销第 {n} 局 ({what})?", confirm_delete: "删除第 {n} 局 ({what})?",
+    undone_n: "已撤销第 {n} 局", deleted: "已删除第 {n} 局", saved: "已修改第 {n} 局", now_error: "第 {n} 局现在是错误行: {what}",
+    no_more: "{tile} 已经有 4 张了", cannot_load: "这一局的牌无法在页面上显示; 请在命令行修改", whose: "谁的副露",
+    winner_own: "和牌者", others_melds: "别家副露", hua: "花", la_zi: "拉子", piao_by: "飘财者", piao_count: "飘数",
+    sheng_zhang: "打生张者", wild: "财神", arithmetic: "算式", why_jiao: "交",
     multi: "一炮多响", editing: "正在输入 {p} 的牌 (再点一次 {p} 取消)", need_discarder_multi: "一炮多响: 请选择放冲者",
   },
   en: {
@@ -26,7 +32,7 @@ const T = {
     waits_hint: "Tap the 13 tiles before the win to see what completes the hand and what it is worth.",
     waits_go: "Show waits", win_hint: "The last tile you tap is the winning tile (yellow). Tap a hand tile to remove it.",
     mode_hand: "Hand", mode_pung: "Pung", mode_kong: "Kong", mode_chow: "Chow", mode_ckong: "Concealed kong",
-    nobody: "—", player: "Player", total: "Total", chips: "子", value: "Value", pays: "Pays",
+    nothing: "No hand to take back", error: "error", nobody: "—", player: "Player", total: "Total", chips: "Chips", value: "Value", pays: "Pays",
     recorded: "Hand {n} recorded", undone: "Undone", draw_done: "Draw recorded", need_winner: "Choose the winner",
     need_discarder: "Choose who discarded, or tick self-draw", tile: "Tile", left: "Left",
     on_discard: "On a discard", on_self_draw: "Self-draw", game: "Game", hands_n: "hands", need13: "13 tiles needed",
@@ -34,6 +40,13 @@ const T = {
     multi: "Several winners (一炮多响)", editing: "Entering {p}'s tiles (tap {p} again to drop)",
     need_discarder_multi: "Several winners: choose who discarded",
     stale: "Someone else just changed this game: it is shown as it now stands; try again", join: "Join link",
+    editing_hand: "Changing hand {n}", delete_hand: "Delete hand {n}", cancel: "Cancel", save: "Save hand {n}",
+    confirm_draw: "Record hand {n} as a draw?", confirm_undo: "Take back hand {n} ({what})?", confirm_delete: "Delete hand {n} ({what})?",
+    undone_n: "Took back hand {n}", deleted: "Deleted hand {n}", saved: "Hand {n} changed", now_error: "Hand {n} is now an error: {what}",
+    no_more: "All 4 copies of {tile} are in play", cannot_load: "This hand cannot be shown on the page; change it on the command line",
+    whose: "Whose meld", winner_own: "the winner", others_melds: "Others' melds", hua: "Flowers", la_zi: "At la zi",
+    piao_by: "In a piao round", piao_count: "Piao so far", sheng_zhang: "Discarded an unseen tile", wild: "Wild tile",
+    arithmetic: "Working", why_jiao: "jiao",
   },
 };
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
@@ -42,7 +55,7 @@ const SUIT = { zh: { m: "万", p: "筒", s: "条" }, en: { m: "m", p: "p", s: "s
 const FLAG_LABELS = {
   after_kong: { zh: "杠开", en: "After kong" }, robbing_kong: { zh: "抢杠", en: "Robbing a kong" },
   heavenly: { zh: "天胡", en: "Heavenly" }, earthly: { zh: "地胡", en: "Earthly" },
-  wild: { zh: "财神", en: "Wild 财神" }, piao: { zh: "飘", en: "Piao 飘" },
+  wild: { zh: "财神", en: "Wild tile" }, piao: { zh: "飘", en: "Piao" }, robbed_fan: { zh: "被抢杠番", en: "Robbed kong's value" },
 };
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 
@@ -54,6 +67,11 @@ const S = {
   winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
   // 一炮多响: the winners picked, in order; S.winner is the one whose tiles are on screen, the others' wait in S.hands
   multi: false, winners: [], hands: {},
+  // correcting hand `editing` (null: a new hand); `keep`: fields of that hand the page has no control for, sent back as they were
+  editing: null, keep: {},
+  // the other players (Chizhou 花 / 拉子 / 反包, Pujiang 飘 / 生张 / pungs): {exposed: {player: [meld]}, hua, la_zi, piao_by, ...}
+  table: {}, owner: "",
+  waitsMelds: [], waitsMode: "hand", waitsWild: "",
 };
 if (!T[S.lang]) S.lang = "zh";
 if (params.get("game") && params.get("token")) {
@@ -114,8 +132,54 @@ function tileNode(tile, attrs) {
 }
 function variantOf(name) { return S.variants.find((v) => v.name === name) || S.variants[0]; }
 
-function palette(container, variant, onTap) {
-  container.replaceChildren(...variant.tiles.map((x) => tileNode(x.tile, { title: x[S.lang], onclick: () => onTap(x.tile) })));
+// each tile of the palette shows how many of it are left; a tile with none left is greyed, and refused when tapped
+function palette(container, variant, onTap, used) {
+  container.replaceChildren(...variant.tiles.map((x) => {
+    const left = 4 - (used[x.tile] || 0);
+    const node = tileNode(x.tile, { title: x[S.lang], "data-left": left, class: `tile ${x.tile[1]}${left <= 0 ? " out" : ""}`, onclick: () => onTap(x.tile) });
+    node.append(el("i", {}, `×${left}`));
+    return node;
+  }));
+}
+function tileName(tile) { const x = S.variants.flatMap((v) => v.tiles).find((v) => v.tile === tile); return x ? x[S.lang] : tile; }
+function countTiles(lists) {
+  const used = {};
+  for (const list of lists) for (const x of list) used[x] = (used[x] || 0) + 1;
+  return used;
+}
+// every tile the hand being entered shows: each winner's tiles and melds, the others' melds, the 财神 indicator
+function usedTiles() {
+  const hands = isMulti() ? [...S.winners.filter((p) => p !== S.winner).map((p) => S.hands[p]).filter(Boolean), onScreen()] : [onScreen()];
+  const lists = [];
+  for (const h of hands) {
+    lists.push(h.concealed, ...h.melds.map((m) => m.tiles));
+    if (h.extras && h.extras.wild) lists.push([h.extras.wild]);
+  }
+  for (const melds of Object.values(S.table.exposed || {})) lists.push(...melds.map((m) => m.tiles));
+  return countTiles(lists);
+}
+function refuseCopies(tiles, used) {
+  const need = countTiles([tiles]);
+  const over = Object.keys(need).find((x) => (used[x] || 0) + need[x] > 4);
+  if (over) { say(t("no_more", { tile: tileName(over) }), true); return true; }
+  return false;
+}
+// tiles in the notation the page writes (123m45p...), as single tiles; null for any other notation
+function parseTiles(text) {
+  const out = []; let digits = [];
+  for (const ch of String(text).replace(/\s+/g, "")) {
+    if (ch >= "0" && ch <= "9") digits.push(ch);
+    else if ("mpsz".includes(ch) && digits.length) { for (const d of digits) out.push(d + ch); digits = []; }
+    else return null;
+  }
+  return digits.length ? null : out;
+}
+function parseMeld(text, concealed) {
+  const [body, source] = String(text).split("@");
+  const tiles = parseTiles(body);
+  if (!tiles || tiles.length < 3 || tiles.length > 4) return null;
+  const kind = concealed ? "ckong" : tiles.length === 4 ? "kong" : tiles[0] === tiles[1] ? "pung" : "chow";
+  return { kind, tiles, text: body, source: source || "" };
 }
 
 // --- rendering ---
@@ -161,18 +225,79 @@ function renderEntry() {
     class: S.discarder === p ? "on" : "", "data-player": p, onclick: () => { S.discarder = p; $("self-draw").checked = false; renderEntry(); } }, p)));
   $("discarder-wrap").hidden = $("self-draw").checked;
   renderExtras(variant);
+  renderOthers(variant);
+  $("edit-bar").hidden = S.editing == null;
+  if (S.editing != null) {
+    $("edit-title").textContent = t("editing_hand", { n: S.editing });
+    $("delete-hand").textContent = t("delete_hand", { n: S.editing });
+  }
+  $("record").textContent = S.editing == null ? t("record") : t("save", { n: S.editing });
   const modes = ["hand", "pung", "kong", ...(variant.chow_melds ? ["chow"] : []), "ckong"];
   $("modes").replaceChildren(...modes.map((m) => el("button", { type: "button", class: S.mode === m ? "on" : "", "data-mode": m,
     onclick: () => { S.mode = m; renderEntry(); } }, t(`mode_${m}`))));
   $("source-wrap").hidden = !["pung", "kong", "chow"].includes(S.mode);
+  const hasExposed = (variant.others || []).includes("exposed");
+  $("owner-wrap").hidden = !hasExposed || !["pung", "kong", "chow"].includes(S.mode);
+  const others = names.filter((p) => !picked.includes(p));
+  if (!others.includes(S.owner)) S.owner = "";
+  $("owner").replaceChildren(el("option", { value: "" }, t("winner_own")), ...others.map((p) => el("option", { value: p }, p)));
+  $("owner").value = S.owner;
+  const owner = S.owner || S.winner;
   const src = $("source"), keep = src.value;
-  src.replaceChildren(el("option", { value: "" }, t("nobody")), ...names.filter((p) => p !== S.winner).map((p) => el("option", { value: p }, p)));
-  src.value = names.includes(keep) && keep !== S.winner ? keep : "";
-  palette($("palette"), variant, tapTile);
+  src.replaceChildren(el("option", { value: "" }, t("nobody")), ...names.filter((p) => p !== owner).map((p) => el("option", { value: p }, p)));
+  src.value = names.includes(keep) && keep !== owner ? keep : "";
+  palette($("palette"), variant, tapTile, usedTiles());
   $("concealed").replaceChildren(...S.concealed.map((x, i) => tileNode(x, {
     class: `tile ${x[1]}${i === S.concealed.length - 1 ? " win" : ""}`, onclick: () => { S.concealed.splice(i, 1); renderEntry(); } })));
   $("melds").replaceChildren(...S.melds.map((m, i) => el("span", { class: "meld", "data-meld": m.text },
     ...m.tiles.map((x) => tileNode(x, { onclick: () => { S.melds.splice(i, 1); renderEntry(); } })), ...(m.source ? [el("em", {}, `@${m.source}`)] : []))));
+  const exposed = Object.entries(S.table.exposed || {}).filter(([, ms]) => ms.length);
+  $("others-melds-line").hidden = exposed.length === 0;
+  $("others-melds").replaceChildren(...exposed.flatMap(([p, ms]) => ms.map((m, i) => el("span", { class: "meld", "data-meld": `${p}:${m.text}` },
+    el("em", {}, `${p}:`), ...m.tiles.map((x) => tileNode(x, { onclick: () => { ms.splice(i, 1); renderEntry(); } })),
+    ...(m.source ? [el("em", {}, `@${m.source}`)] : [])))));
+}
+
+// the other players' part of the hand: 花 and 拉子 (Chizhou), who is in a 飘 round and how far, who discarded a 生张 (Pujiang)
+function renderOthers(variant) {
+  const fields = (variant.others || []).filter((f) => f !== "exposed");
+  const names = players(), picked = pickedWinners(), others = names.filter((p) => !picked.includes(p));
+  const nodes = [];
+  const pick = (name, choices) => {
+    const sel = el("select", { "data-field": name, onchange: (e) => { S.table[name] = e.target.value; renderEntry(); } },
+      el("option", { value: "" }, t("nobody")), ...choices.map((p) => el("option", { value: p }, p)));
+    sel.value = choices.includes(S.table[name]) ? S.table[name] : "";
+    return el("label", {}, `${t(name)} `, sel);
+  };
+  if (fields.includes("hua")) {
+    const hua = S.table.hua || (S.table.hua = {});
+    nodes.push(el("div", { class: "others-row" }, `${t("hua")}:`, ...others.map((p) => {
+      const num = el("input", { type: "number", min: 0, max: 99, "data-hua": p, onchange: (e) => { hua[p] = Number(e.target.value) || 0; } });
+      num.value = hua[p] || 0;
+      return el("label", {}, `${p} `, num);
+    })));
+  }
+  if (fields.includes("la_zi")) {
+    const laZi = S.table.la_zi || (S.table.la_zi = []);
+    nodes.push(el("div", { class: "others-row" }, `${t("la_zi")}:`, ...others.map((p) => {
+      const box = el("input", { type: "checkbox", "data-la-zi": p, onchange: (e) => {
+        S.table.la_zi = e.target.checked ? [...new Set([...laZi, p])] : laZi.filter((x) => x !== p); renderEntry(); } });
+      box.checked = laZi.includes(p);
+      return el("label", { class: "check" }, box, ` ${p}`);
+    })));
+  }
+  if (fields.includes("piao_by")) {
+    const row = el("div", { class: "others-row" }, pick("piao_by", names));
+    if (fields.includes("piao_count") && S.table.piao_by) {
+      const num = el("input", { type: "number", min: 0, max: 7, "data-field": "piao_count", onchange: (e) => { S.table.piao_count = Number(e.target.value) || 0; } });
+      num.value = S.table.piao_count || 0;
+      row.append(el("label", {}, `${t("piao_count")} `, num));
+    }
+    nodes.push(row);
+  }
+  if (fields.includes("sheng_zhang") && S.table.piao_by) nodes.push(el("div", { class: "others-row" }, pick("sheng_zhang", others)));
+  $("others").replaceChildren(...nodes);
+  $("others").hidden = nodes.length === 0;
 }
 
 // --- 一炮多响: several winners, each with their own tiles ---
@@ -180,7 +305,10 @@ function isMulti() { return S.multi && !!S.state && !!variantOf(S.state.variant)
 function pickedWinners() { return isMulti() ? S.winners : (S.winner ? [S.winner] : []); }
 function onScreen() { return { concealed: S.concealed, melds: S.melds, extras: S.extras }; }
 
+function forgetResult() { if (S.lastHand) { S.lastHand = null; renderResult(null); say(""); } }
+
 function pickWinner(p) {
+  forgetResult();
   if (S.discarder === p) S.discarder = null;
   if (!isMulti()) { S.winner = p; return; }
   if (S.winner === p) {  // tapped again: not a winner after all
@@ -239,8 +367,13 @@ function renderExtras(variant) {
 }
 
 function tapTile(tile) {
+  forgetResult();
   const n = Number(tile[0]), suit = tile[1];
-  if (S.mode === "hand") { S.concealed.push(tile); renderEntry(); return; }
+  const used = usedTiles();
+  if (S.mode === "hand") {
+    if (refuseCopies([tile], used)) return;
+    S.concealed.push(tile); renderEntry(); return;
+  }
   let tiles;
   if (S.mode === "chow") {
     if (suit === "z" || n > 7) { say(t("mode_chow") + ": 1–7", true); return; }
@@ -248,30 +381,48 @@ function tapTile(tile) {
   } else {
     tiles = Array(S.mode === "pung" ? 3 : 4).fill(tile);
   }
+  if (refuseCopies(tiles, used)) return;
   const text = tiles.map((x) => x[0]).join("") + suit;
   const source = S.mode === "ckong" ? "" : $("source").value;
-  S.melds.push({ kind: S.mode, tiles, text, source });
+  const meld = { kind: S.mode, tiles, text, source };
+  if (S.owner && S.mode !== "ckong") {  // another player's exposed meld (反包, Pujiang pungs)
+    const exposed = S.table.exposed || (S.table.exposed = {});
+    (exposed[S.owner] || (exposed[S.owner] = [])).push(meld);
+  } else S.melds.push(meld);
   renderEntry();
 }
 
 function say(text, bad, where) { const m = $(where || "message"); m.textContent = text; m.className = `message${bad ? "" : " ok"}`; }
 
+// the hand as the hand list says it: who won, how, for how much
+function handText(h) {
+  if (h.error) return `${t("error")}: ${h.error.message} [${h.error.code}]`;
+  if (h.draw) return t("draw");
+  const rs = Array.isArray(h.result) ? h.result : [h.result];
+  const who = h.winners ? h.winners.join("+") : h.winner;
+  return `${who} · ${h.self_draw ? t("self_draw") : `${t("discarder")} ${h.discarder}`} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
+}
+
 function renderResult(hand) {
   const box = $("result");
-  if (!hand || hand.draw || !hand.result) { box.replaceChildren(); return; }
-  const results = Array.isArray(hand.result) ? hand.result : [hand.result];
-  const parts = [];
+  if (!hand || !S.state) { box.replaceChildren(); return; }
+  const parts = [el("h2", {}, `${t("hands")} ${hand.no}: ${handText(hand)}`)];
+  const results = hand.result ? (Array.isArray(hand.result) ? hand.result : [hand.result]) : [];
   for (const [i, r] of results.entries()) {
     const who = hand.winners ? `${hand.winners[i]} · ` : "";
     parts.push(el("div", { class: "value", "data-testid": "value" }, `${who}${t("value")} ${r.value}`));
-    const rows = r.items.map((it) => el("tr", {}, el("td", {}, S.lang === "zh" ? it.zh : it.en), el("td", { class: "num" }, it.value)));
+    // each row with the working the CLI's table shows (the ×3, the cap, why it is 交)
+    const rows = r.items.map((it) => el("tr", {}, el("td", {}, S.lang === "zh" ? it.zh : it.en), el("td", { class: "num" }, it.value),
+      el("td", { class: "detail", "data-testid": "detail" }, it.detail || "")));
     parts.push(el("table", { "data-testid": "breakdown" }, ...rows));
   }
-  const changes = hand.settlement.changes;
-  parts.push(el("h2", {}, t("pays")));
-  parts.push(el("table", { "data-testid": "pays" }, ...Object.keys(changes).map((p) =>
-    el("tr", {}, el("td", {}, p), el("td", { class: "num" }, changes[p] > 0 ? `+${changes[p]}` : changes[p])))));
-  for (const l of hand.settlement.liability) parts.push(el("p", { class: "hint" }, `${t("liability")}: ${l.payer} ${S.lang === "zh" ? l.zh : l.en} (${l.amount})`));
+  if (results.length) {
+    const changes = hand.settlement.changes;
+    parts.push(el("table", { "data-testid": "pays" }, el("tr", {}, el("th", {}, t("pays")), el("th", { class: "num" }, ""), el("th", { class: "num" }, t("total"))),
+      ...Object.keys(changes).map((p) => el("tr", {}, el("td", {}, p), el("td", { class: "num" }, changes[p] > 0 ? `+${changes[p]}` : changes[p]),
+        el("td", { class: "num" }, S.state.totals[p])))));
+    for (const l of hand.settlement.liability) parts.push(el("p", { class: "hint", "data-testid": "liability" }, `${t("liability")}: ${l.payer} ${S.lang === "zh" ? l.zh : l.en} (${l.amount})`));
+  }
   box.replaceChildren(...parts);
 }
 
@@ -284,17 +435,8 @@ function renderStandings() {
     ...(st.chips ? [el("td", { class: "num" }, st.chips[p])] : [])));
   $("standings").replaceChildren(head, ...rows);
   $("export").href = `/api/games/${S.game}/export` + (S.tokens[S.game] ? `?token=${encodeURIComponent(S.tokens[S.game])}` : "");
-  $("hand-list").replaceChildren(...st.hands.map((h) => {
-    let text;
-    if (h.error) text = `${h.error.code}`;
-    else if (h.draw) text = t("draw");
-    else {
-      const rs = Array.isArray(h.result) ? h.result : [h.result];
-      const who = h.winners ? h.winners.join("+") : h.winner;
-      text = `${who} · ${h.self_draw ? t("self_draw") : `${t("discarder")} ${h.discarder}`} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
-    }
-    return el("li", {}, text);
-  }));
+  $("hand-list").replaceChildren(...st.hands.map((h) => el("li", { class: h.error ? "error" : "", "data-no": h.no },
+    el("button", { type: "button", "data-testid": "hand-item", onclick: () => startEdit(h.no) }, handText(h)))));
   renderChart();
 }
 
@@ -397,14 +539,35 @@ async function chooseGame(id) {
 
 function resetHand() {
   S.winner = null; S.discarder = null; S.concealed = []; S.melds = []; S.mode = "hand"; S.extras = {};
-  S.multi = false; S.winners = []; S.hands = {};
+  S.multi = false; S.winners = []; S.hands = {}; S.editing = null; S.keep = {}; S.table = {}; S.owner = "";
   $("self-draw").checked = false; $("multi").checked = false;
 }
 
+// the other players' part of a hand, as a game record writes it
+function tableFields() {
+  const out = {};
+  const exposed = Object.fromEntries(Object.entries(S.table.exposed || {}).filter(([, ms]) => ms.length)
+    .map(([p, ms]) => [p, ms.map((m) => m.text + (m.source ? `@${m.source}` : ""))]));
+  if (Object.keys(exposed).length) out.exposed = exposed;
+  const hua = Object.fromEntries(Object.entries(S.table.hua || {}).filter(([, n]) => n > 0));
+  if (Object.keys(hua).length) out.hua = hua;
+  if ((S.table.la_zi || []).length) out.la_zi = S.table.la_zi;
+  if (S.table.piao_by) {
+    out.piao_by = S.table.piao_by;
+    if (S.table.piao_count) out.piao_count = S.table.piao_count;
+    if (S.table.sheng_zhang) out.sheng_zhang = S.table.sheng_zhang;
+  }
+  return out;
+}
+
+function nextNo() { return S.editing != null ? S.editing : (S.state ? S.state.hands.length + 1 : 1); }
+
 async function recordHand(draw) {
   let hand;
-  if (draw) hand = { draw: true };
-  else {
+  if (draw) {
+    if (!confirm(t("confirm_draw", { n: nextNo() }))) return;
+    hand = { draw: true };
+  } else {
     const multi = isMulti();
     if (multi) editWinner(S.winner);  // the tiles on screen go with their winner
     const picked = pickedWinners();
@@ -418,24 +581,97 @@ async function recordHand(draw) {
       if (selfDraw) hand.self_draw = true; else hand.discarder = S.discarder;
       Object.assign(hand, rest);
     }
+    Object.assign(hand, tableFields(), S.keep);
   }
-  const answer = await change("POST", `/api/games/${S.game}/hands`, hand);
+  const editing = S.editing;
+  const answer = editing == null ? await change("POST", `/api/games/${S.game}/hands`, hand)
+    : await change("PUT", `/api/games/${S.game}/hands/${editing}`, hand);
   if (!answer) return;
   const data = answer.data;
-  S.lastHand = data.hands[data.hands.length - 1];
-  say(draw ? t("draw_done") : t("recorded", { n: S.lastHand.no }));
+  S.lastHand = data.hands[(editing || data.hands.length) - 1];
+  const broken = data.hands.filter((h) => h.no > S.lastHand.no && h.error).map((h) => t("now_error", { n: h.no, what: `${h.error.message} [${h.error.code}]` }));
+  say([editing != null ? t("saved", { n: editing }) : draw ? t("draw_done") : t("recorded", { n: S.lastHand.no }), ...broken].join(" · "));
+  resetHand();
+  await loadGames();
+  renderAll();
+  window.scrollTo(0, 0);  // the result and the standings, at the top
+}
+
+async function undoHand() {
+  const hands = S.state ? S.state.hands : [];
+  if (!hands.length) { say(t("nothing"), true); return; }
+  const last = hands[hands.length - 1];
+  if (!confirm(t("confirm_undo", { n: last.no, what: handText(last) }))) return;
+  const answer = await change("POST", `/api/games/${S.game}/undo`);
+  if (!answer) return;
+  S.lastHand = null;
+  say(t("undone_n", { n: last.no }));
+  await loadGames();
+  renderAll();
+}
+
+async function deleteHand() {
+  const no = S.editing, hand = S.state.hands[no - 1];
+  if (!confirm(t("confirm_delete", { n: no, what: hand ? handText(hand) : "" }))) return;
+  const answer = await change("DELETE", `/api/games/${S.game}/hands/${no}`);
+  if (!answer) return;
+  S.lastHand = null;
+  const broken = answer.data.hands.filter((h) => h.no >= no && h.error).map((h) => t("now_error", { n: h.no, what: `${h.error.message} [${h.error.code}]` }));
+  say([t("deleted", { n: no }), ...broken].join(" · "));
   resetHand();
   await loadGames();
   renderAll();
 }
 
-async function undoHand() {
-  const answer = await change("POST", `/api/games/${S.game}/undo`);
-  if (!answer) return;
-  S.lastHand = null;
-  say(t("undone"));
-  await loadGames();
+// tap a hand in the list: it opens in the entry, to be changed and saved, or deleted
+async function startEdit(no) {
+  const { status, data } = await call("GET", `/api/games/${S.game}/hands`, undefined, S.game);
+  if (status !== 200) { say(problem(data), true); return; }
+  const hand = data[no - 1];
+  if (!hand) return;
+  resetHand();
+  S.lastHand = null; renderResult(null); say("");
+  if (!loadHand(hand)) { resetHand(); say(t("cannot_load"), true); renderAll(); return; }
+  S.editing = no;
   renderAll();
+  $("entry").scrollIntoView();
+}
+
+// a stored hand into the entry; false if the page cannot show it (another notation)
+function loadHand(h) {
+  const variant = variantOf(S.state.variant);
+  const flags = new Set((variant.flags || []).map((f) => f.name));
+  const own = (e) => {
+    const melds = (e.melds || []).map((m) => parseMeld(m, false));
+    const kongs = (e.concealed_kongs || []).map((m) => parseMeld(m, true));
+    const concealed = parseTiles(e.hand || "");
+    if (!concealed || melds.includes(null) || kongs.includes(null)) return null;
+    const extras = Object.fromEntries(Object.entries(e).filter(([k]) => flags.has(k)));
+    return { concealed, melds: [...melds, ...kongs], extras };
+  };
+  const shown = new Set(["winner", "winners", "hand", "melds", "concealed_kongs", "discarder", "self_draw", "draw", ...flags,
+    "exposed", "hua", "la_zi", "piao_by", "piao_count", "sheng_zhang"]);
+  S.keep = Object.fromEntries(Object.entries(h).filter(([k]) => !shown.has(k)));
+  for (const [p, ms] of Object.entries(h.exposed || {})) {
+    const melds = ms.map((m) => parseMeld(m, false));
+    if (melds.includes(null)) return false;
+    (S.table.exposed || (S.table.exposed = {}))[p] = melds;
+  }
+  for (const k of ["hua", "la_zi", "piao_by", "piao_count", "sheng_zhang"]) if (h[k] != null) S.table[k] = h[k];
+  if (h.draw) return true;  // a 流局: change it by entering a win, or delete it
+  S.discarder = h.discarder || null;
+  $("self-draw").checked = !!h.self_draw;
+  if (Array.isArray(h.winners)) {
+    S.multi = true; S.winners = [];
+    for (const e of h.winners) { const mine = own(e); if (!mine) return false; S.winners.push(e.winner); S.hands[e.winner] = mine; }
+    const first = S.winners[0];
+    S.winner = first; S.concealed = S.hands[first].concealed; S.melds = S.hands[first].melds; S.extras = S.hands[first].extras;
+    return true;
+  }
+  const mine = own(h);
+  if (!mine) return false;
+  S.winner = h.winner; S.concealed = mine.concealed; S.melds = mine.melds; S.extras = mine.extras;
+  return true;
 }
 
 async function newGame(ev) {
@@ -459,18 +695,55 @@ function dealerChoices() {
   if (names.includes(keep)) $("dealer").value = keep;
 }
 
-// --- waits ---
+// --- waits: the 13 tiles before the win, with melds and the 财神 ---
+function waitsVariant() { return variantOf($("waits-variant").value || (S.state && S.state.variant)); }
 function renderWaitsPalette() {
-  const v = variantOf($("waits-variant").value || (S.state && S.state.variant));
+  const v = waitsVariant();
   if (!v) return;
-  palette($("waits-palette"), v, (tile) => { if (S.waitsTiles.length < 13) S.waitsTiles.push(tile); renderWaitsPalette(); });
+  const modes = ["hand", "pung", "kong", ...(v.chow_melds ? ["chow"] : []), "ckong"];
+  if (!modes.includes(S.waitsMode)) S.waitsMode = "hand";
+  $("waits-modes").replaceChildren(...modes.map((m) => el("button", { type: "button", class: S.waitsMode === m ? "on" : "", "data-mode": m,
+    onclick: () => { S.waitsMode = m; renderWaitsPalette(); } }, t(`mode_${m}`))));
+  const hasWild = (v.flags || []).some((f) => f.name === "wild");
+  $("waits-wild-wrap").hidden = !hasWild;
+  if (!hasWild) S.waitsWild = "";
+  $("waits-wild").replaceChildren(el("option", { value: "" }, "—"), ...v.tiles.map((x) => el("option", { value: x.tile }, x[S.lang])));
+  $("waits-wild").value = S.waitsWild;
+  const used = countTiles([S.waitsTiles, ...S.waitsMelds.map((m) => m.tiles), S.waitsWild ? [S.waitsWild] : []]);
+  palette($("waits-palette"), v, tapWaits, used);
   $("waits-tiles").replaceChildren(...S.waitsTiles.map((x, i) => tileNode(x, { onclick: () => { S.waitsTiles.splice(i, 1); renderWaitsPalette(); } })));
-  $("waits-count").textContent = S.waitsTiles.length;
+  $("waits-melds").replaceChildren(...S.waitsMelds.map((m, i) => el("span", { class: "meld", "data-meld": m.text },
+    ...m.tiles.map((x) => tileNode(x, { onclick: () => { S.waitsMelds.splice(i, 1); renderWaitsPalette(); } })))));
+  $("waits-count").textContent = waitsCount();
+}
+function waitsCount() { return S.waitsTiles.length + 3 * S.waitsMelds.length; }
+function tapWaits(tile) {
+  const n = Number(tile[0]), suit = tile[1];
+  const used = countTiles([S.waitsTiles, ...S.waitsMelds.map((m) => m.tiles), S.waitsWild ? [S.waitsWild] : []]);
+  let tiles = [tile];
+  if (S.waitsMode === "chow") {
+    if (suit === "z" || n > 7) { say(t("mode_chow") + ": 1–7", true, "waits-message"); return; }
+    tiles = [0, 1, 2].map((k) => `${n + k}${suit}`);
+  } else if (S.waitsMode !== "hand") tiles = Array(S.waitsMode === "pung" ? 3 : 4).fill(tile);
+  const need = countTiles([tiles]);
+  const over = Object.keys(need).find((x) => (used[x] || 0) + need[x] > 4);
+  if (over) { say(t("no_more", { tile: tileName(over) }), true, "waits-message"); return; }
+  if (waitsCount() + (S.waitsMode === "hand" ? 1 : 3) > 13) { say(t("need13"), true, "waits-message"); return; }
+  say("", false, "waits-message");
+  if (S.waitsMode === "hand") S.waitsTiles.push(tile);
+  else S.waitsMelds.push({ kind: S.waitsMode, tiles, text: tiles.map((x) => x[0]).join("") + suit });
+  renderWaitsPalette();
 }
 
 async function showWaits() {
-  if (S.waitsTiles.length !== 13) { say(t("need13"), true, "waits-message"); return; }
-  const { status, data } = await call("POST", "/api/waits", { hand: S.waitsTiles.join(""), variant: $("waits-variant").value });
+  if (waitsCount() !== 13) { say(t("need13"), true, "waits-message"); return; }
+  const body = { hand: S.waitsTiles.join(""), variant: $("waits-variant").value };
+  const open = S.waitsMelds.filter((m) => m.kind !== "ckong").map((m) => m.text);
+  const kongs = S.waitsMelds.filter((m) => m.kind === "ckong").map((m) => m.text);
+  if (open.length) body.melds = open;
+  if (kongs.length) body.concealed_kongs = kongs;
+  if (S.waitsWild) body.wild = S.waitsWild;
+  const { status, data } = await call("POST", "/api/waits", body);
   const table = $("waits-table");
   table.replaceChildren();
   if (status !== 200) { say(problem(data), true, "waits-message"); return; }
@@ -496,11 +769,15 @@ async function init() {
   });
   $("record").addEventListener("click", () => recordHand(false));
   $("draw").addEventListener("click", () => recordHand(true));
-  $("clear").addEventListener("click", () => { resetHand(); renderEntry(); });
+  $("clear").addEventListener("click", () => { resetHand(); S.lastHand = null; say(""); renderAll(); });
   $("undo").addEventListener("click", undoHand);
+  $("delete-hand").addEventListener("click", deleteHand);
+  $("cancel-edit").addEventListener("click", () => { resetHand(); say(""); renderAll(); });
+  $("owner").addEventListener("change", (e) => { S.owner = e.target.value; renderEntry(); });
+  $("waits-wild").addEventListener("change", (e) => { S.waitsWild = e.target.value; renderWaitsPalette(); });
   $("waits-go").addEventListener("click", showWaits);
-  $("waits-clear").addEventListener("click", () => { S.waitsTiles = []; $("waits-table").replaceChildren(); renderWaitsPalette(); });
-  $("waits-variant").addEventListener("change", () => { S.waitsTiles = []; renderWaitsPalette(); });
+  $("waits-clear").addEventListener("click", () => { S.waitsTiles = []; S.waitsMelds = []; S.waitsWild = ""; $("waits-table").replaceChildren(); renderWaitsPalette(); });
+  $("waits-variant").addEventListener("change", () => { S.waitsTiles = []; S.waitsMelds = []; S.waitsWild = ""; renderWaitsPalette(); });
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
     $("play").hidden = b.dataset.tab !== "play"; $("waits").hidden = b.dataset.tab !== "waits";
