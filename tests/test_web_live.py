@@ -239,3 +239,21 @@ def test_the_others_part_of_a_hand(phone: Any, server: Any) -> None:
              for i in range(pg.locator("[data-testid=waits-table] tr[data-tile]").count())]
     printed = json.loads(run_installed(["waits", "123456m99p11s", "-m", "777z", "-v", "pujiang", "--wild", "1s", "--json"]).stdout)
     assert shown == [w["tile"] for w in printed["waits"]] and shown
+
+
+def test_the_page_speaks_its_language(phone: Any, server: Any) -> None:
+    """An error from the server in the page's language, by its code; English labels in English."""
+    url, _, _ = server
+    pg = phone
+    _new_game(pg, url, "wuhu315")
+    assert "子" not in pg.inner_text("[data-testid=standings]") and "Chips" in pg.inner_text("[data-testid=standings]")
+    pg.click("[data-testid=lang]")  # 中文
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "1m", "3m", "9p", "9p", "5p", "5p", "6p", "2m"]:  # not a win
+        pg.click(f"#palette [data-tile='{tile}']")
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=message]:has-text('not_a_winning_hand')")
+    text = pg.inner_text("[data-testid=message]")
+    assert text.startswith("这手牌不能和") and "--" not in text
+    assert "子" in pg.inner_text("[data-testid=standings]")

@@ -10,7 +10,7 @@ import typer
 from ..core.errors import MjcalcError
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import Lang
+from .options import Lang, lang_given
 
 if TYPE_CHECKING:
     from ..game import Fold, HandRow
@@ -54,7 +54,7 @@ def _game(ctx: typer.Context) -> None:
 def settle_command(
     file: Annotated[str, typer.Argument(help="A game record: YAML, or JSON Lines with a header line; - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", help="Language of the table.")] = Lang.zh,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help="Language of the table and, when given, of error messages.")] = Lang.zh,
 ) -> None:
     """Settle a recorded game: each hand's payments and liability, the totals, the 子, who pays whom.
 

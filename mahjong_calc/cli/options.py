@@ -28,6 +28,16 @@ class Lang(str, Enum):
     en = "en"
 
 
+def lang_given(ctx: typer.Context, param: typer.CallbackParam, value: Lang) -> Lang:
+    """A `--lang` given on the command line is also the language of error messages (without one: English)."""
+    source = ctx.get_parameter_source(param.name) if param.name else None
+    if source is not None and source.name == "COMMANDLINE":
+        from ..present.render import messages_in
+
+        messages_in(value.value)
+    return value
+
+
 def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) -> inspect.Parameter:
     """The `score` parameter for one declared field: its Typer option, type and default.
 
@@ -60,7 +70,8 @@ def _common_options() -> tuple[inspect.Parameter, ...]:
         inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help="Print one JSON object instead of a table.")]),
         inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
-            "--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
+            "--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given,
+            help="Language of the table (default zh) and, when given, of error messages (default English).")]),
     )
 
 

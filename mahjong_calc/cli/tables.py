@@ -15,7 +15,7 @@ import typer
 
 from ..core.flags import derived
 from .app import emit, errors_to_exit
-from .options import Lang, hand_inputs, hand_signature, with_signature
+from .options import Lang, hand_inputs, hand_signature, lang_given, with_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
@@ -58,7 +58,8 @@ def options(
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the descriptions in the table.")] = Lang.zh,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
+                                             help="Language of the descriptions in the table and, when given, of error messages (default English).")] = Lang.zh,
 ) -> None:
     """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
 

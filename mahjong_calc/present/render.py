@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from ..core.errors import MjcalcError, NotAWin
+from ..core.errors import MjcalcError, NotAWin, localized
 from ..core.hand import SEAT_ZH
 from ..core.result import ScoreResult
 from ..core.tiles import parse_tiles, tile_name
@@ -47,10 +47,23 @@ def clean(text: str, limit: int = MAX_MESSAGE) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+_LANG: list[str | None] = [None]  # the language of error messages: set by `--lang` on the command line (None: English)
+
+
+def messages_in(lang: str | None) -> None:
+    """Write error messages in `lang` from now on (`zh`: Chinese first; None or `en`: as they are)."""
+    _LANG[0] = lang
+
+
+def message_of(code: str, message: str) -> str:
+    """A message in the language chosen with `messages_in`."""
+    return localized(code, message, _LANG[0])
+
+
 def error_dict(err: MjcalcError) -> dict[str, Any]:
     """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
     body = err.to_dict()
-    body["message"] = clean(str(body["message"]))
+    body["message"] = clean(message_of(err.code, str(body["message"])))
     return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}
 
 
@@ -64,7 +77,7 @@ WINDOW = 80  # characters of the input shown around the error's position
 def error_line(err: MjcalcError) -> str:
     """One line naming the problem and, when known, where it is: `12[x]3m`."""
     kind = "not a win" if isinstance(err, NotAWin) else "error"
-    return f"mjcalc: {kind} [{err.code}]: {clean(err.message)}{error_where(err)}"
+    return f"mjcalc: {kind} [{err.code}]: {clean(message_of(err.code, err.message))}{error_where(err)}"
 
 
 def error_where(err: MjcalcError) -> str:

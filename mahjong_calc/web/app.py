@@ -199,6 +199,12 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         body = await _body(request)
         return _json(*await run_in_threadpool(api.answer_waits, body))
 
+    async def messages(request: Request) -> Response:
+        """`GET /api/messages`: every error code's message, `{code: {"zh", "en"}}` (core/errors.MESSAGES)."""
+        from ..core.errors import MESSAGES
+
+        return _json(200, json.dumps({code: {"zh": zh, "en": en} for code, (zh, en) in MESSAGES.items()}, ensure_ascii=False))
+
     async def variants(request: Request) -> Response:
         return _json(*await run_in_threadpool(api.answer_variants))
 
@@ -395,6 +401,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/api/score", endpoint(score), methods=["POST"]),
         Route("/api/waits", endpoint(waits), methods=["POST"]),
         Route("/api/variants", endpoint(variants)),
+        Route("/api/messages", endpoint(messages)),
         Route("/api/games", endpoint(games), methods=["GET"]),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
         Route("/api/games/{game}", endpoint(show, True)),

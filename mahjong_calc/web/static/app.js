@@ -62,7 +62,7 @@ const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 const params = new URLSearchParams(location.search);
 const S = {
   lang: params.get("lang") || localStorage.getItem("mjcalc.lang") || "zh",
-  variants: [], games: [], game: null, state: null, version: null,
+  variants: [], games: [], game: null, state: null, version: null, messages: {},
   tokens: JSON.parse(localStorage.getItem("mjcalc.tokens") || "{}"),
   winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
   // 一炮多响: the winners picked, in order; S.winner is the one whose tiles are on screen, the others' wait in S.hands
@@ -118,7 +118,18 @@ async function change(method, path, body) {
   S.state = answer.data; S.version = answer.version;
   return answer;
 }
-const problem = (data) => { const e = data.error || data.reason || {}; return `${e.message || ""} [${e.code || "?"}]`; };
+// an error in the page's language: the code's message (GET /api/messages), then the specifics, unless
+// they speak of the command line (a flag such as --discarder means nothing on the page)
+const FLAG_WORD = /(^|[\s(`'"])--?[a-z]/i;
+function problem(data) {
+  const e = data.error || data.reason || {};
+  const known = S.messages[e.code];
+  const detail = e.message || "";
+  if (!known) return `${detail} [${e.code || "?"}]`;
+  const general = known[S.lang];
+  const plain = detail && !FLAG_WORD.test(detail) && (S.lang === "en" ? detail : `${general}: ${detail}`);
+  return `${plain || general} [${e.code}]`;
+}
 
 // --- tiles ---
 function tileLabel(tile) {
@@ -396,7 +407,7 @@ function say(text, bad, where) { const m = $(where || "message"); m.textContent 
 
 // the hand as the hand list says it: who won, how, for how much
 function handText(h) {
-  if (h.error) return `${t("error")}: ${h.error.message} [${h.error.code}]`;
+  if (h.error) return `${t("error")}: ${problem({ error: h.error })}`;
   if (h.draw) return t("draw");
   const rs = Array.isArray(h.result) ? h.result : [h.result];
   const who = h.winners ? h.winners.join("+") : h.winner;
@@ -589,7 +600,7 @@ async function recordHand(draw) {
   if (!answer) return;
   const data = answer.data;
   S.lastHand = data.hands[(editing || data.hands.length) - 1];
-  const broken = data.hands.filter((h) => h.no > S.lastHand.no && h.error).map((h) => t("now_error", { n: h.no, what: `${h.error.message} [${h.error.code}]` }));
+  const broken = data.hands.filter((h) => h.no > S.lastHand.no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
   say([editing != null ? t("saved", { n: editing }) : draw ? t("draw_done") : t("recorded", { n: S.lastHand.no }), ...broken].join(" · "));
   resetHand();
   await loadGames();
@@ -616,7 +627,7 @@ async function deleteHand() {
   const answer = await change("DELETE", `/api/games/${S.game}/hands/${no}`);
   if (!answer) return;
   S.lastHand = null;
-  const broken = answer.data.hands.filter((h) => h.no >= no && h.error).map((h) => t("now_error", { n: h.no, what: `${h.error.message} [${h.error.code}]` }));
+  const broken = answer.data.hands.filter((h) => h.no >= no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
   say([t("deleted", { n: no }), ...broken].join(" · "));
   resetHand();
   await loadGames();
@@ -784,6 +795,8 @@ async function init() {
   }));
   const v = await call("GET", "/api/variants");
   S.variants = v.status === 200 ? v.data : [];
+  const m = await call("GET", "/api/messages");
+  S.messages = m.status === 200 ? m.data : {};
   await loadGames();
   applyLang();
   const wanted = params.get("game") || (S.games[0] && S.games[0].id);

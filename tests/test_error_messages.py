@@ -1,0 +1,58 @@
+"""Every error code has a Chinese and an English message (core/errors.MESSAGES); `--lang zh`
+puts the Chinese one in the CLI's stderr line and JSON `message`; codes never change."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_error_codes import codes_in_code, codes_in_doc
+from typer.testing import CliRunner
+
+from mahjong_calc.cli.app import app
+from mahjong_calc.core.errors import MESSAGES
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_every_code_has_both_messages() -> None:
+    literal, _ = codes_in_code()
+    codes = literal | codes_in_doc()
+    missing = sorted(codes - MESSAGES.keys())
+    assert not missing, f"add to MESSAGES in core/errors.py: {missing}"
+    stale = sorted(MESSAGES.keys() - codes)
+    assert not stale, f"MESSAGES has codes nothing emits and docs/errors.md does not list: {stale}"
+    for code, (zh, en) in MESSAGES.items():
+        assert HAN.search(zh), (code, zh)
+        assert en.strip() and en.isascii(), (code, en)  # in English, every word English
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["score", "12x"], "unknown_character"),
+    (["score", "123m"], "wrong_tile_count"),
+    (["waits", "123456m13m99p555p", "--variant", "nope"], "unknown_variant"),
+    (["game", "settle", "/no/such/game.yaml"], "game_not_found"),
+])
+def test_lang_zh_gives_chinese_messages_and_the_same_codes(runner: CliRunner, args: list[str], code: str) -> None:
+    plain = runner.invoke(app, [*args, "--json"])
+    en = runner.invoke(app, [*args, "--json", "--lang", "en"])
+    zh = runner.invoke(app, [*args, "--json", "--lang", "zh"])
+    assert plain.exit_code == en.exit_code == zh.exit_code == 2
+    assert plain.stdout == en.stdout and plain.stderr == en.stderr  # English is the default, as it was
+    error = json.loads(zh.stdout)["error"]
+    english = json.loads(en.stdout)["error"]
+    assert error["code"] == english["code"] == code
+    assert error["message"] == f"{MESSAGES[code][0]}: {english['message']}"
+    assert f"[{code}]: {MESSAGES[code][0]}: " in zh.stderr
+    again = runner.invoke(app, [*args, "--json"])  # a later command without --lang: English again
+    assert again.stdout == plain.stdout
+
+
+def test_live_game_errors_in_chinese(runner: CliRunner, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "g.db")
+    assert runner.invoke(app, ["game", "new", "--players", "王,李,张,赵", "--db", db]).exit_code == 0
+    done = runner.invoke(app, ["game", "delete", "3", "--db", db, "--lang", "zh"])
+    assert done.exit_code == 2 and f"[unknown_hand]: {MESSAGES['unknown_hand'][0]}: " in done.stderr
+    done = runner.invoke(app, ["game", "redo", "--db", db, "-l", "zh", "--json"])
+    assert json.loads(done.stdout)["error"]["message"].startswith(MESSAGES["nothing_to_redo"][0])
