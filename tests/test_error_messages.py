@@ -56,3 +56,23 @@ def test_live_game_errors_in_chinese(runner: CliRunner, tmp_path) -> None:  # ty
     assert done.exit_code == 2 and f"[unknown_hand]: {MESSAGES['unknown_hand'][0]}: " in done.stderr
     done = runner.invoke(app, ["game", "redo", "--db", db, "-l", "zh", "--json"])
     assert json.loads(done.stdout)["error"]["message"].startswith(MESSAGES["nothing_to_redo"][0])
+
+
+def test_english_game_tables_have_english_labels(runner: CliRunner) -> None:
+    """In English the chips column and the liability lines are English: no 子, no internal keys."""
+    from pathlib import Path
+
+    from mahjong_calc.variants.common.settle import LABELS
+
+    examples = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
+    games = [p for p in examples if "players:" in p.read_text(encoding="utf-8")]
+    assert games
+    seen_liability = False
+    for path in games:
+        done = runner.invoke(app, ["game", "settle", str(path), "--lang", "en"])
+        assert done.exit_code in (0, 1), (path, done.stderr)
+        assert "子" not in done.stdout, path
+        for code, (zh, en) in LABELS.items():
+            assert code not in done.stdout and zh not in done.stdout, (path, code)
+            seen_liability = seen_liability or en.split(":")[0] in done.stdout
+    assert seen_liability

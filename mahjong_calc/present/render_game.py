@@ -8,8 +8,8 @@ HEAD = {
     "zh": {"no": "#", "dealer": "庄", "winner": "和", "how": "方式", "value": "番", "liability": "包", "chips": "（子）",
            "total": "合计", "self_draw": "自摸", "draw": "流局", "discard": "点炮", "transfers": "结算", "ended": "子输完，牌局结束于第 {} 局"},
     "en": {"no": "#", "dealer": "Dealer", "winner": "Winner", "how": "How", "value": "Value", "liability": "Liability",
-           "chips": " (子)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
-           "transfers": "Transfers", "ended": "a player's 子 ran out: the game ended at hand {}"},
+           "chips": " (chips)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
+           "transfers": "Transfers", "ended": "a player's chips ran out: the game ended at hand {}"},
 }
 
 
@@ -51,7 +51,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
             winner = hand.get("winner") or "+".join(hand["winners"])
             how = head["self_draw"] if hand["self_draw"] else f"{head['discard']} {hand['discarder'] or '?'}"
             value = "+".join(str(r["value"]) for r in results)
-        marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['code']} {row['payer']} +{row['amount']}" for row in settlement["liability"])
+        marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['en'].split(':')[0]} {row['payer']} +{row['amount']}" for row in settlement["liability"])
         table.add_row(*(escape(cell) for cell in (str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks)))
     table.add_section()
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
