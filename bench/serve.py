@@ -1,10 +1,15 @@
-"""Load check for `mjcalc serve`: 200 concurrent `POST /api/score` requests on loopback.
+"""Load check for `mjcalc serve`: 200 concurrent `POST /api/score` requests on loopback;
+then the time from a hand added by one client to its event arriving at another.
 
 Starts `python -m mahjong_calc serve` on a free loopback port with a throw-away games
 database, sends REQUESTS requests from REQUESTS threads released at the same moment
 (so all 200 are in flight at once), and prints the p50 and p99 latency and the error
-count (any answer other than 200 with `"valid": true`, or a failed connection). Bounded
-in count and time: every request has a timeout, and the server is stopped at the end.
+count (any answer other than 200 with `"valid": true`, or a failed connection). Then one
+client listens to a game's `GET /api/games/{id}/events` while another adds HANDS hands one
+at a time (`POST /api/games/{id}/hands`) and, for a change made elsewhere, by `mjcalc game
+add` in another process; it prints the time from each hand sent (for the CLI: from the
+hand seen in the database) to its `change` event arriving (p50 and the largest). Bounded in count and time: every request has a timeout,
+and the server is stopped at the end.
 
     python bench/serve.py            # needs the web extra: pip install '.[web]'
     python bench/serve.py --requests 500 --rounds 3
@@ -87,6 +92,72 @@ def round_of(port: int, n: int) -> list[tuple[float, str | None]]:
     return out + [(TIMEOUT, "no answer")] * missing
 
 
+HANDS = 20  # hands added one at a time, for the add -> event latency
+
+
+def add_to_event(port: int, db: Path) -> tuple[list[float], list[float]]:
+    """(seconds from a POST of a hand to its event at another client; the same for `mjcalc game add`)."""
+    def send(method: str, path: str, body: object) -> dict[str, object]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request(method, path, json.dumps(body).encode(), {"content-type": "application/json"})
+        answer = json.loads(conn.getresponse().read())
+        conn.close()
+        return answer  # type: ignore[no-any-return]
+
+    game = send("POST", "/api/games", {"variant": "wuhu315", "players": ["A", "B", "C", "D"], "dealer": "A"})["id"]
+    arrived: dict[int, float] = {}
+    ready = threading.Event()
+
+    def listen() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request("GET", f"/api/games/{game}/events")
+        stream = conn.getresponse()
+        while len(arrived) < 2 * HANDS:
+            line = stream.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                now = time.perf_counter()
+                version = json.loads(line[6:])["version"]
+                if version == 0:
+                    ready.set()
+                else:
+                    arrived[version] = now
+        conn.close()
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    ready.wait(TIMEOUT)
+    api: list[float] = []
+    for version in range(1, HANDS + 1):
+        sent = time.perf_counter()
+        send("POST", f"/api/games/{game}/hands", {"draw": True})
+        while version not in arrived and time.perf_counter() - sent < TIMEOUT:
+            time.sleep(0.001)
+        api.append(arrived.get(version, sent + TIMEOUT) - sent)
+    cli: list[float] = []
+    cmd = [sys.executable, "-m", "mahjong_calc", "game", "add", str(game), "--draw", "--db", str(db)]
+    import sqlite3
+
+    look = sqlite3.connect(str(db), timeout=TIMEOUT)
+    for version in range(HANDS + 1, 2 * HANDS + 1):
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        written = None  # when the hand is in the database, seen by looking every millisecond
+        while written is None and child.poll() is None or written is None and version not in arrived:
+            (now,) = look.execute("SELECT events FROM games WHERE id = ?", (game,)).fetchone()
+            if now >= version:
+                written = time.perf_counter()
+            time.sleep(0.001)
+        child.wait(TIMEOUT)
+        written = written if written is not None else time.perf_counter()
+        while version not in arrived and time.perf_counter() - written < TIMEOUT:
+            time.sleep(0.001)
+        cli.append(max(0.0, arrived.get(version, written + TIMEOUT) - written))
+    look.close()
+    listener.join(5)
+    return api, cli
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
@@ -107,6 +178,7 @@ def main() -> int:
             for _ in range(args.rounds):
                 results += round_of(port, args.requests)
             wall = time.perf_counter() - wall
+            api, cli = add_to_event(port, Path(tmp) / "games.sqlite3")
         finally:
             proc.terminate()
             try:
@@ -121,6 +193,9 @@ def main() -> int:
           f"mean {statistics.fmean(latencies) * 1000:.1f} ms   wall {wall:.2f} s   errors {len(errors)}")
     for e in errors[:5]:
         print(f"  error: {e}")
+    print(f"add -> event at another client ({HANDS} hands each): POST /api/games/{{id}}/hands p50 "
+          f"{percentile(api, 50) * 1000:.1f} ms, max {max(api) * 1000:.1f} ms; `mjcalc game add` (from the hand in the database) "
+          f"p50 {percentile(cli, 50) * 1000:.1f} ms, max {max(cli) * 1000:.1f} ms")
     return 1 if errors else 0
 
 
