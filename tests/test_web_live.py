@@ -257,3 +257,32 @@ def test_the_page_speaks_its_language(phone: Any, server: Any) -> None:
     text = pg.inner_text("[data-testid=message]")
     assert text.startswith("这手牌不能和") and "--" not in text
     assert "子" in pg.inner_text("[data-testid=standings]")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_screenshot_at_360_px(phone: Any, server: Any, tmp_path: Path, lang: str) -> None:
+    """The page at 360 × 740 after a hand is recorded: its result and the standings at the top.
+    With MJCALC_SCREENSHOTS=docs the pictures are kept as docs/serve-zh.png and docs/serve-en.png."""
+    import os
+    import shutil
+
+    url, _, _ = server
+    pg = phone
+    _new_game(pg, url, "wuhu315")
+    if lang == "zh":
+        pg.click("[data-testid=lang]")
+    pg.click("#winners [data-player='李']")
+    pg.click("#discarders [data-player='王']")
+    for tile in HAND:
+        pg.click(f"#palette [data-tile='{tile}']")
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=value]")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    text = pg.inner_text("body")
+    assert ("计分并记录" in text) == (lang == "zh") and ("Score & record" in text) == (lang == "en")
+    shot = tmp_path / f"serve-{lang}.png"
+    pg.screenshot(path=str(shot))
+    assert shot.stat().st_size > 1000
+    keep = os.environ.get("MJCALC_SCREENSHOTS")
+    if keep:
+        shutil.copy(shot, Path(keep) / shot.name)
