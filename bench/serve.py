@@ -143,7 +143,7 @@ def add_to_event(port: int, db: Path) -> tuple[list[float], list[float]]:
     for version in range(HANDS + 1, 2 * HANDS + 1):
         child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         written = None  # when the hand is in the database, seen by looking every millisecond
-        while written is None and child.poll() is None or written is None and version not in arrived:
+        while written is None and (child.poll() is None or version not in arrived):
             (now,) = look.execute("SELECT events FROM games WHERE id = ?", (game,)).fetchone()
             if now >= version:
                 written = time.perf_counter()
