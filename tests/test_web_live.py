@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -190,7 +192,10 @@ def test_correct_a_hand_on_the_page(phone: Any, server: Any) -> None:
     pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 0")
     assert asked[-1].startswith("Take back hand 1 (张 · Discarder 王")
     assert "Took back hand 1" in pg.inner_text("[data-testid=message]")
-    assert [e["kind"] for e in _api(url, f"/api/games/{gid}/history")] == ["hand", "hand", "edit", "delete", "undo"]
+    pg.click("[data-testid=redo]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 1")
+    assert "Put back hand 1" in pg.inner_text("[data-testid=message]")
+    assert [e["kind"] for e in _api(url, f"/api/games/{gid}/history")] == ["hand", "hand", "edit", "delete", "undo", "redo"]
 
 
 def test_the_others_part_of_a_hand(phone: Any, server: Any) -> None:
@@ -286,3 +291,42 @@ def test_screenshot_at_360_px(phone: Any, server: Any, tmp_path: Path, lang: str
     keep = os.environ.get("MJCALC_SCREENSHOTS")
     if keep:
         shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_on_a_network_a_game_begun_on_a_phone_gets_its_link_at_once(phones: tuple[Any, Any], tmp_path: Path) -> None:
+    """`serve --host 0.0.0.0`: a game begun on a phone is printed with its token without a restart,
+    and that phone lists both the game it came in by and the one it began."""
+    db = tmp_path / "games.sqlite3"
+    first = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
+    port = free_port()
+    proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert "serving" in proc.stdout.readline().decode()
+        line = proc.stdout.readline().decode().strip()
+        assert line.startswith(f"game {first} (") and "&token=" in line
+        token = line.rsplit("&token=", 1)[1]
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):  # listening (every API answer without a token is 401 here)
+            try:
+                urllib.request.urlopen(f"{url}/api/variants", timeout=2)
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.1)
+        pg, _ = phones
+        pg.goto(f"{url}/?lang=en&game={first}&token={token}")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.click("[data-testid=new-game-open]")
+        for i, name in enumerate(["甲", "乙", "丙", "丁"]):
+            pg.fill(f"[data-testid=p{i}]", name)
+        pg.click("[data-testid=start]")
+        pg.wait_for_function("S.games.length === 2 && S.state && S.state.players[0] === '甲'")
+        options = pg.locator("[data-testid=game-select] option")
+        assert options.count() == 3  # the two games, and the prompt
+        printed = proc.stdout.readline().decode().strip()  # no restart: the new game's own link
+        second = pg.evaluate("S.game")
+        own = pg.evaluate(f"S.tokens[{second}]")
+        assert printed.startswith(f"game {second} (甲,乙,丙,丁): http://") and printed.endswith(f"?game={second}&token={own}")
+        assert pg.get_attribute("[data-testid=join-link]", "href").endswith(f"?game={second}&token={own}")
+    finally:
+        stop(proc, timeout=10)

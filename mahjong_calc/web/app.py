@@ -340,7 +340,11 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), POLL)
                     wake.clear()
-                    now = await run_in_threadpool(s.game_version, gid)
+                    try:
+                        now = await run_in_threadpool(s.game_version, gid)
+                    except MjcalcError as err:  # the database went away or is damaged: say so, and end the stream
+                        yield f"event: error\ndata: {api.error_body(err.code, err.message)}\n\n"
+                        return
                     if now != last:  # one event per change, also for changes made between two looks
                         yield "".join(message("change", v) for v in range(last + 1, now + 1)) if now > last else message("change", now)
                         last, quiet = now, loop.time()

@@ -15,7 +15,7 @@ const T = {
     on_discard: "点炮", on_self_draw: "自摸", game: "牌局", hands_n: "局", need13: "需要 13 张",
     players_needed: "请填写四位玩家", liability: "包牌", start_line: "开局",
     stale: "别人刚改了这个牌局: 已显示最新的, 请再试一次", join: "加入链接",
-    hand_n: "第 {n} 局", editing_hand: "正在修改第 {n} 局", delete_hand: "删除第 {n} 局", cancel: "取消", save: "保存第 {n} 局",
+    redo: "恢复撤销", redone: "已恢复第 {n} 局", hand_n: "第 {n} 局", editing_hand: "正在修改第 {n} 局", delete_hand: "删除第 {n} 局", cancel: "取消", save: "保存第 {n} 局",
     confirm_draw: "把第 {n} 局记为流局?", confirm_undo: "撤销第 {n} 局 ({what})?", confirm_delete: "删除第 {n} 局 ({what})?",
     undone_n: "已撤销第 {n} 局", deleted: "已删除第 {n} 局", saved: "已修改第 {n} 局", now_error: "第 {n} 局现在是错误行: {what}",
     no_more: "{tile} 已经有 4 张了", cannot_load: "这一局的牌无法在页面上显示; 请在命令行修改", whose: "谁的副露",
@@ -40,7 +40,7 @@ const T = {
     multi: "Several winners (一炮多响)", editing: "Entering {p}'s tiles (tap {p} again to drop)",
     need_discarder_multi: "Several winners: choose who discarded",
     stale: "Someone else just changed this game: it is shown as it now stands; try again", join: "Join link",
-    hand_n: "Hand {n}", editing_hand: "Changing hand {n}", delete_hand: "Delete hand {n}", cancel: "Cancel", save: "Save hand {n}",
+    redo: "Redo", redone: "Put back hand {n}", hand_n: "Hand {n}", editing_hand: "Changing hand {n}", delete_hand: "Delete hand {n}", cancel: "Cancel", save: "Save hand {n}",
     confirm_draw: "Record hand {n} as a draw?", confirm_undo: "Take back hand {n} ({what})?", confirm_delete: "Delete hand {n} ({what})?",
     undone_n: "Took back hand {n}", deleted: "Deleted hand {n}", saved: "Hand {n} changed", now_error: "Hand {n} is now an error: {what}",
     no_more: "All 4 copies of {tile} are in play", cannot_load: "This hand cannot be shown on the page; change it on the command line",
@@ -621,6 +621,15 @@ async function undoHand() {
   renderAll();
 }
 
+async function redoHand() {
+  const answer = await change("POST", `/api/games/${S.game}/redo`);
+  if (!answer) return;
+  S.lastHand = answer.data.hands[answer.data.hands.length - 1] || null;
+  say(t("redone", { n: answer.data.hands.length }));
+  await loadGames();
+  renderAll();
+}
+
 async function deleteHand() {
   const no = S.editing, hand = S.state.hands[no - 1];
   if (!confirm(t("confirm_delete", { n: no, what: hand ? handText(hand) : "" }))) return;
@@ -783,6 +792,7 @@ async function init() {
   $("clear").addEventListener("click", () => { resetHand(); S.lastHand = null; say(""); renderAll(); });
   $("undo").addEventListener("click", undoHand);
   $("delete-hand").addEventListener("click", deleteHand);
+  $("redo").addEventListener("click", redoHand);
   $("cancel-edit").addEventListener("click", () => { resetHand(); say(""); renderAll(); });
   $("owner").addEventListener("change", (e) => { S.owner = e.target.value; renderEntry(); });
   $("waits-wild").addEventListener("change", (e) => { S.waitsWild = e.target.value; renderWaitsPalette(); });
