@@ -251,8 +251,9 @@ def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> i
     if type(value) is int and lo <= value and (hi is None or value <= hi):  # the usual case, first
         return value
     number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
+    given: object = value  # a record's value may be a bool; mypyc trusts the annotation, so test an object
+    if isinstance(given, int) and not isinstance(given, bool):
+        number = given
     elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
         number = int(value)
     if number is None or number < lo or (hi is not None and number > hi):
@@ -271,9 +272,9 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
         match = _PUNGS.fullmatch(value)
         numbers = tuple(int(n) for n in match.groups()) if match else ()
     else:
-        items = list(value)
+        items: list[object] = list(value)  # object: what a record holds is not yet known to be int (and mypyc trusts types)
         if all(isinstance(n, int) and not isinstance(n, bool) for n in items):
-            numbers = tuple(items)
+            numbers = tuple(n for n in items if isinstance(n, int))
     if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
         raise InputError(
             "bad_opponent_pungs",
