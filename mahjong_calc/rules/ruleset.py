@@ -78,6 +78,11 @@ class Variant(Generic[N, O, P]):
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None
+    # its docs/rules page (`mjcalc options` points into it), and the section there of each group of
+    # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries
+    docs: str = ""
+    sections: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
+        object.__setattr__(self, "sections", MappingProxyType(dict(self.sections)))
