@@ -27,6 +27,7 @@ from types import ModuleType
 MODULES: tuple[str, ...] = (
     "mahjong_calc.core.tiles",
     "mahjong_calc.core.flags",
+    "mahjong_calc.core.hand",
     "mahjong_calc.core.records",
     "mahjong_calc.core.result",
     "mahjong_calc.core.shapes",

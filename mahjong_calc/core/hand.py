@@ -1,18 +1,21 @@
-"""The facts of a win: the tiles (Hand) and how it was won (WinContext)."""
+"""The facts of a win: the tiles (Hand), and how it was won (WinContext, in context.py) checked.
+
+Plain typed Python that mypyc compiles where it can (compiled.MODULES); WinContext stays in
+its own module, because reading a registered flag as an attribute needs `__getattr__`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from . import flags as flag_table
+from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
 from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 
-Seat = Literal["next", "opposite", "previous"]
-SEATS: tuple[Seat, ...] = get_args(Seat)
 MeldKind = Literal["pung", "kong", "chow"]
 
 
@@ -52,40 +55,6 @@ class Hand:
             ],
             "win": tile_str(self.win_tile),
         }
-
-
-@dataclass(frozen=True)
-class WinContext:
-    """How the hand was won: one fact per declared flag (flags.FLAGS; tests/test_flags.py
-    checks them field for field). Variant-specific facts default to 'absent'."""
-
-    self_draw: bool = False
-    dealer: bool = False
-    after_kong: bool = False
-    robbing_kong: bool = False
-    heavenly: bool = False
-    earthly: bool = False
-    discarder: Seat | None = None
-    dealer_seat: Seat | None = None
-    wild: int | None = None
-    piao: int = 0
-    opponent_pungs: tuple[int, int, int] | None = field(default=None)
-    robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
-    piao_by: Seat | None = None  # another seat in a 飘 round (Pujiang)
-    piao_count: int = 0  # that seat's 飘 so far
-    # (name, value) of each flag declared by `flags.register_flag`, which has no attribute above
-    registered: tuple[tuple[str, Any], ...] = ()
-
-    if not TYPE_CHECKING:  # a registered flag reads as an attribute too; mypy sees only the declared ones
-
-        def __getattr__(self, name: str) -> Any:
-            for key, value in object.__getattribute__(self, "registered"):
-                if key == name:
-                    return value
-            field = flag_table.BY_NAME.get(name)
-            if field is not None and field.role == "flag":
-                return field.default
-            raise AttributeError(name)
 
 
 _FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")

@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 from ..api.score import score
 from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
+from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
-from ..core.hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
+from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..core.hand import SEATS
+from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
 from .record import GameFile
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .schema import Label, Tiles
 
 if TYPE_CHECKING:
-    from ..core.hand import Hand, WinContext
+    from ..core.context import WinContext
+    from ..core.hand import Hand
     from ..core.result import ScoreResult
 
 N = TypeVar("N")  # the numbers class

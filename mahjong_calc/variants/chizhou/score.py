@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import SEATS, Hand, Seat, WinContext
+from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, arrangements, hand_counts
 from ...core.tiles import SUITS, is_honour

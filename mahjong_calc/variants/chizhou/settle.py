@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ...core.hand import SEATS, Seat, WinContext
+from ...core.context import SEATS, Seat, WinContext
 from ...core.result import ScoreResult
 from ...core.tiles import is_honour
 from ..common.settle import Liability, Settlement, Sourced, Table, diff, options_of

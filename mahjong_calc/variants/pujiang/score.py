@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import SEAT_ZH, SEATS, Hand, Seat, WinContext
+from ...core.hand import SEAT_ZH, Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, hand_counts, meld_sets
 from ...core.tiles import WHITE, counts_of, format_tiles, tile_str

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.context import WinContext
 from ...core.errors import NotAWin
-from ...core.hand import Hand, WinContext
+from ...core.hand import Hand
 from ...core.result import ScoreResult
 from . import explain as wuhu_explain
 from . import kernel as wuhu_kernel
