@@ -189,7 +189,8 @@ CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 BY_NAME: dict[str, Field]
-_BY_FLAG_LENGTH: tuple[Field, ...]
+_LONG_NAMES: dict[str, str]
+_LONG_FLAG: re.Pattern[str]
 _SHORT_NAMES: dict[str, str]
 _SHORT_FLAG: re.Pattern[str]
 KEY_FIELDS: tuple[str, ...]  # a record key's order
@@ -198,10 +199,11 @@ FLAGS: tuple[Field, ...]  # the WinContext facts
 
 def _derive() -> None:
     """The tables this module derives from FIELDS (again after `register_flag`)."""
-    global BY_NAME, _BY_FLAG_LENGTH, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
+    global BY_NAME, _LONG_NAMES, _LONG_FLAG, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
     BY_NAME = {f.name: f for f in FIELDS}
+    _LONG_NAMES = {f.cli[0]: f.name for f in FIELDS if f.cli and f.cli[0].startswith("--")}
     # longest first, so that --dealer-seat is never read as --dealer
-    _BY_FLAG_LENGTH = tuple(sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0])))
+    _LONG_FLAG = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_LONG_NAMES, key=len, reverse=True)) + r")(?![\w-])")
     # `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
     _SHORT_NAMES = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
     _SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
@@ -290,8 +292,7 @@ def in_field_words(message: str) -> str:
     The scorers name flags as the CLI spells them; a batch record has fields, so its
     error rows say `discarder`, not `--discarder`.
     """
-    for field in _BY_FLAG_LENGTH:
-        message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
+    message = _LONG_FLAG.sub(lambda m: _LONG_NAMES[m.group(0)], message)
     return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
 
 
