@@ -17,8 +17,8 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None) -> None:
-    """Lay out a `game settle` report (the dict `report_dict` returns)."""
+def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, title: str | None = None) -> None:
+    """Lay out a `game settle` report (the dict `report_dict` returns); `title` instead of the variant's name."""
     from rich import box
     from rich.console import Console
     from rich.markup import escape
@@ -30,7 +30,8 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
     head = HEAD[lang]
     players: list[str] = data["players"]
     has_chips = data["chips"] is not None
-    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=data["variant"], title_justify="left")
+    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=escape(title) if title is not None else data["variant"],
+                  title_justify="left")
     for key in ("no", "dealer", "winner", "how"):
         table.add_column(head[key])
     table.add_column(head["value"], justify="right")
@@ -59,6 +60,35 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
     console.print(table)
     if data["ended_at"] is not None:
         console.print(head["ended"].format(data["ended_at"]), highlight=False)
+    if data["transfers"]:
+        console.print(head["transfers"] + ":", highlight=False)
+        for t in data["transfers"]:
+            console.print(escape(f"  {t['from']} → {t['to']} {t['amount']}"), highlight=False)
+
+
+TOTALS = {
+    "zh": {"player": "玩家", "total": "合计", "games": "{} 局合计", "transfers": "结算"},
+    "en": {"player": "Player", "total": "Total", "games": "Totals over {} games", "transfers": "Transfers"},
+}
+
+
+def print_totals(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None) -> None:
+    """The totals over several games (`games`, `totals` {player: n}, `transfers`) and who pays whom."""
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(file=file)
+    if not console.is_terminal:
+        console = Console(file=file, width=120)
+    head = TOTALS[lang]
+    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=head["games"].format(data["games"]), title_justify="left")
+    table.add_column(head["player"])
+    table.add_column(head["total"], justify="right")
+    for name, n in data["totals"].items():
+        table.add_row(escape(name), _signed(n))
+    console.print(table)
     if data["transfers"]:
         console.print(head["transfers"] + ":", highlight=False)
         for t in data["transfers"]:
