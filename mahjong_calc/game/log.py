@@ -448,3 +448,11 @@ def to_csv(games: list[tuple[str, Mapping[str, Any], list[Mapping[str, Any]]]]) 
                     cells.append(_cell_out(hand.get(column)))
             writer.writerow(cells)
     return out.getvalue()
+
+
+def live_csv(game_id: int, header: Mapping[str, Any], created: str, hands: list[Mapping[str, Any]]) -> str:
+    """A live game as a one-game CSV log (`game export --format csv`): its number in the game column,
+    its creation date as `date` unless its header gives one."""
+    head = dict(header)
+    head.setdefault("date", created[:10])
+    return to_csv([(str(game_id), head, hands)])
