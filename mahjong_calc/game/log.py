@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -406,7 +406,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
     return Games(len(heads), _sections(name, heads, items(), names))
 
 
-def csv_columns(hands: list[Mapping[str, Any]]) -> list[str]:
+def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
     """The columns a CSV log of these hands needs: game, the header fields, then the hand fields used, in field order."""
     used = {k for h in hands for k in h}
     return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
@@ -424,7 +424,7 @@ def _cell_out(value: Any) -> str:
     return str(value)
 
 
-def to_csv(games: list[tuple[str, Mapping[str, Any], list[Mapping[str, Any]]]]) -> str:
+def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
     """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row."""
     hands_all = [h for _, _, hands in games for h in hands]
     columns = csv_columns(hands_all)
@@ -450,7 +450,7 @@ def to_csv(games: list[tuple[str, Mapping[str, Any], list[Mapping[str, Any]]]]) 
     return out.getvalue()
 
 
-def live_csv(game_id: int, header: Mapping[str, Any], created: str, hands: list[Mapping[str, Any]]) -> str:
+def live_csv(game_id: int, header: Mapping[str, Any], created: str, hands: Sequence[Mapping[str, Any]]) -> str:
     """A live game as a one-game CSV log (`game export --format csv`): its number in the game column,
     its creation date as `date` unless its header gives one."""
     head = dict(header)
