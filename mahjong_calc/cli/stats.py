@@ -1,0 +1,144 @@
+"""`mjcalc stats`: a season's statistics over game files and/or the live games. A thin shell over `game.stats`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..core.errors import InputError
+from .app import emit, errors_to_exit
+from .options import Lang
+
+if TYPE_CHECKING:
+    from ..game.stats import Season
+
+
+def _date(value: str | None, flag: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InputError("bad_date", f"{flag}: {value!r} is not a date YYYY-MM-DD") from None
+
+
+def stats(
+    files: Annotated[list[str] | None, typer.Argument(metavar="[FILES]...", show_default=False,
+                                                      help="Game files (YAML, JSON Lines, CSV logs; - reads stdin). None: the live games.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
+                                            help="Count the live games of this database too (without FILES: $MJCALC_DB, else the default one).")] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="DATE", show_default=False,
+                                              help="Only games played on or after DATE (YYYY-MM-DD).")] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="DATE", show_default=False,
+                                              help="Only games played on or before DATE (YYYY-MM-DD).")] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="NAME", show_default=False,
+                                               help="Only this player (and the games they played).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the table (default zh).")] = Lang.zh,
+) -> None:
+    """Season statistics: per player games, hands, wins, self-draws, deal-ins, draws, rates, net, liability and
+    the biggest win; per variant how often each pattern was won.
+
+    A game's date is its `date` header field (game files) or the day it was begun (live games);
+    --since/--until leave out games without one (stderr counts them).
+
+    Example: mjcalc stats examples/club-season.csv
+    """
+    import sys
+
+    from ..game.stats import Season, check_player, season_dict
+
+    with errors_to_exit(json_out):
+        if json_out and csv_out:
+            raise InputError("conflicting_flags", "--json and --csv: give one")
+        start, end = _date(since, "--since"), _date(until, "--until")
+        season = Season()
+        undated = _collect(season, files or [], db if files else (db or _default_db()), start, end, player)
+        if player is not None:
+            check_player(season, player)
+        if undated:
+            sys.stderr.write(f"mjcalc: {undated} game(s) without a date were left out by --since/--until\n")
+        if season.errors:
+            sys.stderr.write(f"mjcalc: {season.errors} hand(s) are error rows and count for nothing "
+                             "(`mjcalc game settle FILE` says why)\n")
+        names = [player] if player is not None else list(season.players)
+        if json_out:
+            import json
+
+            emit(json.dumps(season_dict(season, player), ensure_ascii=False))
+        elif csv_out:
+            emit(_csv(season, names))
+        else:
+            _table(season, names, lang.value)
+    raise typer.Exit(1 if season.errors else 0)
+
+
+def _default_db() -> Path:
+    from ..live.store import default_db_path
+
+    return default_db_path()
+
+
+def _within(date: str | None, start: str | None, end: str | None) -> bool | None:
+    """Whether a game of `date` is selected; None: it has no date and a range is given."""
+    if start is None and end is None:
+        return True
+    if date is None:
+        return None
+    day = date[:10]
+    return (start is None or day >= start) and (end is None or day <= end)
+
+
+def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None) -> int:
+    """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
+    from ..game.log import open_games
+
+    undated = 0
+    for name in files:
+        games = open_games(name)
+        for i, game in enumerate(games, 1):
+            date = game.header.get("date")
+            chosen = _within(date, start, end)
+            undated += chosen is None
+            if not chosen or (player is not None and player not in game.players):
+                for _ in game.hands:  # read past it
+                    pass
+                continue
+            label = game.label if game.label is not None else str(i)
+            season.add(game, name if games.count == 1 else f"{name}#{label}", date)
+    if db is not None:
+        from ..live.store import Store
+
+        with Store(db) as store:
+            for info in reversed(store.games()):  # the oldest first
+                date = info.header.get("date") or info.created[:10]
+                chosen = _within(date, start, end)
+                if not chosen or (player is not None and player not in info.header.get("players", ())):
+                    continue
+                season.add(store.game_file(info), f"live {info.id}", date)
+    return undated
+
+
+def _csv(season: Season, names: list[str]) -> str:
+    import csv
+    import io
+
+    from ..batch.output import neutralise
+    from ..game.stats import csv_rows
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in csv_rows(season, names):
+        writer.writerow([neutralise(c) if isinstance(c, str) else c for c in row])
+    return out.getvalue().rstrip("\n")
+
+
+def _table(season: Season, names: list[str], lang: str) -> None:
+    from ..game.stats import view
+    from ..present.render_stats import print_stats
+
+    print_stats(view(season, names), lang)
