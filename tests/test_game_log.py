@@ -190,3 +190,23 @@ def test_extra_fields_keep_echoes_columns_that_are_not_fields(tmp_path: Path) ->
     for hand in data["hands"]:
         hand.pop("extra", None)
     assert data == plain
+
+
+def test_the_progress_bar_counts_hands_on_a_terminal_only() -> None:
+    import io
+
+    from mahjong_calc.cli.game import PROGRESS_EVERY, Bar
+
+    screen = io.StringIO()
+    bar = Bar(screen)
+    bar.advance(PROGRESS_EVERY)
+    bar.advance(PROGRESS_EVERY)
+    bar.progress.refresh()
+    bar.stop()
+    assert f"{2 * PROGRESS_EVERY} hands" in screen.getvalue() and "hands/s" in screen.getvalue()
+    quiet = Bar()  # stderr is not a terminal here
+    assert quiet.progress is None
+    quiet.advance(5)
+    quiet.stop()
+    res = run("game", "settle", str(CSV_LOG))
+    assert res.exit_code == 0 and res.stderr == ""

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from enum import Enum
 from functools import partial
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -94,18 +94,22 @@ def settle_command(
     try:
         games = open_games(file, defaults, extra_fields.value)
         errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
+        bar = Bar()
         with errors:
-            if games.count == 1:
-                fold = Fold(next(iter(games)))
-                if json_out:
-                    _print_json(fold, errors)
+            try:
+                if games.count == 1:
+                    fold = Fold(next(iter(games)))
+                    if json_out:
+                        _print_json(fold, errors, bar)
+                    else:
+                        _print_table(fold, errors, lang.value, bar=bar)
+                    failed = fold.failed
+                elif json_out:
+                    failed = _print_games_json(games, errors, bar)
                 else:
-                    _print_table(fold, errors, lang.value)
-                failed = fold.failed
-            elif json_out:
-                failed = _print_games_json(games, errors)
-            else:
-                failed = _print_games_table(games, errors, lang.value)
+                    failed = _print_games_table(games, errors, lang.value, bar)
+            finally:
+                bar.stop()
             errors.seek(0)
             for line in errors:  # each bad hand, after the output, as before
                 typer.echo(line, err=True, nl=False)
@@ -121,7 +125,7 @@ def _game_name(game: GameFile, number: int) -> str:
     return f"game {game.label if game.label is not None else number}"
 
 
-def _print_games_json(games: Games, errors: IO[str]) -> bool:
+def _print_games_json(games: Games, errors: IO[str], bar: Bar | None = None) -> bool:
     """`{"games": [each game's object], "totals": {...}, "transfers": [...]}`, a hand at a time."""
     from ..game import Fold
     from ..game.ledger import fewest_transfers, season_totals
@@ -135,7 +139,7 @@ def _print_games_json(games: Games, errors: IO[str]) -> bool:
         fold = Fold(game)
         if i > 1:
             writer.write(", ")
-        for chunk in report_chunks(game, _rows(fold, errors, f"{_game_name(game, i)}: "), partial(_end, fold)):
+        for chunk in report_chunks(game, _rows(fold, errors, f"{_game_name(game, i)}: ", bar), partial(_end, fold)):
             writer.write(chunk)
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -169,7 +173,7 @@ class _Writer:
         self.buffer, self.size = [], 0
 
 
-def _print_games_table(games: Games, errors: IO[str], lang: str) -> bool:
+def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None = None) -> bool:
     """Each game's table in turn, then the totals over all of them and who pays whom."""
     from ..game import Fold
     from ..game.ledger import fewest_transfers, season_totals
@@ -179,7 +183,7 @@ def _print_games_table(games: Games, errors: IO[str], lang: str) -> bool:
     failed = False
     for i, game in enumerate(games, 1):
         fold = Fold(game)
-        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i))
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar)
         typer.echo("")
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -195,21 +199,72 @@ def _game_title(game: GameFile, number: int) -> str:
     return " · ".join(str(p) for p in (_game_name(game, number), game.ruleset.name, date) if p is not None)
 
 
-def _rows(fold: Fold, errors: IO[str], where: str = "") -> Iterator[HandRow]:
+PROGRESS_EVERY = 256  # hands between two updates of the progress bar
+
+
+class Bar:
+    """A Rich bar on a terminal's stderr (or `file`) counting hands and hands/s; does nothing elsewhere."""
+
+    def __init__(self, file: IO[str] | None = None) -> None:
+        import sys
+        import time
+
+        self.progress: Any = None
+        self.done = 0
+        self.start = time.perf_counter()
+        if file is None and (sys.stderr is None or not sys.stderr.isatty()):
+            return
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        console = Console(file=file, force_terminal=True) if file is not None else Console(stderr=True)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.fields[hands]:,} hands"), TextColumn("{task.fields[rate]:,.0f} hands/s"),
+                                 TimeElapsedColumn(), console=console, transient=True)
+        self.task = self.progress.add_task("settle", total=None, hands=0, rate=0.0)
+        self.progress.start()
+
+    def advance(self, hands: int) -> None:
+        import time
+
+        self.done += hands
+        if self.progress is not None:
+            elapsed = time.perf_counter() - self.start
+            self.progress.update(self.task, hands=self.done, rate=self.done / elapsed if elapsed else 0.0)
+
+    def pause(self) -> None:
+        """Take the bar away while a table is printed to the same terminal."""
+        if self.progress is not None:
+            self.progress.stop()
+
+    def resume(self) -> None:
+        if self.progress is not None:
+            self.progress.start()
+
+    def stop(self) -> None:
+        self.pause()
+        self.progress = None
+
+
+def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) -> Iterator[HandRow]:
     """The fold's rows; each error row's stderr line is kept aside, to be written after the output."""
+    count = 0
     for row in fold:
         if row.error is not None:
             errors.write(f"mjcalc: {where}hand {row.no}: error [{row.error.code}]: {row.error.message}\n")
+        count += 1
+        if count == PROGRESS_EVERY and bar is not None:
+            bar.advance(count)
+            count = 0
         yield row
 
 
-def _print_json(fold: Fold, errors: IO[str]) -> None:
+def _print_json(fold: Fold, errors: IO[str], bar: Bar | None = None) -> None:
     """The report, written a hand at a time (a long game is never held whole, nor its text)."""
     from ..game.report import report_chunks
 
     buffer: list[str] = []
     size = 0
-    for chunk in report_chunks(fold.game, _rows(fold, errors), lambda: (fold.state, fold.transfers)):
+    for chunk in report_chunks(fold.game, _rows(fold, errors, "", bar), lambda: (fold.state, fold.transfers)):
         buffer.append(chunk)
         size += len(chunk)
         if size > 1 << 16:
@@ -218,14 +273,14 @@ def _print_json(fold: Fold, errors: IO[str]) -> None:
     typer.echo("".join(buffer))
 
 
-def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None) -> None:
+def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None) -> None:
     """The table; each hand keeps only what the table shows of it (its value, not its full result)."""
     from ..game.report import report_tail, row_dict
     from ..present.render_game import print_game
 
     players = fold.game.players
     hands = []
-    for row in _rows(fold, errors, where):
+    for row in _rows(fold, errors, where, bar):
         hand = row_dict(row, players, results=False)
         if row.results:
             values = [{"value": r.result.value} for r in row.results]
@@ -233,4 +288,8 @@ def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title:
         hands.append(hand)
     data = {"variant": fold.game.ruleset.name, "players": list(players), "hands": hands,
             **report_tail(players, fold.state, fold.transfers)}
+    if bar is not None:
+        bar.pause()
     print_game(data, lang, title=title)
+    if bar is not None:
+        bar.resume()
