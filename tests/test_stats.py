@@ -151,3 +151,13 @@ def test_the_table_fits_the_width_without_cutting(width: int, lang: str, season:
     assert ("清一色" if lang == "zh" else "pure one suit") in flat
     if lang == "en":  # headers are whole words too
         assert "Games" in flat and "Hands" in flat and "Draws" in flat
+
+
+def test_files_alone_leave_mjcalc_db_out(season: str, tmp_path: Path) -> None:
+    db = tmp_path / "live.db"
+    assert runner.invoke(app, ["game", "new", "--db", str(db), "--variant", "wuhu315", "--players", "A,B,C,F"]).exit_code == 0
+    assert runner.invoke(app, ["game", "add", "--db", str(db), "--winner", "F", "-s", SELF_8]).exit_code == 0
+    with_env = stats(season, "--json", env={"MJCALC_DB": str(db)})
+    assert "F" not in json.loads(with_env.stdout)["players"]
+    alone = stats("--json", env={"MJCALC_DB": str(db)})
+    assert json.loads(alone.stdout)["games"] == 1 and "F" in json.loads(alone.stdout)["players"]

@@ -28,8 +28,9 @@ def _date(value: str | None, flag: str) -> str | None:
 def stats(
     files: Annotated[list[str] | None, typer.Argument(metavar="[FILES]...", show_default=False,
                                                       help="Game files (YAML, JSON Lines, CSV logs; - reads stdin). None: the live games.")] = None,
-    db: Annotated[Path | None, typer.Option("--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
-                                            help="Count the live games of this database too (without FILES: $MJCALC_DB, else the default one).")] = None,
+    db: Annotated[Path | None, typer.Option("--db", metavar="FILE", show_default=False,
+                                            help="Count the live games of this database too (without FILES and --db: $MJCALC_DB, "
+                                            "else the default database).")] = None,
     since: Annotated[str | None, typer.Option("--since", metavar="DATE", show_default=False,
                                               help="Only games played on or after DATE (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option("--until", metavar="DATE", show_default=False,
@@ -78,6 +79,7 @@ def stats(
 
 
 def _default_db() -> Path:
+    """The database `game list` reads: $MJCALC_DB, else the default path."""
     from ..live.store import default_db_path
 
     return default_db_path()
