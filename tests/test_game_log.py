@@ -210,3 +210,31 @@ def test_the_progress_bar_counts_hands_on_a_terminal_only() -> None:
     quiet.stop()
     res = run("game", "settle", str(CSV_LOG))
     assert res.exit_code == 0 and res.stderr == ""
+
+
+@pytest.mark.parametrize(("name", "text", "words"), [
+    ("a.csv", "game,hand,hand\n1,x,y\n", "the header repeats column(s) hand"),
+    ("b.csv", "game,winner,hand\n", "the CSV log has no rows"),
+    ("c.jsonl", '{"winner": "B", "self_draw": true, "hand": "123456m13m99p555p2m"}\n'
+                '{"variant": "wuhu315", "players": ["A", "B", "C", "D"], "dealer": "A"}\n'
+                '{"variant": "wuhu315", "players": ["A", "B", "C", "D"], "dealer": "A"}\n', "a game's header comes before its hands"),
+    ("d.yaml", "[]\n", "the list of games is empty"),
+    ("e.yaml", "- 3\n", "game 1: a game is a mapping"),
+    ("f.yaml", "- {variant: wuhu315, players: [A, B, C, D], dealer: A, hands: []}\n- {variant: wuhu315, players: [A, B, C, D], "
+               "dealer: A, hands: 3}\n", "game 2: hands: must be a list"),
+])
+def test_a_file_of_games_that_cannot_be_read_is_bad_game(name: str, text: str, words: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    res = run("game", "settle", str(path), "--json")
+    assert res.exit_code == 2 and words in res.stderr
+    assert json.loads(res.stdout)["error"]["code"] == "bad_game"
+
+
+def test_a_bad_cell_or_row_is_that_hands_error_row_and_stdin_is_sniffed(tmp_path: Path) -> None:
+    text = ('game,variant,players,dealer,winner,discarder,self_draw,hand,exposed\n1,wuhu315,"A,B,C,D",A,B,A,,123m456m789m11p999p,{bad\n'
+            "1,,,,B,A\n1,,,,C,,maybe,123456m13m99p555p2m,\n1,,,,C,,yes,123456m13m99p555p2m,\n")
+    res = run("game", "settle", "-", "--json", stdin=text)
+    assert res.exit_code == 1
+    errors = [h["error"]["code"] for h in json.loads(res.stdout)["hands"]]
+    assert errors == ["bad_field", "bad_csv_row", "bad_field", "bad_field"]
