@@ -314,11 +314,12 @@ def _safe_variant(raw: Any) -> str | None:
 
 def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
+    one = evaluate if _keep else _evaluate  # without --extra-fields keep, no step between a record and its outcome
     for item in items:
         if item[1] != LINES:
-            yield evaluate(item)
+            yield one(item)
             continue
         first = item[0]
         for offset, raw in enumerate(item[2].split(b"\n")):
             if raw and not raw.isspace():
-                yield evaluate((first + offset, JSON, raw))
+                yield one((first + offset, JSON, raw))
