@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,15 +13,6 @@ from .options import Lang
 
 if TYPE_CHECKING:
     from ..game.stats import Season
-
-
-def _date(value: str | None, flag: str) -> str | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise InputError("bad_date", f"{flag}: {value!r} is not a date YYYY-MM-DD") from None
 
 
 def stats(
@@ -51,12 +41,12 @@ def stats(
     """
     import sys
 
-    from ..game.stats import Season, check_player, season_dict
+    from ..game.stats import Season, check_player, parse_day, season_dict
 
     with errors_to_exit(json_out):
         if json_out and csv_out:
             raise InputError("conflicting_flags", "--json and --csv: give one")
-        start, end = _date(since, "--since"), _date(until, "--until")
+        start, end = parse_day(since, "--since"), parse_day(until, "--until")
         season = Season()
         undated = _collect(season, files or [], db if files else (db or _default_db()), start, end, player)
         if player is not None:
@@ -85,26 +75,17 @@ def _default_db() -> Path:
     return default_db_path()
 
 
-def _within(date: str | None, start: str | None, end: str | None) -> bool | None:
-    """Whether a game of `date` is selected; None: it has no date and a range is given."""
-    if start is None and end is None:
-        return True
-    if date is None:
-        return None
-    day = date[:10]
-    return (start is None or day >= start) and (end is None or day <= end)
-
-
 def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None) -> int:
     """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
     from ..game.log import open_games
+    from ..game.stats import within
 
     undated = 0
     for name in files:
         games = open_games(name)
         for i, game in enumerate(games, 1):
             date = game.header.get("date")
-            chosen = _within(date, start, end)
+            chosen = within(date, start, end)
             undated += chosen is None
             if not chosen or (player is not None and player not in game.players):
                 for _ in game.hands:  # read past it
@@ -118,7 +99,7 @@ def _collect(season: Season, files: list[str], db: Path | None, start: str | Non
         with Store(db) as store:
             for info in reversed(store.games()):  # the oldest first
                 date = info.header.get("date") or info.created[:10]
-                chosen = _within(date, start, end)
+                chosen = within(date, start, end)
                 if not chosen or (player is not None and player not in info.header.get("players", ())):
                     continue
                 season.add(store.game_file(info), f"live {info.id}", date)

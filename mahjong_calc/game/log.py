@@ -25,17 +25,17 @@ from typing import Any
 
 from ..batch.readers import CSV, ERR, BytesRead, read_csv
 from ..core.errors import InputError, MjcalcError, shown
+from ..core.records import _cell as record_cell
 from . import record
 from .engine import COMPUTED, HAND_KINDS
 from .record import GameFile, GameFileError, RawHand, check_header
 
 GAME_COLUMN = "game"
 # header fields a CSV log gives as columns, on the first row of each game (`dealer` on a later row is the hand's check)
-HEADER_COLUMNS = ("variant", "rules", "players", "dealer", "chips", "date")
+HEADER_COLUMNS = tuple(k for k in record.HEADER_KEYS if k != "hands")
 EXTRA_FIELDS = ("error", "keep")  # --extra-fields: an unknown column is an error row, or echoed under "extra"
 _JSON_KINDS = frozenset(("exposed", "hua", "winners", "pungs"))  # a CSV cell holding one of these is JSON (or 2,0,1 for pungs)
 _LIST_KINDS = frozenset(("list",))  # space-separated
-_TRUE, _FALSE = frozenset(("true", "1")), frozenset(("false", "0"))
 
 
 @dataclass(frozen=True)
@@ -278,18 +278,8 @@ def csv_kinds() -> dict[str, str]:
 
 def _cell(column: str, kind: str, text: str) -> Any:
     """One CSV cell of a hand as the value a YAML hand would hold (the cell is not empty)."""
-    if kind == "bool":
-        low = text.strip().lower()
-        if low in _TRUE:
-            return True
-        if low in _FALSE:
-            return False
-        raise InputError("bad_field", f"column {column!r} must be true/false/1/0, not {shown(text)}")
-    if kind == "int":
-        digits = text.strip()
-        if not digits.isdigit() or len(digits) > 18 or not digits.isascii():
-            raise InputError("bad_field", f"column {column!r} must be a whole number, not {shown(text)}")
-        return int(digits)
+    if kind in ("bool", "int"):
+        return record_cell(column, kind, text)  # as `mjcalc batch` reads a CSV cell
     if kind in _LIST_KINDS:
         return text.split()
     if kind == "players":

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..core.errors import InputError
+from ..core.errors import InputError, shown
 from ..core.result import ScoreResult
 from ..core.seats import absolute
 from ..rules.ruleset import Ruleset
@@ -158,6 +158,28 @@ def season_dict(season: Season, player: str | None = None) -> dict[str, Any]:
         "patterns": {v: dict(c.most_common()) for v, c in season.patterns.items() if c},
         "games": season.games,
     }
+
+
+def parse_day(value: str | None, name: str) -> str | None:
+    """A `--since`/`--until` date, YYYY-MM-DD (None: not given)."""
+    import datetime as dt
+
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InputError("bad_date", f"{name}: {shown(value)} is not a date YYYY-MM-DD") from None
+
+
+def within(date: str | None, start: str | None, end: str | None) -> bool | None:
+    """Whether a game of `date` is selected by `start`..`end` (inclusive); None: it has no date and a range is given."""
+    if start is None and end is None:
+        return True
+    if date is None:
+        return None
+    day = date[:10]
+    return (start is None or day >= start) and (end is None or day <= end)
 
 
 def check_player(season: Season, player: str) -> None:

@@ -9,37 +9,26 @@ opens, when the server is open to the network), selected by `since`/`until` (YYY
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..core.errors import InputError
 from ..live import Store
-
-
-def _date(value: str | None, name: str) -> str | None:
-    if not value:
-        return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise InputError("bad_date", f"{name}: {value[:40]!r} is not a date YYYY-MM-DD") from None
 
 
 def season_answer(store: Callable[[], Store], params: Mapping[str, str], token: str | None, tokens: bool) -> tuple[int, str]:
     """The season over the selected live games, oldest first."""
-    from ..game.stats import Season, season_dict
+    from ..game.stats import Season, parse_day, season_dict, within
 
-    since, until = _date(params.get("since"), "since"), _date(params.get("until"), "until")
+    since, until = parse_day(params.get("since"), "since"), parse_day(params.get("until"), "until")
     season = Season()
     with store() as s:
         for info in reversed(s.games()):
             if tokens and not (token and info.token and secrets.compare_digest(info.token.encode(), token.encode())):
                 continue
             day = (info.header.get("date") or info.created)[:10]
-            if (since is not None and day < since) or (until is not None and day > until):
+            if not within(day, since, until):
                 continue
             season.add(s.game_file(info), f"live {info.id}", day)
     data: dict[str, Any] = season_dict(season)
