@@ -161,3 +161,11 @@ def test_files_alone_leave_mjcalc_db_out(season: str, tmp_path: Path) -> None:
     assert "F" not in json.loads(with_env.stdout)["players"]
     alone = stats("--json", env={"MJCALC_DB": str(db)})
     assert json.loads(alone.stdout)["games"] == 1 and "F" in json.loads(alone.stdout)["players"]
+
+
+def test_without_a_database_there_is_nothing_to_count_and_none_is_made(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    res = stats("--json", env={"MJCALC_DB": str(db)})
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0}
+    assert not db.exists()

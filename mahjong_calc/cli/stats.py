@@ -48,7 +48,10 @@ def stats(
             raise InputError("conflicting_flags", "--json and --csv: give one")
         start, end = parse_day(since, "--since"), parse_day(until, "--until")
         season = Season()
-        undated = _collect(season, files or [], db if files else (db or _default_db()), start, end, player)
+        if db is None and not files:
+            db = _default_db()
+            db = db if db.exists() else None  # no live games yet: nothing to count, and no database made for it
+        undated = _collect(season, files or [], db, start, end, player)
         if player is not None:
             check_player(season, player)
         if undated:
