@@ -129,15 +129,13 @@ TOTALS = {
 def print_totals(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None) -> None:
     """The totals over several games (`games`, `totals` {player: n}, `transfers`) and who pays whom."""
     from rich import box
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(file=file)
-    if not console.is_terminal:
-        console = Console(file=file, width=120)
+    console, _ = _width(file)
     head = TOTALS[lang]
-    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=head["games"].format(data["games"]), title_justify="left")
+    console.print(head["games"].format(data["games"]), highlight=False)
+    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2)
     table.add_column(head["player"])
     table.add_column(head["total"], justify="right")
     for name, n in data["totals"].items():
