@@ -62,3 +62,12 @@ def test_game_show_fits_without_cutting(width: int, tmp_path: Path) -> None:
         assert runner.invoke(app, ["game", "add", "--db", db, *args]).exit_code == 0
     text = _fits(runner.invoke(app, ["game", "show", "--db", db], env={"COLUMNS": str(width)}), width)
     assert "三对包牌 王 +60" in text
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_several_games_fit_without_cutting(lang: str, width: int) -> None:
+    log = ROOT / "examples" / "club-season.csv"
+    text = _fits(runner.invoke(app, ["game", "settle", str(log), "--lang", lang], env={"COLUMNS": str(width)}), width)
+    for line in ("王 → 张 93", "钱 → 李 16", "-150", "+93"):
+        assert line in text
