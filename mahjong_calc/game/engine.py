@@ -106,6 +106,7 @@ class HandRow:
     liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
     chips_after: tuple[int, ...] | None = None
     transfers: tuple[Transfer, ...] = field(default=(), repr=False)
+    extra: Mapping[str, Any] | None = None  # the hand's columns that are not fields, echoed (--extra-fields keep)
 
 
 @dataclass(frozen=True)
@@ -520,6 +521,8 @@ class Fold:
     def __iter__(self) -> Iterator[HandRow]:
         for raw in self.hands:
             self.state, row = step(self.game, self.state, raw)
+            if raw.extra is not None:
+                row = replace(row, extra=raw.extra)
             self.failed = self.failed or row.error is not None
             yield row
 

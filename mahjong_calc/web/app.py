@@ -242,6 +242,14 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
+    async def season(request: Request) -> Response:  # the season view: web/season.py, static/season.html
+        from .season import season_answer
+
+        return _json(*await run_in_threadpool(season_answer, store, request.query_params, token_of(request), tokens))
+
+    async def season_page(request: Request) -> Response:
+        return FileResponse(STATIC / "season.html", media_type="text/html; charset=utf-8")
+
     routes = [
         Route("/", index),
         Route("/api/score", endpoint(score), methods=["POST"]),
@@ -254,6 +262,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         Route("/api/games/{game}/undo", endpoint(undo, True), methods=["POST"]),
         Route("/api/games/{game}/export", endpoint(export, True)),
         Route("/api/games/{game}/history", endpoint(history, True)),
+        Route("/season", season_page),
+        Route("/api/season", endpoint(season)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
