@@ -11,8 +11,9 @@ from . import compiled  # noqa: F401  (first: MJCALC_PURE_PYTHON must act before
 from .api import resolve_ruleset, score_hand
 from .api.score import score
 from .core import __version__ as __version__
+from .core.context import WinContext
 from .core.errors import InputError, MjcalcError, NotAWin, RulesetError
-from .core.hand import Hand, Meld, WinContext, build_hand, make_context
+from .core.hand import Hand, Meld, build_hand, make_context
 from .core.result import Item, ScoreResult
 from .core.tiles import format_tiles, parse_tiles
 from .rules.loader import load_ruleset, shipped_names

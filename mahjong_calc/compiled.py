@@ -26,10 +26,15 @@ from types import ModuleType
 
 MODULES: tuple[str, ...] = (
     "mahjong_calc.core.tiles",
+    "mahjong_calc.core.flags",
+    "mahjong_calc.core.hand",
+    "mahjong_calc.core.records",
+    "mahjong_calc.core.result",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
+    "mahjong_calc.variants.wuhu.explain",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"

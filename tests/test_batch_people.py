@@ -96,13 +96,16 @@ def test_summary_lists_failures_codes_and_pattern_names() -> None:
     assert "total value: the sum of each win's value" in text
 
 
-def test_summary_lists_only_the_first_twenty_failures() -> None:
-    bad = [{"id": i, "hand": "12x3m"} for i in range(25)]
-    out = runner.invoke(app, ["batch", "-", "-o", "summary"], input=_input(bad), env={"COLUMNS": "120"})
-    assert "the first 20 of 25" in out.stdout
-    assert re.search(r"unknown_character\s*\|\s*25", out.stdout)
-    listed = [r for r in out.stdout.split("failed records")[1].splitlines() if "unknown_character" in r]
-    assert len(listed) == 20
+def test_summary_lists_each_failure_message_once_with_its_count_and_first_lines() -> None:
+    bad = [{"id": i, "hand": "12x3m"} for i in range(25)] + [{"id": f"u{i}", "hand": "1" * (i + 1) + "x3m"} for i in range(30)]
+    out = runner.invoke(app, ["batch", "-", "-o", "summary"], input=_input(bad), env={"COLUMNS": "160"})
+    assert re.search(r"unknown_character\s*\|\s*55", out.stdout)
+    failed = out.stdout.split("failed records")[1]
+    assert "the first 20 messages; 11 more records" in failed
+    listed = [r for r in failed.splitlines() if "unknown_character" in r]
+    assert len(listed) == 20  # 1 message for the 25 alike, then 19 distinct ones
+    assert re.search(r"\|\s*1, 2, 3, …\s*\|\s*0, 1, 2\s*\|\s*unknown_character\s*\|\s*25\s*\|", failed)
+    assert failed.count("12[x]3m") == 1
 
 
 def test_jsonl_to_a_file_says_on_stderr_how_many_failed(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import typer
 from mahjong_calc import generate
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
+from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import InputError, MjcalcError, shown
 from mahjong_calc.core.flags import (
     BY_NAME,
@@ -26,7 +27,7 @@ from mahjong_calc.core.flags import (
     readme_table,
     schema_text,
 )
-from mahjong_calc.core.hand import WinContext, make_context
+from mahjong_calc.core.hand import make_context
 from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
 from mahjong_calc.core.records import RECORD_KINDS as RECORD_FIELDS
 from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs

@@ -19,7 +19,7 @@ DOC = REPO / "docs" / "architecture.md"
 TOY_VARIANT_FILES = ("tests/toy_variant.py", "tests/data/toy.yaml")
 TOY_VARIANT_REGISTRATION = "register_variant(TOY)"
 # A win flag: one Field, its WinContext fact, a detector, then `python -m mahjong_calc.generate`.
-FLAG_FILES = ("flags.py", "hand.py")
+FLAG_FILES = ("flags.py", "context.py")
 FLAG_STEPS = ("`Field`", "`WinContext`", "python -m mahjong_calc.generate")
 
 

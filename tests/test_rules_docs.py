@@ -9,13 +9,14 @@ import pytest
 
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
-PAGE = {"wuhu": "wuhu.md", "chizhou": "chizhou.md", "pujiang": "pujiang.md"}  # by the ruleset's scorer
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("name", shipped_names())
 def test_every_option_is_documented(name: str) -> None:
     rs = load_ruleset(name)
-    text = (DOCS / PAGE[rs.scorer]).read_text(encoding="utf-8")
+    page = rs.variant.docs
+    assert page.startswith("docs/rules/"), (name, page)
+    text = (REPO / page).read_text(encoding="utf-8")
     missing = [f.name for f in dataclasses.fields(rs.options) if f.name not in text]
-    assert not missing, f"{name}: options not in docs/rules/{PAGE[rs.scorer]}: {missing}"
+    assert not missing, f"{name}: options not in {page}: {missing}"

@@ -34,8 +34,9 @@ from mahjong_calc.rules.registry import register_variant
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.variants.common.lazy import lazy_settler
 from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
-from mahjong_calc.variants.wuhu import score as wuhu
+from mahjong_calc.variants.wuhu import schema as wuhu
 from mahjong_calc.variants.wuhu.patterns import WuhuRead
+from mahjong_calc.variants.wuhu.score import score_wuhu
 
 YAML = Path(__file__).parent / "data" / "toy_flag.yaml"
 HAND = "123456m13m99p555p2m"
@@ -51,7 +52,7 @@ def hai_di(r: WuhuRead) -> int:
 
 HAI_DI: Variant[Any, Any, Any] = Variant(
     "wuhu_hai_di", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, {**wuhu_patterns.DETECTORS, "hai_di": hai_di},
-    wuhu.score_wuhu, wuhu.WuhuSettlement, lazy_settler("wuhu"))
+    score_wuhu, wuhu.WuhuSettlement, lazy_settler("wuhu"))
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import NotAWin
-from mahjong_calc.core.hand import Hand, WinContext
+from mahjong_calc.core.hand import Hand
 from mahjong_calc.core.result import ScoreResult
 from mahjong_calc.core.shapes import Arrangement, arrangements, hand_counts
 from mahjong_calc.rules.ruleset import Variant

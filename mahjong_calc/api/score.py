@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core.context import WinContext
 from ..core.errors import InputError
-from ..core.hand import Hand, WinContext
+from ..core.hand import Hand
 from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, tile_str
 from ..rules.schema import Tiles, tile_in_variant

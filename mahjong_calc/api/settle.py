@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..core.hand import WinContext
+    from ..core.context import WinContext
     from ..core.result import ScoreResult
     from ..core.seats import Position
     from ..rules.ruleset import Ruleset

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import Spelling, check_variant
-from ..core.hand import SEATS, Hand, Meld, Seat, WinContext, make_context, parse_meld
+from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import waits as shape_waits
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str

@@ -5,17 +5,20 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import chain
 from typing import IO, Any
 
 from ..core.errors import InputError, MjcalcError
+from ..core.records import RECORD_KINDS
 from ..core.stdout import silence
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
-from .readers import BytesRead, detect_format, read_items
+from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4
+EXTRA_FIELDS = ("error", "keep")
 
 
 def max_jobs() -> int:
@@ -31,6 +34,7 @@ def run_file(
     fail_fast: bool = False,
     rules: str | None = None,
     overrides: Sequence[str] = (),
+    extra_fields: str = "error",
 ) -> int:
     """`mjcalc batch NAME`: read, score, write to stdout; return the exit status.
 
@@ -40,8 +44,10 @@ def run_file(
     """
     if jobs < 1 or jobs > max_jobs():
         raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
-    defaults = Defaults(rules, tuple(overrides))
-    if defaults != Defaults():
+    if extra_fields not in EXTRA_FIELDS:
+        raise InputError("bad_extra_fields", f"--extra-fields must be one of {', '.join(EXTRA_FIELDS)}, not {extra_fields!r}")
+    defaults = Defaults(rules, tuple(overrides), extra_fields)
+    if not defaults.plain:
         from ..api import resolve_ruleset
 
         resolve_ruleset(None, rules, overrides)  # a bad file or --set is exit 2, before anything is read
@@ -63,6 +69,9 @@ def run_file(
     try:
         pos = BytesRead()
         items = read_items(stream, fmt, pos)
+        if extra_fields == "keep" and out_format == "csv" and fmt == "csv":
+            items, columns = _extra_columns(items)
+            configure(defaults._replace(extra_columns=columns))
         out = None if out_format == "summary" else sys.stdout
         if sys.stderr is not None and sys.stderr.isatty():
             from .progress import progress_bar
@@ -89,6 +98,18 @@ def run_file(
         codes = ", ".join(f"{code} {n}" for code, n in tally.error_codes.most_common())
         sys.stderr.write(f"mjcalc: {tally.errors} of {tally.records} records failed ({codes}); their rows say why\n")
     return 1 if tally.errors else 0
+
+
+def _extra_columns(items: Iterator[RawRecord]) -> tuple[Iterator[RawRecord], tuple[str, ...]]:
+    """A CSV input's columns that are not fields (from its first row read), and the items unchanged."""
+    ahead: list[RawRecord] = []
+    columns: tuple[str, ...] = ()
+    for item in items:
+        ahead.append(item)
+        if item[1] == CSV:
+            columns = tuple(k for k in item[2] if k not in RECORD_KINDS)
+            break
+    return chain(ahead, items), columns
 
 
 def _to_a_file(stream: IO[str]) -> bool:

@@ -27,7 +27,7 @@ from typing import IO, Any, NamedTuple, TypeVar
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, write_all, write_file
 from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
-from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line, rows_written
+from .output import CSV_COLUMNS, csv_row, csv_text, extra_header, jsonl_line, rows_written
 from .readers import BLOCK, BLOCK_BYTES, LINES, RawRecord, item_size
 from .tally import Tally
 
@@ -74,15 +74,17 @@ def process_chunk(items: list[RawRecord], out_format: str, fail_fast: bool = Fal
     tally = Tally()
     rendered: list[Any] = []
     stopped = False
+    defaults = current_defaults()
+    extra: tuple[str, ...] | bool | None = defaults.extra_columns if defaults.extra_fields == "keep" else False
     for line, rid, out in outcomes(items):
         try:
             if out_format == "jsonl":
                 rendered.append(jsonl_line(line, rid, out))
             elif out_format == "csv":
-                rendered.append(csv_row(line, rid, out))
+                rendered.append(csv_row(line, rid, out, extra))
         except Exception as exc:
             out = error_outcome(internal_error(exc), None)
-            rendered.append(jsonl_line(line, None, out) if out_format == "jsonl" else csv_row(line, None, out))
+            rendered.append(jsonl_line(line, None, out) if out_format == "jsonl" else csv_row(line, None, out, extra))
         tally.add(out, line, rid)
         if fail_fast and out.status == ERROR:
             stopped = True
@@ -337,7 +339,9 @@ def run_batch(
         results = _in_pool(sized, out_format, jobs, fail_fast)
     try:
         if write is not None and out_format == "csv":
-            _write(write, csv_text([CSV_COLUMNS]), tally, 1)
+            defaults = current_defaults()
+            tail = extra_header(defaults.extra_columns) if defaults.extra_fields == "keep" else []
+            _write(write, csv_text([[*CSV_COLUMNS, *tail]]), tally, 1)
         for chunk in results:
             if isinstance(chunk, _Failed):
                 raise BatchStopped("worker_died", _failure(chunk.error), tally.records, chunk.first_line)

@@ -19,7 +19,7 @@ from ..api import resolve_ruleset, score_hand
 from ..compiled import kernel_compiled
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import derived
-from ..core.records import Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..core.records import RECORD_KINDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
@@ -47,6 +47,7 @@ class Outcome(NamedTuple):
     message: str = ""
     compiled: bool = False  # answered by the compiled kernel (a mypyc build)
     where: str = ""  # an error's place in its text: ` at column 3: 12[x]3m` (CSV rows keep it)
+    extra: Mapping[str, Any] | None = None  # --extra-fields keep: the record's keys that are not fields, echoed
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -103,14 +104,23 @@ class Defaults(NamedTuple):
 
     rules: str | None = None
     overrides: tuple[str, ...] = ()
+    extra_fields: str = "error"  # keep: a key that is not a field is echoed under "extra", not an unknown_field row
+    extra_columns: tuple[str, ...] | None = None  # keep, CSV output: the input CSV's other columns (None: one `extra` column)
+
+    @property
+    def plain(self) -> bool:
+        """No --rules and no --set: every record scores as `score` would."""
+        return self.rules is None and not self.overrides
 
 
 _defaults = Defaults()
+_keep = False
 
 
 def configure(defaults: Defaults) -> None:
     """Set the batch-wide `--rules`/`--set` (in the parent before workers start, and in each worker)."""
-    global _defaults
+    global _defaults, _keep
+    _keep = defaults.extra_fields == "keep"
     if defaults != _defaults:
         _defaults = defaults
         outcome.cache_clear()
@@ -132,7 +142,7 @@ def outcome(key: Key) -> Outcome:
     shown = variant or "wuhu315"
     try:
         kwargs = score_kwargs(key)
-        if defaults != Defaults():
+        if not defaults.plain:
             if variant is None and defaults.rules is not None:
                 kwargs["rules"] = defaults.rules
                 shown = resolve_ruleset(None, defaults.rules, defaults.overrides).name
@@ -208,8 +218,35 @@ def _echo_variant(raw: Any) -> str | None:
     return variant if isinstance(variant, str) and variant else None
 
 
+def split_extra(raw: Any) -> tuple[Any, dict[str, Any] | None]:
+    """A mapping's keys that are not record fields, taken out (--extra-fields keep)."""
+    if not isinstance(raw, Mapping):
+        return raw, None
+    extra = {k: v for k, v in raw.items() if not (isinstance(k, str) and k in RECORD_KINDS)}
+    if not extra:
+        return raw, None
+    return {k: v for k, v in raw.items() if k not in extra}, extra
+
+
 def evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
     """One item's (line, id, outcome). Never raises."""
+    if not _keep:
+        return _evaluate(item)
+    line, kind, payload = item
+    extra = None
+    if kind in (CSV, OBJ):
+        payload, extra = split_extra(payload)
+    elif kind == JSON:
+        try:
+            payload, extra = split_extra(loads(payload))
+            kind = OBJ
+        except MjcalcError:
+            pass  # the row says why
+    line, rid, out = _evaluate((line, kind, payload))
+    return line, rid, out if extra is None else out._replace(extra=extra)
+
+
+def _evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
     line, kind, payload = item
     raw: Any = None
     try:
@@ -277,11 +314,12 @@ def _safe_variant(raw: Any) -> str | None:
 
 def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
+    one = evaluate if _keep else _evaluate  # without --extra-fields keep, no step between a record and its outcome
     for item in items:
         if item[1] != LINES:
-            yield evaluate(item)
+            yield one(item)
             continue
         first = item[0]
         for offset, raw in enumerate(item[2].split(b"\n")):
             if raw and not raw.isspace():
-                yield evaluate((first + offset, JSON, raw))
+                yield one((first + offset, JSON, raw))

@@ -36,8 +36,32 @@ def _id_text(rid: RecordId) -> bytes:
 
 
 def jsonl_line(line: int, rid: RecordId, outcome: Outcome) -> bytes:
-    """One JSON Lines result: `{"line": …, "id": …, <the score --json object>}`, UTF-8."""
+    """One JSON Lines result: `{"line": …, "id": …, <the score --json object>}`, UTF-8
+    (and `"extra": {…}` last, with --extra-fields keep)."""
+    if outcome.extra is not None:
+        return b'{"line": %d, "id": %s, %s, "extra": %s}\n' % (line, _id_text(rid), outcome.body[:-1], _json_bytes(outcome.extra))
     return b'{"line": %d, "id": %s, %s\n' % (line, _id_text(rid), outcome.body)
+
+
+def _json_bytes(value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: keep it as a JSON escape
+        return json.dumps(value).encode("ascii")
+
+
+def extra_header(columns: tuple[str, ...] | None) -> list[str]:
+    """The trailing CSV columns of --extra-fields keep: the input CSV's own, or one `extra` (JSON) column."""
+    return ["extra"] if columns is None else [neutralise(c) for c in columns]
+
+
+def extra_cells(outcome: Outcome, columns: tuple[str, ...] | None) -> list[str]:
+    """A row's trailing CSV cells under --extra-fields keep."""
+    extra = outcome.extra or {}
+    if columns is None:
+        return [json.dumps(extra, ensure_ascii=False) if extra else ""]
+    return [neutralise(str(extra.get(c, ""))) for c in columns]
 
 
 def head_json(line: int | None, rid: RecordId) -> bytes:
@@ -52,15 +76,19 @@ def neutralise(cell: str) -> str:
     return "'" + cell if cell.startswith(FORMULA_START) else cell
 
 
-def csv_row(line: int, rid: RecordId, outcome: Outcome) -> list[Any]:
-    """One CSV result row, in `CSV_COLUMNS` order, text cells neutralised."""
+def csv_row(line: int, rid: RecordId, outcome: Outcome, extra: tuple[str, ...] | bool | None = False) -> list[Any]:
+    """One CSV result row, in `CSV_COLUMNS` order, text cells neutralised; then, unless `extra`
+    is False, the --extra-fields keep cells (`extra`: the input's own columns, or None: one JSON cell)."""
     win = outcome.status == WIN
     pays = outcome.payments if win else ("", "", "")
-    return [
+    row = [
         line, "" if rid is None else neutralise(str(rid)), outcome.status, neutralise(outcome.variant or ""),
         outcome.value if win else "", outcome.total if win else "", *pays,
         " ".join(outcome.patterns), outcome.code, neutralise(outcome.message + outcome.where),
     ]
+    if extra is not False:
+        row += extra_cells(outcome, extra if not isinstance(extra, bool) else None)
+    return row
 
 
 def csv_text(rows: Iterable[Sequence[Any]]) -> bytes:

@@ -9,16 +9,17 @@ from typing import NamedTuple
 from ..core.records import RecordId
 from .evaluate import NOT_A_WIN, WIN, Outcome
 
-FAILURES_SHOWN = 20  # error rows the summary lists one by one
+FAILURES_SHOWN = 20  # distinct failure messages the summary lists
+LINES_SHOWN = 3  # the first lines (and ids) the summary gives for each
 
 
 class Failure(NamedTuple):
-    """An error row, as the summary lists it."""
+    """One distinct failure message, as the summary lists it: how many rows had it, and the first of them."""
 
-    line: int
-    id: RecordId
     code: str
     message: str
+    records: int
+    first: tuple[tuple[int, RecordId], ...]  # (line, id) of its first LINES_SHOWN rows
 
 
 @dataclass
@@ -34,7 +35,8 @@ class Tally:
     wins_by_variant: Counter[str] = field(default_factory=Counter)
     patterns: Counter[str] = field(default_factory=Counter)
     error_codes: Counter[str] = field(default_factory=Counter)  # error rows per code
-    failures: list[Failure] = field(default_factory=list)  # the first FAILURES_SHOWN error rows
+    failures: dict[tuple[str, str], Failure] = field(default_factory=dict)  # the first FAILURES_SHOWN distinct messages
+    failures_other: int = 0  # error rows whose message is not among them
 
     def add(self, out: Outcome, line: int = 0, rid: RecordId = None) -> None:
         self.records += 1
@@ -50,8 +52,18 @@ class Tally:
         else:
             self.errors += 1
             self.error_codes[out.code] += 1
-            if len(self.failures) < FAILURES_SHOWN:
-                self.failures.append(Failure(line, rid, out.code, out.message + out.where))
+            self._fail(Failure(out.code, out.message + out.where, 1, ((line, rid),)))
+
+    def _fail(self, failure: Failure) -> None:
+        key = (failure.code, failure.message)
+        known = self.failures.get(key)
+        if known is not None:
+            first = known.first if len(known.first) >= LINES_SHOWN else (known.first + failure.first)[:LINES_SHOWN]
+            self.failures[key] = known._replace(records=known.records + failure.records, first=first)
+        elif len(self.failures) < FAILURES_SHOWN:
+            self.failures[key] = failure
+        else:
+            self.failures_other += failure.records
 
     def merge(self, other: Tally) -> None:
         """Add a chunk's counts to these."""
@@ -64,4 +76,6 @@ class Tally:
         self.wins_by_variant.update(other.wins_by_variant)
         self.patterns.update(other.patterns)
         self.error_codes.update(other.error_codes)
-        self.failures.extend(other.failures[: FAILURES_SHOWN - len(self.failures)])  # chunks come in input order
+        for failure in other.failures.values():  # chunks come in input order
+            self._fail(failure)
+        self.failures_other += other.failures_other

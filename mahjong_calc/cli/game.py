@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING, Annotated
+from enum import Enum
+from functools import partial
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,7 +16,8 @@ from .app import lazy_group
 from .options import Lang, lang_given
 
 if TYPE_CHECKING:
-    from ..game import Fold, HandRow
+    from ..game import Fold, GameFile, HandRow, State
+    from ..game.log import Games
 
 # built when used, as `mjcalc`'s own commands are (cli/app.py's COMMANDS)
 GAME_COMMANDS = {
@@ -51,30 +55,65 @@ def _game(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
+class ExtraFields(str, Enum):
+    """--extra-fields: what a column (or key) that is not a field does."""
+
+    error = "error"
+    keep = "keep"
+
+
+ExtraOption = Annotated[ExtraFields, typer.Option(
+    "--extra-fields", metavar="error|keep",
+    help='A column that is not a field: an unknown_field error row (error, the default), or echoed under "extra" in its row (keep).')]
+
+
 def settle_command(
-    file: Annotated[str, typer.Argument(help="A game record: YAML, or JSON Lines with a header line; - reads stdin.")],
+    file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
+                                        "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help="Language of the table and, when given, of error messages.")] = Lang.zh,
+    variant: Annotated[str | None, typer.Option("--variant", "-v", metavar="NAME", help="The variant of games whose header names none (a CSV log).",
+                                                show_default=False)] = None,
+    players: Annotated[str | None, typer.Option("--players", metavar="A,B,C,D", help="The players of games whose header names none, comma-separated "
+                                                "in seat order E,S,W,N.", show_default=False)] = None,
+    dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME", help="The first dealer of games whose header names none.",
+                                               show_default=False)] = None,
+    extra_fields: ExtraOption = ExtraFields.error,
 ) -> None:
-    """Settle a recorded game: each hand's payments and liability, the totals, the 子, who pays whom.
+    """Settle recorded games: each hand's payments and liability, the totals, the 子, who pays whom.
 
-    Exit status 1 if any hand is an error row (the others are still settled), 2 if the
-    file cannot be read or its header is wrong.
+    A file of several games settles them one after another, then the totals over all of
+    them and the fewest transfers. Exit status 1 if any hand is an error row (the others
+    are still settled), 2 if the file cannot be read or a header is wrong.
 
     Example: mjcalc game settle examples/wuhu315-club.yaml
     """
     import tempfile
 
-    from ..game import Fold, open_game
+    from ..game import Fold
+    from ..game.log import open_games
 
+    defaults = {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
+    failed = False
     try:
-        fold = Fold(open_game(file))
+        games = open_games(file, defaults, extra_fields.value)
         errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
+        bar = Bar()
         with errors:
-            if json_out:
-                _print_json(fold, errors)
-            else:
-                _print_table(fold, errors, lang.value)
+            try:
+                if games.count == 1:
+                    fold = Fold(next(iter(games)))
+                    if json_out:
+                        _print_json(fold, errors, bar)
+                    else:
+                        _print_table(fold, errors, lang.value, bar=bar)
+                    failed = fold.failed
+                elif json_out:
+                    failed = _print_games_json(games, errors, bar)
+                else:
+                    failed = _print_games_table(games, errors, lang.value, bar)
+            finally:
+                bar.stop()
             errors.seek(0)
             for line in errors:  # each bad hand, after the output, as before
                 typer.echo(line, err=True, nl=False)
@@ -83,24 +122,153 @@ def settle_command(
         if json_out:
             typer.echo(error_json(err))
         raise typer.Exit(err.exit_code if err.exit_code != 1 else 2) from None
-    raise typer.Exit(1 if fold.failed else 0)
+    raise typer.Exit(1 if failed else 0)
 
 
-def _rows(fold: Fold, errors: IO[str]) -> Iterator[HandRow]:
+def _game_name(game: GameFile, number: int) -> str:
+    return f"game {game.label if game.label is not None else number}"
+
+
+def _print_games_json(games: Games, errors: IO[str], bar: Bar | None = None) -> bool:
+    """`{"games": [each game's object], "totals": {...}, "transfers": [...]}`, a hand at a time."""
+    from ..game import Fold
+    from ..game.ledger import fewest_transfers, season_totals
+    from ..game.report import report_chunks
+
+    done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+    failed = False
+    writer = _Writer()
+    writer.write('{"games": [')
+    for i, game in enumerate(games, 1):
+        fold = Fold(game)
+        if i > 1:
+            writer.write(", ")
+        for chunk in report_chunks(game, _rows(fold, errors, f"{_game_name(game, i)}: ", bar), partial(_end, fold)):
+            writer.write(chunk)
+        done.append((game.players, fold.state.totals))
+        failed = failed or fold.failed
+    totals = season_totals(done)
+    names = list(totals)
+    transfers = [{"from": names[a], "to": names[b], "amount": n} for a, b, n in fewest_transfers(list(totals.values()))]
+    writer.write("], " + json.dumps({"totals": totals, "transfers": transfers}, ensure_ascii=False)[1:])
+    writer.flush(last=True)
+    return failed
+
+
+def _end(fold: Fold) -> tuple[State, tuple[tuple[int, int, int], ...]]:
+    return fold.state, fold.transfers
+
+
+class _Writer:
+    """Text to stdout in chunks of 64 KiB."""
+
+    def __init__(self) -> None:
+        self.buffer: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        self.buffer.append(text)
+        self.size += len(text)
+        if self.size > 1 << 16:
+            self.flush()
+
+    def flush(self, last: bool = False) -> None:
+        typer.echo("".join(self.buffer), nl=last)
+        self.buffer, self.size = [], 0
+
+
+def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None = None) -> bool:
+    """Each game's table in turn, then the totals over all of them and who pays whom."""
+    from ..game import Fold
+    from ..game.ledger import fewest_transfers, season_totals
+    from ..present.render_game import print_totals
+
+    done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+    failed = False
+    for i, game in enumerate(games, 1):
+        fold = Fold(game)
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar)
+        typer.echo("")
+        done.append((game.players, fold.state.totals))
+        failed = failed or fold.failed
+    totals = season_totals(done)
+    names = list(totals)
+    transfers = [{"from": names[a], "to": names[b], "amount": n} for a, b, n in fewest_transfers(list(totals.values()))]
+    print_totals({"games": len(done), "totals": totals, "transfers": transfers}, lang)
+    return failed
+
+
+def _game_title(game: GameFile, number: int) -> str:
+    date = game.header.get("date")
+    return " · ".join(str(p) for p in (_game_name(game, number), game.ruleset.name, date) if p is not None)
+
+
+PROGRESS_EVERY = 256  # hands between two updates of the progress bar
+
+
+class Bar:
+    """A Rich bar on a terminal's stderr (or `file`) counting hands and hands/s; does nothing elsewhere."""
+
+    def __init__(self, file: IO[str] | None = None) -> None:
+        import sys
+        import time
+
+        self.progress: Any = None
+        self.done = 0
+        self.start = time.perf_counter()
+        if file is None and (sys.stderr is None or not sys.stderr.isatty()):
+            return
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        console = Console(file=file, force_terminal=True) if file is not None else Console(stderr=True)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.fields[hands]:,} hands"), TextColumn("{task.fields[rate]:,.0f} hands/s"),
+                                 TimeElapsedColumn(), console=console, transient=True)
+        self.task = self.progress.add_task("settle", total=None, hands=0, rate=0.0)
+        self.progress.start()
+
+    def advance(self, hands: int) -> None:
+        import time
+
+        self.done += hands
+        if self.progress is not None:
+            elapsed = time.perf_counter() - self.start
+            self.progress.update(self.task, hands=self.done, rate=self.done / elapsed if elapsed else 0.0)
+
+    def pause(self) -> None:
+        """Take the bar away while a table is printed to the same terminal."""
+        if self.progress is not None:
+            self.progress.stop()
+
+    def resume(self) -> None:
+        if self.progress is not None:
+            self.progress.start()
+
+    def stop(self) -> None:
+        self.pause()
+        self.progress = None
+
+
+def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) -> Iterator[HandRow]:
     """The fold's rows; each error row's stderr line is kept aside, to be written after the output."""
+    count = 0
     for row in fold:
         if row.error is not None:
-            errors.write(f"mjcalc: hand {row.no}: error [{row.error.code}]: {row.error.message}\n")
+            errors.write(f"mjcalc: {where}hand {row.no}: error [{row.error.code}]: {row.error.message}\n")
+        count += 1
+        if count == PROGRESS_EVERY and bar is not None:
+            bar.advance(count)
+            count = 0
         yield row
 
 
-def _print_json(fold: Fold, errors: IO[str]) -> None:
+def _print_json(fold: Fold, errors: IO[str], bar: Bar | None = None) -> None:
     """The report, written a hand at a time (a long game is never held whole, nor its text)."""
     from ..game.report import report_chunks
 
     buffer: list[str] = []
     size = 0
-    for chunk in report_chunks(fold.game, _rows(fold, errors), lambda: (fold.state, fold.transfers)):
+    for chunk in report_chunks(fold.game, _rows(fold, errors, "", bar), lambda: (fold.state, fold.transfers)):
         buffer.append(chunk)
         size += len(chunk)
         if size > 1 << 16:
@@ -109,14 +277,14 @@ def _print_json(fold: Fold, errors: IO[str]) -> None:
     typer.echo("".join(buffer))
 
 
-def _print_table(fold: Fold, errors: IO[str], lang: str) -> None:
+def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None) -> None:
     """The table; each hand keeps only what the table shows of it (its value, not its full result)."""
     from ..game.report import report_tail, row_dict
     from ..present.render_game import print_game
 
     players = fold.game.players
     hands = []
-    for row in _rows(fold, errors):
+    for row in _rows(fold, errors, where, bar):
         hand = row_dict(row, players, results=False)
         if row.results:
             values = [{"value": r.result.value} for r in row.results]
@@ -124,4 +292,8 @@ def _print_table(fold: Fold, errors: IO[str], lang: str) -> None:
         hands.append(hand)
     data = {"variant": fold.game.ruleset.name, "players": list(players), "hands": hands,
             **report_tail(players, fold.state, fold.transfers)}
-    print_game(data, lang)
+    if bar is not None:
+        bar.pause()
+    print_game(data, lang, title=title)
+    if bar is not None:
+        bar.resume()

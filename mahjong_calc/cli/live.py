@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -348,7 +349,14 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
     emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
 
 
-def export(game: GameArg = None, db: DbOption = None) -> None:
+class ExportFormat(str, Enum):
+    yaml = "yaml"
+    csv = "csv"
+
+
+def export(game: GameArg = None, db: DbOption = None,
+           fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv",
+                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
@@ -357,5 +365,10 @@ def export(game: GameArg = None, db: DbOption = None) -> None:
 
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
-        text = export_yaml(info, store.hands(info.id))
+        if fmt is ExportFormat.csv:
+            from ..game.log import live_csv
+
+            text = live_csv(info.id, info.header, info.created, store.hands(info.id))
+        else:
+            text = export_yaml(info, store.hands(info.id))
     emit(text.rstrip("\n"))

@@ -103,6 +103,7 @@ def batch(
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
+    extra_fields: Annotated[str, typer.Option("--extra-fields", metavar="error|keep", help='A field that is not a record field: an unknown_field error row (error, the default), or echoed under "extra" in its row and as trailing CSV columns (keep).')] = "error",
 ) -> None:
     """Score many hands: one result per record, in input order.
 
@@ -118,5 +119,5 @@ def batch(
 
     with errors_to_exit(False):
         code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
-                        str(rules) if rules is not None else None, set_)
+                        str(rules) if rules is not None else None, set_, extra_fields)
     raise typer.Exit(code)

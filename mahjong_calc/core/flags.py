@@ -189,7 +189,8 @@ CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 BY_NAME: dict[str, Field]
-_BY_FLAG_LENGTH: tuple[Field, ...]
+_LONG_NAMES: dict[str, str]
+_LONG_FLAG: re.Pattern[str]
 _SHORT_NAMES: dict[str, str]
 _SHORT_FLAG: re.Pattern[str]
 KEY_FIELDS: tuple[str, ...]  # a record key's order
@@ -198,10 +199,11 @@ FLAGS: tuple[Field, ...]  # the WinContext facts
 
 def _derive() -> None:
     """The tables this module derives from FIELDS (again after `register_flag`)."""
-    global BY_NAME, _BY_FLAG_LENGTH, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
+    global BY_NAME, _LONG_NAMES, _LONG_FLAG, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
     BY_NAME = {f.name: f for f in FIELDS}
+    _LONG_NAMES = {f.cli[0]: f.name for f in FIELDS if f.cli and f.cli[0].startswith("--")}
     # longest first, so that --dealer-seat is never read as --dealer
-    _BY_FLAG_LENGTH = tuple(sorted((f for f in FIELDS if f.cli and f.cli[0].startswith("--")), key=lambda f: -len(f.cli[0])))
+    _LONG_FLAG = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_LONG_NAMES, key=len, reverse=True)) + r")(?![\w-])")
     # `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
     _SHORT_NAMES = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
     _SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
@@ -251,8 +253,9 @@ def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> i
     if type(value) is int and lo <= value and (hi is None or value <= hi):  # the usual case, first
         return value
     number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
+    given: object = value  # a record's value may be a bool; mypyc trusts the annotation, so test an object
+    if isinstance(given, int) and not isinstance(given, bool):
+        number = given
     elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
         number = int(value)
     if number is None or number < lo or (hi is not None and number > hi):
@@ -271,9 +274,9 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
         match = _PUNGS.fullmatch(value)
         numbers = tuple(int(n) for n in match.groups()) if match else ()
     else:
-        items = list(value)
+        items: list[object] = list(value)  # object: what a record holds is not yet known to be int (and mypyc trusts types)
         if all(isinstance(n, int) and not isinstance(n, bool) for n in items):
-            numbers = tuple(items)
+            numbers = tuple(n for n in items if isinstance(n, int))
     if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
         raise InputError(
             "bad_opponent_pungs",
@@ -289,8 +292,7 @@ def in_field_words(message: str) -> str:
     The scorers name flags as the CLI spells them; a batch record has fields, so its
     error rows say `discarder`, not `--discarder`.
     """
-    for field in _BY_FLAG_LENGTH:
-        message = re.sub(re.escape(field.cli[0]) + r"(?![\w-])", field.name, message)
+    message = _LONG_FLAG.sub(lambda m: _LONG_NAMES[m.group(0)], message)
     return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
 
 

@@ -1,18 +1,21 @@
-"""The facts of a win: the tiles (Hand) and how it was won (WinContext)."""
+"""The facts of a win: the tiles (Hand), and how it was won (WinContext, in context.py) checked.
+
+Plain typed Python that mypyc compiles where it can (compiled.MODULES); WinContext stays in
+its own module, because reading a registered flag as an attribute needs `__getattr__`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from . import flags as flag_table
+from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
 from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 
-Seat = Literal["next", "opposite", "previous"]
-SEATS: tuple[Seat, ...] = get_args(Seat)
 MeldKind = Literal["pung", "kong", "chow"]
 
 
@@ -54,53 +57,14 @@ class Hand:
         }
 
 
-@dataclass(frozen=True)
-class WinContext:
-    """How the hand was won: one fact per declared flag (flags.FLAGS; tests/test_flags.py
-    checks them field for field). Variant-specific facts default to 'absent'."""
-
-    self_draw: bool = False
-    dealer: bool = False
-    after_kong: bool = False
-    robbing_kong: bool = False
-    heavenly: bool = False
-    earthly: bool = False
-    discarder: Seat | None = None
-    dealer_seat: Seat | None = None
-    wild: int | None = None
-    piao: int = 0
-    opponent_pungs: tuple[int, int, int] | None = field(default=None)
-    robbed_fan: int | None = None  # 抢杠: the 番 of the robbed player's own hand (Pujiang)
-    piao_by: Seat | None = None  # another seat in a 飘 round (Pujiang)
-    piao_count: int = 0  # that seat's 飘 so far
-    # (name, value) of each flag declared by `flags.register_flag`, which has no attribute above
-    registered: tuple[tuple[str, Any], ...] = ()
-
-    if not TYPE_CHECKING:  # a registered flag reads as an attribute too; mypy sees only the declared ones
-
-        def __getattr__(self, name: str) -> Any:
-            for key, value in object.__getattribute__(self, "registered"):
-                if key == name:
-                    return value
-            field = flag_table.BY_NAME.get(name)
-            if field is not None and field.role == "flag":
-                return field.default
-            raise AttributeError(name)
-
-
 _FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
 _DEFAULTS: dict[str, Any]  # every declared flag's "absent"
-_BOOLS: tuple[str, ...]
+_BOOLS: frozenset[str]
 _PARSE_ORDER: tuple[Field, ...]  # WinContext's order, then any registered flag
+_ABSENT_FACTS: dict[str, Any]  # each flag's "absent", parsed (parsing an absent value never fails)
+_IMPLYING: tuple[Field, ...]  # the fields with `implies`, in parse order
+_NEEDING: tuple[Field, ...]  # the fields with `needs`, in parse order
 
-
-@flag_table.derived
-def _derive() -> None:
-    global _DEFAULTS, _BOOLS, _PARSE_ORDER
-    _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
-    _BOOLS = tuple(f.name for f in flag_table.FLAGS if f.kind == "bool")
-    order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
-    _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
 
 
 def parse_meld(text: str, concealed: bool = False) -> Meld:
@@ -195,8 +159,22 @@ def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
     return value
 
 
+@flag_table.derived
+def _derive() -> None:
+    global _DEFAULTS, _BOOLS, _PARSE_ORDER, _ABSENT_FACTS, _IMPLYING, _NEEDING
+    _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
+    _BOOLS = frozenset(f.name for f in flag_table.FLAGS if f.kind == "bool")
+    order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
+    _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
+    _ABSENT_FACTS = {f.name: _parsed(f, f.default, "field") for f in _PARSE_ORDER}
+    _IMPLYING = tuple(f for f in _PARSE_ORDER if f.implies)
+    _NEEDING = tuple(f for f in _PARSE_ORDER if f.needs)
+
+
 def win_context(facts: dict[str, Any]) -> WinContext:
     """A WinContext of parsed facts (a registered flag's go to `registered`); no checks."""
+    if facts.keys() <= _FACTS:
+        return WinContext(**facts)
     known = {k: v for k, v in facts.items() if k in _FACTS}
     return WinContext(**known, registered=tuple((k, v) for k, v in facts.items() if k not in _FACTS))
 
@@ -206,28 +184,30 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
 
     Each is parsed by its kind; `flags.CLASHES` are refused, and implied flags are filled
     in (`Field.implies`: --after-kong and --heavenly imply --self-draw); `spelling` says
-    how messages name a flag: `--piao` (cli) or `piao` (field).
+    how messages name a flag: `--piao` (cli) or `piao` (field). A flag not given (or
+    None) is its field's "absent", so only the given ones are looked at.
     """
     if not flags.keys() <= _DEFAULTS.keys():
         unknown = sorted(flags.keys() - _DEFAULTS.keys())
         raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
-    v = dict(_DEFAULTS)
-    v.update((name, value) for name, value in flags.items() if value is not None)
-    for name in _BOOLS:
-        v[name] = bool(v[name])
     by_name = flag_table.BY_NAME
+    given = {name: bool(value) if name in _BOOLS else value for name, value in flags.items() if value is not None}
+    on = {name for name, value in given.items() if by_name[name].is_set(value)}
     for name, others in flag_table.CLASHES:
-        if by_name[name].is_set(v[name]) and any(by_name[n].is_set(v[n]) for n in others):
+        if name in on and not on.isdisjoint(others):
             first, *rest = (by_name[n].named(spelling) for n in (name, *others))
             raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
-    facts = {f.name: _parsed(f, v[f.name], spelling) for f in _PARSE_ORDER}
+    facts = dict(_ABSENT_FACTS)
     for f in _PARSE_ORDER:
-        if f.implies and facts[f.name]:
+        if f.name in given:
+            facts[f.name] = _parsed(f, given[f.name], spelling)
+    for f in _IMPLYING:
+        if facts[f.name]:
             facts.update(dict.fromkeys(f.implies, True))
-    for f in _PARSE_ORDER:
-        if f.needs and f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):
+    for f in _NEEDING:
+        if f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):  # type: ignore[index]
             # a count of nobody's 飘 would be ignored
-            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")
+            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")  # type: ignore[index]
     return win_context(facts)
 
 

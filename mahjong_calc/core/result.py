@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hand import SEATS, Hand, Seat
+from .context import SEATS, Seat
+from .hand import Hand
 
 
 @dataclass(frozen=True)

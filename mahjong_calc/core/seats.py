@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .context import SEATS, Seat
 from .errors import InputError
-from .hand import SEAT_ZH, SEATS, Seat
+from .hand import SEAT_ZH
 
 ABSOLUTE: tuple[str, ...] = ("E", "S", "W", "N")
 ABSOLUTE_ZH: tuple[str, ...] = ("东", "南", "西", "北")

@@ -17,9 +17,10 @@ from typing import Any, NamedTuple
 from ..api.score import score
 from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
+from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
-from ..core.hand import SEATS, Seat, WinContext, build_hand, check_table_copies, make_context, parse_meld
+from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
@@ -105,6 +106,7 @@ class HandRow:
     liability: tuple[tuple[int, str, str, str, int], ...] = ()  # (payer, code, zh, en, amount)
     chips_after: tuple[int, ...] | None = None
     transfers: tuple[Transfer, ...] = field(default=(), repr=False)
+    extra: Mapping[str, Any] | None = None  # the hand's columns that are not fields, echoed (--extra-fields keep)
 
 
 @dataclass(frozen=True)
@@ -519,6 +521,8 @@ class Fold:
     def __iter__(self) -> Iterator[HandRow]:
         for raw in self.hands:
             self.state, row = step(self.game, self.state, raw)
+            if raw.extra is not None:
+                row = replace(row, extra=raw.extra)
             self.failed = self.failed or row.error is not None
             yield row
 

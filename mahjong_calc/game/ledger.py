@@ -50,15 +50,24 @@ def next_dealer(dealer: int, winners: Sequence[int], opt: Any) -> int:
     return (dealer + 1) % 4
 
 
+EXACT_PLAYERS = 10  # the exact split costs 3**n steps: beyond this many balances, settle greedily
+
+
 def fewest_transfers(totals: Sequence[int]) -> list[tuple[int, int, int]]:
     """(from, to, amount) settling `totals` (which sum to 0) in the fewest transfers.
 
     n players with a non-zero balance need n − k transfers, where k is the largest
     number of groups the balances split into that each sum to zero; the split is
-    found exactly (the tables have four players), then each group is settled greedily.
+    found exactly (a table has four players, a season's totals up to EXACT_PLAYERS), then
+    each group is settled greedily. Over EXACT_PLAYERS balances (a big club's season) the
+    whole is settled greedily: at most n − 1 transfers.
     """
     people = [i for i, v in enumerate(totals) if v]
     n = len(people)
+    if n > EXACT_PLAYERS:
+        if sum(totals):
+            raise ValueError(f"totals {list(totals)} do not sum to zero")
+        return sorted(_greedy({p: totals[p] for p in people}), key=lambda t: (-t[2], t[0], t[1]))
     sums = [0] * (1 << n)
     for mask in range(1, 1 << n):
         low = (mask & -mask).bit_length() - 1
@@ -97,4 +106,13 @@ def _greedy(balance: dict[int, int]) -> list[tuple[int, int, int]]:
         out.append((debtor, creditor, amount))
         bal[debtor] += amount
         bal[creditor] -= amount
+    return out
+
+
+def season_totals(games: Sequence[tuple[Sequence[str], Sequence[int]]]) -> dict[str, int]:
+    """Each player's total over several games ((players, totals) each), in the order players first appear."""
+    out: dict[str, int] = {}
+    for players, totals in games:
+        for name, n in zip(players, totals, strict=True):
+            out[name] = out.get(name, 0) + n
     return out

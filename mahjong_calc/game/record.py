@@ -17,7 +17,7 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -28,7 +28,7 @@ from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
 from ..rules.schema import INTEGERS
 
-HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "hands")
+HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "date", "hands")
 MAX_GAME_BYTES = 64 << 20  # bytes in one game file (64 MiB): millions of hands, far below trouble
 MAX_CHIPS = int(INTEGERS.hi)  # the starting 子, bounded as every ruleset number is
 
@@ -44,6 +44,7 @@ class RawHand:
     no: int
     value: Any
     error: MjcalcError | None = None
+    extra: Mapping[str, Any] | None = None  # with --extra-fields keep: what the hand holds beyond its fields, echoed
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class GameFile:
     chips: int | None  # the starting 子; 0: no 子 ledger; None: the ruleset's default
     hands: Iterable[RawHand]  # a tuple, or (open_game of JSON Lines) read once as the fold reaches each hand
     header: Mapping[str, Any]
+    label: str | None = None  # a CSV log's `game` cell: which game of the file this is
     cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # scored hands, per game
 
 
@@ -192,8 +194,12 @@ def _yaml_hands(name: str, text: str) -> Iterator[RawHand]:
         yield RawHand(no, value)
 
 
-def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
-    """Each hand's value, in order; `header` is filled with the other top-level keys."""
+def _yaml_walk(name: str, text: str, header: dict[str, Any], games: list[dict[str, Any]] | None = None) -> Iterator[Any]:
+    """Each hand's value, in order; `header` is filled with the other top-level keys.
+
+    With `games` (a list), the document is a list of games: `games` gets each header and
+    NEW_GAME is yielded before each game's hands.
+    """
     import yaml
 
     from ..core.errors import RulesetError
@@ -201,7 +207,7 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
 
     loader = _strict_loader("a game file")(text)
     try:
-        yield from _walk(loader, name, header)
+        yield from (_walk(loader, name, header) if games is None else _walk_games(loader, name, games))
     except RulesetError as exc:  # a duplicate key, an alias
         raise _bad(f"{name}: {exc.message}") from None
     except yaml.YAMLError as exc:
@@ -220,8 +226,6 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any]) -> Iterator[Any]:
 def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     import yaml
 
-    from ..rules.loader import check_key
-
     anchors: dict[str, int] = {}
     loader.get_event()  # the stream's start
     if loader.check_event(yaml.StreamEndEvent):
@@ -230,6 +234,33 @@ def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     if not loader.check_event(yaml.MappingStartEvent):
         loader.construct_document(_node(loader, anchors))
         raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
+    hands = yield from _walk_game(loader, name, header, anchors)
+    _walk_end(loader)
+    _check_hands(name, hands)
+
+
+def _walk_end(loader: Any) -> None:
+    """The document's end, and nothing after it."""
+    import yaml
+
+    loader.get_event()  # the document's end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise yaml.composer.ComposerError("but found another document", None, "expected a single document in the stream",
+                                          loader.peek_event().start_mark)
+
+
+def _check_hands(name: str, hands: Any) -> None:
+    if not isinstance(hands, list):
+        raise _bad(f"{name}: hands: must be a list of hands (an empty game is `hands: []`)")
+
+
+def _walk_game(loader: Any, name: str, header: dict[str, Any], anchors: dict[str, int]) -> Generator[Any, None, Any]:
+    """One game's mapping, from its start event: each hand's value; `header` gets the other keys;
+    returns the `hands:` value (a list, unless the file is wrong)."""
+    import yaml
+
+    from ..rules.loader import check_key
+
     loader.get_event()
     hands: Any = None
     seen: set[Any] = set()
@@ -251,12 +282,48 @@ def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
             else:
                 header[key] = value
     loader.get_event()
-    loader.get_event()  # the document's end
-    if not loader.check_event(yaml.StreamEndEvent):
-        raise yaml.composer.ComposerError("but found another document", None, "expected a single document in the stream",
-                                          loader.peek_event().start_mark)
-    if not isinstance(hands, list):
-        raise _bad(f"{name}: hands: must be a list of hands (an empty game is `hands: []`)")
+    return hands
+
+
+NEW_GAME = object()  # in the walk of a YAML list of games: the next game begins
+
+
+def _walk_games(loader: Any, name: str, headers: list[dict[str, Any]]) -> Iterator[Any]:
+    """A YAML list of games: NEW_GAME before each game, then its hands' values; `headers` gets each header."""
+    import yaml
+
+    anchors: dict[str, int] = {}
+    loader.get_event()  # the stream's start
+    loader.get_event()  # the document's start
+    loader.get_event()  # the list's start
+    while not loader.check_event(yaml.SequenceEndEvent):
+        if not loader.check_event(yaml.MappingStartEvent):
+            loader.construct_document(_node(loader, anchors))
+            raise _bad(f"{name}: game {len(headers) + 1}: a game is a mapping with variant, players, dealer and hands")
+        headers.append({})
+        yield NEW_GAME
+        _check_hands(f"{name}: game {len(headers)}", (yield from _walk_game(loader, name, headers[-1], anchors)))
+    loader.get_event()
+    _walk_end(loader)
+
+
+def is_yaml_list(text: str) -> bool:
+    """Whether a YAML document is a list (of games) rather than one game's mapping."""
+    import yaml
+
+    from ..rules.loader import _strict_loader
+
+    loader = _strict_loader("a game file")(text)
+    try:
+        loader.get_event()
+        if loader.check_event(yaml.StreamEndEvent):
+            return False
+        loader.get_event()
+        return bool(loader.check_event(yaml.SequenceStartEvent))
+    except yaml.YAMLError:
+        return False  # the one-game reader says where
+    finally:
+        loader.dispose()
 
 
 def _node(loader: Any, anchors: dict[str, int]) -> Any:
@@ -392,4 +459,21 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
     chips = header.get("chips")
     if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or not 0 <= chips <= MAX_CHIPS):
         raise _bad(f"{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {MAX_CHIPS:,}, not {shown(chips)}")
-    return GameFile(ruleset, names, seat, chips, hands if isinstance(hands, Iterator) else tuple(hands), dict(header))
+    checked = dict(header)
+    if "date" in header:
+        checked["date"] = game_date(header["date"], name)
+    return GameFile(ruleset, names, seat, chips, hands if isinstance(hands, Iterator) else tuple(hands), checked)
+
+
+def game_date(value: Any, name: str = "game") -> str:
+    """A `date` header field as ISO text (`2026-11-30`, or a date and time); YAML's dates are taken as they are."""
+    import datetime as dt
+
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            return (dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)).isoformat()
+        except ValueError:
+            pass
+    raise _bad(f"{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {shown(value)}")

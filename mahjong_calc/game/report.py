@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..core.hand import SEATS
+from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
 from .record import GameFile
 
@@ -39,6 +39,8 @@ def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict
         ],
         "chips_after": _by_player(players, row.chips_after),
     }
+    if row.extra is not None:
+        out["extra"] = dict(row.extra)
     return out
 
 
@@ -74,9 +76,11 @@ def row_json(row: HandRow, players: Sequence[str]) -> str:
         return json.dumps(row_dict(row, players, results=False), ensure_ascii=False)
     head = row_dict(row, players, results=False)
     settlement = head.pop("settlement")
+    extra = head.pop("extra", None)
     parts = [_result_text(r) for r in row.results]
     result = parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
-    return f'{json.dumps(head, ensure_ascii=False)[:-1]}, "result": {result}, "settlement": {json.dumps(settlement, ensure_ascii=False)}}}'
+    tail = "" if extra is None else f', "extra": {json.dumps(extra, ensure_ascii=False)}'
+    return f'{json.dumps(head, ensure_ascii=False)[:-1]}, "result": {result}, "settlement": {json.dumps(settlement, ensure_ascii=False)}{tail}}}'
 
 
 def report_chunks(game: GameFile, rows: Iterable[HandRow], end: Callable[[], tuple[State, Sequence[tuple[int, int, int]]]]) -> Iterator[str]:

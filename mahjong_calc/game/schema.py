@@ -105,6 +105,8 @@ def game_schema() -> dict[str, Any]:
                     "chips": {"type": "integer", "minimum": 0, "description": (
                         "子 each player starts with (Wuhu: default from the ruleset, 30 or 50). 0 keeps no 子 ledger: `chips` is null "
                         "in the report and the game never ends for 子.")},
+                    "date": {"type": "string",
+                             "description": "When the game was played, YYYY-MM-DD (or an ISO date and time): `mjcalc stats --since/--until` select by it."},
                     "hands": True,
                 },
                 "oneOf": [{"required": ["variant"]}, {"required": ["rules"]}],

@@ -373,13 +373,16 @@ def print_summary(tally: Any, names: dict[str, tuple[str, str]] | None = None, f
         for code, number in tally.error_codes.most_common():
             codes.add_row(code, str(number))
         console.print(_whole_words(codes, console.width))
-        shown = len(tally.failures)
-        title = f"failed records (the first {shown} of {tally.errors})" if shown < tally.errors else "failed records"
+        shown = sum(f.records for f in tally.failures.values())
+        title = "failed records, each message once" + (f" (the first {len(tally.failures)} messages; {tally.errors - shown} more records)"
+                                                       if shown < tally.errors else "")
         failed = _table(console, title=title, title_justify="left")
-        for header, justify in (("line", "right"), ("id", "left"), ("code", "left"), ("message", "left")):
+        for header, justify in (("line", "right"), ("id", "left"), ("code", "left"), ("records", "right"), ("message", "left")):
             _fold(failed, header, justify)
-        for row in tally.failures:
-            failed.add_row(str(row.line), "" if row.id is None else str(row.id), row.code, row.message)
+        for row in tally.failures.values():
+            lines = ", ".join(str(line) for line, _ in row.first) + (", …" if row.records > len(row.first) else "")
+            ids = ", ".join("" if rid is None else str(rid) for _, rid in row.first) if any(rid is not None for _, rid in row.first) else ""
+            failed.add_row(lines, ids, row.code, str(row.records), row.message)
         console.print(_whole_words(failed, console.width))
 
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .schema import Label, Tiles
 
 if TYPE_CHECKING:
-    from ..core.hand import Hand, WinContext
+    from ..core.context import WinContext
+    from ..core.hand import Hand
     from ..core.result import ScoreResult
 
 N = TypeVar("N")  # the numbers class
@@ -78,6 +79,11 @@ class Variant(Generic[N, O, P]):
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None
+    # its docs/rules page (`mjcalc options` points into it), and the section there of each group of
+    # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries
+    docs: str = ""
+    sections: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy
+        object.__setattr__(self, "sections", MappingProxyType(dict(self.sections)))

@@ -33,6 +33,9 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 from ..core.errors import RulesetError, shown
 from ..core.tiles import number_of, suit_of
 
+# the docs/rules section that records every variant's settlement keys
+LIABILITY = "Liability and settlement"
+
 
 @dataclass(frozen=True)
 class Range:
@@ -50,6 +53,17 @@ KEY = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 
 
 @dataclass(frozen=True)
+class Doc:
+    """`Annotated[T, Doc(zh, en, section)]`: what a ruleset key means, in Chinese and English, and
+    the `## ` section of the variant's docs/rules page that records its reading ("": the variant's
+    `Variant.sections` names it, as for the shared `tiles:` keys)."""
+
+    zh: str
+    en: str
+    section: str = ""
+
+
+@dataclass(frozen=True)
 class Label:
     """A name in Chinese and English."""
 
@@ -61,9 +75,12 @@ class Label:
 class Tiles:
     """Which tiles a variant plays with."""
 
-    suits: tuple[Literal["m", "p", "s"], ...]
-    honours: tuple[Annotated[int, Range(1, 7)], ...]  # 1-7: 东南西北白发中
-    chow_melds: bool
+    suits: Annotated[tuple[Literal["m", "p", "s"], ...], Doc("用哪几门数牌", "the suits played (m 万, p 筒, s 条)")]
+    honours: Annotated[
+        tuple[Annotated[int, Range(1, 7)], ...],
+        Doc("用哪些字牌 (1-7 = 东南西北白发中)", "the honours played (1-7 = E S W N, white, green, red)"),
+    ]
+    chow_melds: Annotated[bool, Doc("可否吃牌", "whether chow melds (吃) are allowed")]
 
 
 @dataclass(frozen=True)
@@ -75,16 +92,33 @@ class GameRules:
 
     # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
     # the winner deals, or the deal always passes to the next seat
-    dealer_after_win: Literal["stay_if_dealer_else_next", "winner", "next"]
-    dealer_after_draw: Literal["stay", "next"]  # after 流局 / 黄庄
-    multiple_winners: bool  # 一炮多响: several players may win on one discard
-    chips: int  # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
+    dealer_after_win: Annotated[Literal["stay_if_dealer_else_next", "winner", "next"], Doc("和牌后谁坐庄", "who deals next after a win", LIABILITY)]
+    dealer_after_draw: Annotated[Literal["stay", "next"], Doc("流局后谁坐庄", "who deals next after a drawn hand (流局)", LIABILITY)]
+    multiple_winners: Annotated[bool, Doc("一炮多响", "one discard may make several winners (一炮多响)", LIABILITY)]
+    # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
+    chips: Annotated[int, Doc("每人起始子数 (0 = 不记子)", "子 (chips) each player starts with (0: no 子 ledger)", LIABILITY)]
 
 
 @cache
 def hints(cls: type) -> dict[str, Any]:
     """A dataclass's field types, `Annotated` kept; read once per class."""
     return get_type_hints(cls, include_extras=True)
+
+
+def key_docs(cls: type, prefix: str) -> dict[str, Doc]:
+    """The `Doc` of every key under a section dataclass, dotted (`numbers.di_fan.discard`), in field order.
+    A nested dataclass's keys are its fields'; a key without a `Doc` is left out (a test finds it)."""
+    out: dict[str, Doc] = {}
+    for f in fields(cls):
+        hint = hints(cls)[f.name]
+        base, _ = _unwrap(hint)
+        if is_dataclass(base) and isinstance(base, type):
+            out.update(key_docs(base, f"{prefix}.{f.name}"))
+            continue
+        docs = [m for m in get_args(hint)[1:] if isinstance(m, Doc)] if get_origin(hint) is Annotated else []
+        if docs:
+            out[f"{prefix}.{f.name}"] = docs[0]
+    return out
 
 
 def optional_fields(cls: type) -> frozenset[str]:

@@ -400,6 +400,14 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
+    async def season(request: Request) -> Response:  # the season view: web/season.py, static/season.html
+        from .season import season_answer
+
+        return _json(*await run_in_threadpool(season_answer, store, request.query_params, token_of(request), tokens))
+
+    async def season_page(request: Request) -> Response:
+        return FileResponse(STATIC / "season.html", media_type="text/html; charset=utf-8")
+
     routes = [
         Route("/", index),
         Route("/api/score", endpoint(score), methods=["POST"]),
@@ -419,6 +427,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/api/games/{game}/history", endpoint(history, True)),
         Route("/api/games/{game}/events", endpoint(events, True)),
         Route("/api/games/{game}/join", endpoint(join, True)),
+        Route("/season", season_page),
+        Route("/api/season", endpoint(season)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

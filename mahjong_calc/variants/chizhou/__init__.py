@@ -10,9 +10,10 @@ from typing import Any
 
 from ...rules.ruleset import Variant
 from ..common.lazy import lazy_settler
-from . import patterns, score
+from . import patterns, schema, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "chizhou", score.ChizhouNumbers, score.ChizhouOptions, score.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
-    score.ChizhouSettlement, lazy_settler("chizhou"),
+    "chizhou", schema.ChizhouNumbers, schema.ChizhouOptions, schema.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
+    schema.ChizhouSettlement, lazy_settler("chizhou"),
+    docs="docs/rules/chizhou.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.PATTERNS},
 )

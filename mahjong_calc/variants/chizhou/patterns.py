@@ -8,7 +8,7 @@ from ..common import detectors as common
 from ..common.candidate import Candidate, Detectors
 
 if TYPE_CHECKING:
-    from .score import ChizhouOptions
+    from .schema import ChizhouOptions
 
 
 def zi_yi_se(c: Candidate[Any]) -> int:

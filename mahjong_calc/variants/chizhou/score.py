@@ -8,91 +8,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Literal
 
+from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import SEATS, Hand, Seat, WinContext
+from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, arrangements, hand_counts
 from ...core.tiles import SUITS, is_honour
-from ...rules.schema import GameRules, Label, Range
 from ..common.candidate import Candidate, detect
 from ..common.reading import Reading, Settled, best_result, each_pays, item
 
 if TYPE_CHECKING:
-    from ...rules.ruleset import Ruleset
+    from .schema import ChizhouRuleset
 
 
-# --- the ruleset's sections (the schema; values only in rulesets/chizhou.yaml) ---------
-
-
-@dataclass(frozen=True)
-class ChizhouMinFlowers:
-    """花 needed to win, by how the hand was won."""
-
-    self_draw: int
-    discard: int
-    qiang_gang: int
-
-
-@dataclass(frozen=True)
-class ChizhouFlowers:
-    """花 each kind of set brings its winner."""
-
-    zi_peng: int
-    zi_an_ke: int
-    ming_gang: int
-    an_gang: int
-    zi_ming_gang: int
-    zi_an_gang: int
-
-
-@dataclass(frozen=True)
-class ChizhouNumbers:
-    """The `numbers:` section of the Chizhou ruleset: every amount the arithmetic uses."""
-
-    base: int
-    cap: int
-    min_flowers: ChizhouMinFlowers
-    chow_free_min_flowers: int
-    flowers: ChizhouFlowers
-
-
-@dataclass(frozen=True)
-class ChizhouOptions:
-    """The `options:` section of the Chizhou ruleset: each contested reading (docs/rules/chizhou.md)."""
-
-    la_zi_needs_no_flowers: bool
-    da_diao_che_concealed_kong: bool
-    discard_triplet_is_exposed: bool
-    honour_pung_is_another_suit: bool  # the chow restriction also refuses honour pungs
-    da_diao_che_payment_multiplier: Annotated[int, Range(1, 1000)]  # 大吊车 settles differently: each payment × this
-
-
-@dataclass(frozen=True)
-class ChizhouPattern(Label):
-    """A pattern entry: its names and the factor (番) it multiplies the base by."""
-
-    fan: int
-
-
-@dataclass(frozen=True)
-class ChizhouSettlement(GameRules):
-    """The `settlement:` section (liability, see settle.py) of the Chizhou ruleset."""
-
-    cheng_bao: bool  # 承包: the feeder of one suit's melds pays when the winner is at 拉子
-    cheng_bao_min_melds: int  # 吃碰一色3口以上
-    fan_bao: bool  # 反包 cases (1)-(7)
-    # the seed's figures 1,2,3 (and 2,4,6) are what R pays in all (total), or on top of the normal payment (extra)
-    fan_bao_amounts: Literal["total", "extra"]
-    # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
-    cheng_bao_table: Literal["cases", "cheng_bao_section"]
-    # a player who owes 承包 and 反包 in one win: both (each on top of their own share), or the larger
-    cheng_bao_and_fan_bao: Literal["both", "larger"]
-
-
-if TYPE_CHECKING:
-    ChizhouRuleset = Ruleset[ChizhouNumbers, ChizhouOptions, ChizhouPattern]
 FlowerKey = Literal["zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang"]
 
 

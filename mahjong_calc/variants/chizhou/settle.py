@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ...core.hand import SEATS, Seat, WinContext
+from ...core.context import SEATS, Seat, WinContext
 from ...core.result import ScoreResult
 from ...core.tiles import is_honour
 from ..common.settle import Liability, Settlement, Sourced, Table, diff, options_of
-from .score import ChizhouSettlement
+from .schema import ChizhouSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from ...core.hand import Hand, WinContext
+from ...core.context import WinContext
+from ...core.hand import Hand
 from ...core.shapes import Arrangement, TileSet
 from ...core.tiles import is_honour
 

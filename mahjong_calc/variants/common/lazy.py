@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.hand import WinContext
+    from ...core.context import WinContext
     from ...core.result import ScoreResult
     from ...rules.ruleset import Ruleset
     from .settle import Settlement, Settler, Table

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
-from ...core.hand import SEATS, Hand, Seat
+from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 
 if TYPE_CHECKING:

@@ -6,7 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core.hand import SEATS, Meld, Seat, WinContext
+from ...core.context import SEATS, Seat, WinContext
+from ...core.hand import Meld
 from ...core.result import ScoreResult
 from ...core.seats import Position
 

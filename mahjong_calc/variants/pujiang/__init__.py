@@ -10,9 +10,10 @@ from typing import Any
 
 from ...rules.ruleset import Variant
 from ..common.lazy import lazy_settler
-from . import patterns, score
+from . import patterns, schema, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "pujiang", score.PujiangNumbers, score.PujiangOptions, score.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
-    score.PujiangSettlement, lazy_settler("pujiang"),
+    "pujiang", schema.PujiangNumbers, schema.PujiangOptions, schema.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
+    schema.PujiangSettlement, lazy_settler("pujiang"),
+    docs="docs/rules/pujiang.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.ZI},
 )

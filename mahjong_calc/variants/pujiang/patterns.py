@@ -13,7 +13,7 @@ from ..common import detectors as common
 from ..common.candidate import Candidate, Detectors
 
 if TYPE_CHECKING:
-    from .score import PujiangOptions
+    from .schema import PujiangOptions
 
 
 def cai_shen_tou(c: Candidate[Any]) -> int:

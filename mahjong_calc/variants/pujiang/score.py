@@ -9,84 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import SEAT_ZH, SEATS, Hand, Seat, WinContext
+from ...core.hand import SEAT_ZH, Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, hand_counts, meld_sets
 from ...core.tiles import WHITE, counts_of, format_tiles, tile_str
 from ...core.wilds import ANY, THIRTEEN_GROUPS, Group, WildSplit, seven_pairs, thirteen, wild_splits
-from ...rules.schema import GameRules, Label, Range
 from ..common.candidate import Candidate, detect
 from ..common.reading import Reading, Settled, best_result, item, refused
 
 if TYPE_CHECKING:
-    from ...rules.ruleset import Ruleset
+    from .schema import PujiangRuleset
 
-# 番 double the 子 (子 × fan_multiplier^番): bounded so a house ruleset cannot ask for a number with
-# thousands of digits.
-Fan = Annotated[int, Range(0, 16)]
-
-
-# --- the ruleset's sections (the schema; values only in rulesets/pujiang.yaml) ---------
-
-
-@dataclass(frozen=True)
-class PujiangNumbers:
-    """The `numbers:` section of the Pujiang ruleset: every amount the arithmetic uses."""
-
-    base_zi: int
-    peng_zi: int
-    gang_zi: int
-    fan_multiplier: Annotated[int, Range(0, 16)]
-    min_pungs: int
-    wild_copies: int
-    zhen_13_min_honours: int
-    zhen_zhen_13_honours: int
-
-
-@dataclass(frozen=True)
-class PujiangOptions:
-    """The `options:` section of the Pujiang ruleset: each contested reading (docs/rules/pujiang.md)."""
-
-    subtract_pungs: Literal["before_fan", "after_fan"]
-    floor_payment_at_zero: bool
-    white_as_wild_face: bool
-    two_wilds_pair_is_cai_shen_tou: bool
-    qi_dui_four_as_two_pairs: bool
-    san_cai_shen_stacks: bool
-    robbing_kong_needs_three_pungs: bool
-    robbing_kong_wild_needs_fan: bool
-    qiang_gang_fan: Fan  # 抢杠 is worth this many 番 (保飘: 抢杠 is a hand with 番)
-    # 抢杠's amount: the winner's own, or by the robbed player's 番 (--robbed-fan) times, or doubling, the 子
-    qiang_gang_amount: Literal["winner_value", "robbed_fan", "robbed_fan_doubling"]
-    zhen_13_wide_gaps: bool  # 真13: each suit's tiles at least three apart (else within 147/258/369)
-
-
-@dataclass(frozen=True)
-class PujiangPattern(Label):
-    """A pattern entry: its 番; `base`: the 子 the hand starts from instead of numbers.base_zi;
-    `fan_with_wild`: its 番 when the hand holds a wild."""
-
-    fan: Fan
-    base: int | None = None
-    fan_with_wild: Fan | None = None
-
-
-@dataclass(frozen=True)
-class PujiangSettlement(GameRules):
-    """The `settlement:` section (liability, see settle.py) of the Pujiang ruleset."""
-
-    qiang_gang_bao: bool  # record the robbed player's payment for all three (the scorer makes it)
-    sheng_zhang_bao: bool  # 生张 during a 飘 round: the discarder pays for all three
-    piao_bao: bool  # the feeder of a second 飘 pays that 飘
-    piao_limits: bool  # 1 飘: others self-draw only; 2: only hands with 番; 3 (保飘): no win
-    piao_one_needs_fan: bool  # L50 其他的人不能碰与平胡…有翻的牌就可以平胡: after 1 飘 too, only hands with 番
-
-
-if TYPE_CHECKING:
-    PujiangRuleset = Ruleset[PujiangNumbers, PujiangOptions, PujiangPattern]
 
 
 # When no reading wins, the refusal of the reading that got furthest is reported.

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
-from ...core.hand import SEATS, Seat, WinContext
 from ...core.result import ScoreResult
 from ..common.settle import Liability, Settlement, Table, options_of, pays_for_all
-from .score import PujiangSettlement
+from .schema import PujiangSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

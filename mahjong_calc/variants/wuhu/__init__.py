@@ -10,9 +10,10 @@ from typing import Any
 
 from ...rules.ruleset import Variant
 from ..common.lazy import lazy_settler
-from . import patterns, score
+from . import patterns, schema, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "wuhu", score.WuhuNumbers, score.WuhuOptions, score.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
-    score.WuhuSettlement, lazy_settler("wuhu"),
+    "wuhu", schema.WuhuNumbers, schema.WuhuOptions, schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
+    schema.WuhuSettlement, lazy_settler("wuhu"),
+    docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": schema.ZUI_ZI, "labels": schema.AMOUNTS},
 )

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, overload
 
-from ...core.hand import Hand, WinContext
+from ...core.context import WinContext
+from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, _tile_set, meld_sets
 from ...core.tiles import NUM_TILES, tile_str

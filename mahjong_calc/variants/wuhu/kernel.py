@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 from .patterns import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
-    from ...core.hand import WinContext
+    from ...core.context import WinContext
     from ...rules.ruleset import Ruleset
 
 # Outcome codes

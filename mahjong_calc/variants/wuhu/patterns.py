@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, final
 
-from ...core.hand import WinContext
+from ...core.context import WinContext
 
 PUNG: Final = 0  # a set's code is kind * 34 + its first tile
 CHOW: Final = 1

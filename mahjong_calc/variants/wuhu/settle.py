@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.hand import SEATS, Meld, Seat, WinContext
+from ...core.context import SEATS, Seat, WinContext
+from ...core.hand import Meld
 from ...core.result import ScoreResult
 from ...core.tiles import RED, is_honour
 from ..common.settle import Settlement, Sourced, Table, options_of, pays_for_all
-from .score import WuhuSettlement
+from .schema import WuhuSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

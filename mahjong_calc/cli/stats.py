@@ -1,0 +1,130 @@
+"""`mjcalc stats`: a season's statistics over game files and/or the live games. A thin shell over `game.stats`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..core.errors import InputError
+from .app import emit, errors_to_exit
+from .options import Lang
+
+if TYPE_CHECKING:
+    from ..game.stats import Season
+
+
+def stats(
+    files: Annotated[list[str] | None, typer.Argument(metavar="[FILES]...", show_default=False,
+                                                      help="Game files (YAML, JSON Lines, CSV logs; - reads stdin). None: the live games.")] = None,
+    db: Annotated[Path | None, typer.Option("--db", metavar="FILE", show_default=False,
+                                            help="Count the live games of this database too (without FILES and --db: $MJCALC_DB, "
+                                            "else the default database).")] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="DATE", show_default=False,
+                                              help="Only games played on or after DATE (YYYY-MM-DD).")] = None,
+    until: Annotated[str | None, typer.Option("--until", metavar="DATE", show_default=False,
+                                              help="Only games played on or before DATE (YYYY-MM-DD).")] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="NAME", show_default=False,
+                                               help="Only this player (and the games they played).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the table (default zh).")] = Lang.zh,
+) -> None:
+    """Season statistics: per player games, hands, wins, self-draws, deal-ins, draws, rates, net, liability and
+    the biggest win; per variant how often each pattern was won.
+
+    A game's date is its `date` header field (game files) or the day it was begun (live games);
+    --since/--until leave out games without one (stderr counts them).
+
+    Example: mjcalc stats examples/club-season.csv
+    """
+    import sys
+
+    from ..game.stats import Season, check_player, parse_day, season_dict
+
+    with errors_to_exit(json_out):
+        if json_out and csv_out:
+            raise InputError("conflicting_flags", "--json and --csv: give one")
+        start, end = parse_day(since, "--since"), parse_day(until, "--until")
+        season = Season()
+        if db is None and not files:
+            db = _default_db()
+            db = db if db.exists() else None  # no live games yet: nothing to count, and no database made for it
+        undated = _collect(season, files or [], db, start, end, player)
+        if player is not None:
+            check_player(season, player)
+        if undated:
+            sys.stderr.write(f"mjcalc: {undated} game(s) without a date were left out by --since/--until\n")
+        if season.errors:
+            sys.stderr.write(f"mjcalc: {season.errors} hand(s) are error rows and count for nothing "
+                             "(`mjcalc game settle FILE` says why)\n")
+        names = [player] if player is not None else list(season.players)
+        if json_out:
+            import json
+
+            emit(json.dumps(season_dict(season, player), ensure_ascii=False))
+        elif csv_out:
+            emit(_csv(season, names))
+        else:
+            _table(season, names, lang.value)
+    raise typer.Exit(1 if season.errors else 0)
+
+
+def _default_db() -> Path:
+    """The database `game list` reads: $MJCALC_DB, else the default path."""
+    from ..live.store import default_db_path
+
+    return default_db_path()
+
+
+def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None) -> int:
+    """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
+    from ..game.log import open_games
+    from ..game.stats import within
+
+    undated = 0
+    for name in files:
+        games = open_games(name)
+        for i, game in enumerate(games, 1):
+            date = game.header.get("date")
+            chosen = within(date, start, end)
+            undated += chosen is None
+            if not chosen or (player is not None and player not in game.players):
+                for _ in game.hands:  # read past it
+                    pass
+                continue
+            label = game.label if game.label is not None else str(i)
+            season.add(game, name if games.count == 1 else f"{name}#{label}", date)
+    if db is not None:
+        from ..live.store import Store
+
+        with Store(db) as store:
+            for info in reversed(store.games()):  # the oldest first
+                date = info.header.get("date") or info.created[:10]
+                chosen = within(date, start, end)
+                if not chosen or (player is not None and player not in info.header.get("players", ())):
+                    continue
+                season.add(store.game_file(info), f"live {info.id}", date)
+    return undated
+
+
+def _csv(season: Season, names: list[str]) -> str:
+    import csv
+    import io
+
+    from ..batch.output import neutralise
+    from ..game.stats import csv_rows
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in csv_rows(season, names):
+        writer.writerow([neutralise(c) if isinstance(c, str) else c for c in row])
+    return out.getvalue().rstrip("\n")
+
+
+def _table(season: Season, names: list[str], lang: str) -> None:
+    from ..game.stats import view
+    from ..present.render_stats import print_stats
+
+    print_stats(view(season, names), lang)

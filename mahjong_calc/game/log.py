@@ -1,0 +1,448 @@
+"""Files of many games: a CSV log (one row per hand), JSON Lines with a header per game, a YAML list of games.
+
+`open_games(name)` reads any game file and gives its games one after another; a file of
+one game (YAML mapping, JSON Lines with one header, a CSV log of one game) gives exactly
+the `GameFile` that `open_game` gives. Every game's header is checked before the first hand
+is settled, so a bad header anywhere is exit 2 with nothing printed. Each game's hands are
+read as the fold reaches them: iterate the games in order, and each game's hands before the next.
+
+A CSV log has a header row naming its columns: the fields of a game-record hand
+(`winner`, `discarder`, `self_draw`, `hand`, `melds` space-separated, ...), a `game` column
+(consecutive rows with the same value are one game) and the header fields (`variant`,
+`rules`, `players` comma-separated, `dealer`, `chips`, `date`) on the first row of each
+game; `defaults` (the CLI's `--variant`, `--players`, `--dealer`) fill in a header field no
+row gives.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..batch.readers import CSV, ERR, BytesRead, read_csv
+from ..core.errors import InputError, MjcalcError, shown
+from ..core.records import _cell as record_cell
+from . import record
+from .engine import COMPUTED, HAND_KINDS
+from .record import GameFile, GameFileError, RawHand, check_header
+
+GAME_COLUMN = "game"
+# header fields a CSV log gives as columns, on the first row of each game (`dealer` on a later row is the hand's check)
+HEADER_COLUMNS = tuple(k for k in record.HEADER_KEYS if k != "hands")
+EXTRA_FIELDS = ("error", "keep")  # --extra-fields: an unknown column is an error row, or echoed under "extra"
+_JSON_KINDS = frozenset(("exposed", "hua", "winners", "pungs"))  # a CSV cell holding one of these is JSON (or 2,0,1 for pungs)
+_LIST_KINDS = frozenset(("list",))  # space-separated
+
+
+@dataclass(frozen=True)
+class Games:
+    """The games of one file, in order: `count` of them; iterate once."""
+
+    count: int
+    games: Iterator[GameFile]
+
+    def __iter__(self) -> Iterator[GameFile]:
+        return self.games
+
+
+def _bad(message: str) -> GameFileError:
+    return GameFileError("bad_game", message)
+
+
+def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """The header with the options' values where it gives none; an option that contradicts the file is an error."""
+    out = dict(header)
+    for key, value in defaults.items():
+        if value is None:
+            continue
+        if key == "variant" and "rules" in out:
+            raise _bad(f"{name}: --variant {value} is given, but the game names a ruleset file (rules: {shown(out['rules'])})")
+        if key in out and out[key] is not None and out[key] != value:
+            raise _bad(f"{name}: --{key} {shown(_cell_text(value))} is given, but the game says {key}: {shown(_cell_text(out[key]))}")
+        out[key] = value
+    return out
+
+
+def _check(header: Mapping[str, Any], where: str) -> None:
+    """A header of a file of several games, checked before any hand; the message says which game."""
+    try:
+        check_header(header, (), where)
+    except MjcalcError as err:
+        if err.message.startswith(where):
+            raise
+        raise type(err)(err.code, f"{where}: {err.message}") from None
+
+
+def _cell_text(value: Any) -> str:
+    return ",".join(value) if isinstance(value, list) else str(value)
+
+
+def split_extra(value: Any, mode: str, known: frozenset[str] = frozenset()) -> tuple[Any, dict[str, Any] | None]:
+    """With `keep`, a hand's keys that are not fields, taken out (to be echoed under "extra"); else the hand as it is."""
+    if mode != "keep" or not isinstance(value, dict):
+        return value, None
+    extra = {k: v for k, v in value.items() if not (isinstance(k, str) and (k in HAND_KINDS or k in COMPUTED or k in known))}
+    if not extra:
+        return value, None
+    return {k: v for k, v in value.items() if k not in extra}, extra
+
+
+def _keep(raw: RawHand, mode: str) -> RawHand:
+    value, extra = split_extra(raw.value, mode)
+    return raw if extra is None else replace(raw, value=value, extra=extra)
+
+
+def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_fields: str = "error") -> Games:
+    """Every game of a game file (`-` is stdin): YAML (one game or a list), JSON Lines, or a CSV log."""
+    defaults = dict(defaults or {})
+    raw = record._open(name)
+    try:
+        record._check_utf8(raw, name)
+        if _is_csv(name, raw):
+            return _csv_games(name, raw, defaults, extra_fields)
+        lines = record._text(raw)
+        jsonl = record._is_jsonl(name, lines)
+        lines.seek(0)
+        if jsonl:
+            return _jsonl_games(name, lines, defaults, extra_fields)
+        with lines:
+            text = lines.read()
+    except BaseException:
+        raw.close()
+        raise
+    if record.is_yaml_list(text):
+        return _yaml_games(name, text, defaults, extra_fields)
+    header, hands = record._yaml(name, text)
+    game = check_header(with_defaults(header, defaults, name), (_keep(h, extra_fields) for h in hands), name)
+    return Games(1, iter((game,)))
+
+
+def _is_csv(name: str, raw: Any) -> bool:
+    """A `.csv` file; or, for stdin or another name, a first line that is a row of column names."""
+    lower = name.lower()
+    if lower.endswith(".csv"):
+        return True
+    if lower.endswith((".jsonl", ".ndjson", ".yaml", ".yml", ".json")):
+        return False
+    first = b""
+    for line in raw:
+        if line.strip():
+            first = line.strip()
+            break
+    raw.seek(0)
+    text = first.decode("utf-8", "replace")
+    return "," in text and ":" not in text and not text.startswith(("{", "-", "#", "[", "%"))
+
+
+# --- JSON Lines --------------------------------------------------------------------------
+
+_HEADER_MARK = '"players"'  # a line without it is a hand, not a header
+
+
+def _jsonl_header(line: str) -> dict[str, Any] | None:
+    """The header a line holds, if it is one: an object with players (which no hand has)."""
+    if _HEADER_MARK not in line:
+        return None
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and "players" in value:
+        return value
+    return None
+
+
+def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], mode: str) -> Games:
+    heads: list[tuple[int, dict[str, Any]]] = []
+    for line_no, line in enumerate(lines, 1):
+        head = _jsonl_header(line)
+        if head is not None:
+            heads.append((line_no, head))
+    lines.seek(0)
+    if len(heads) <= 1:  # one game: the one-game reader, which says what is wrong with its first line
+        header, stream = record._jsonl(name, lines)
+        return Games(1, iter((check_header(with_defaults(header, defaults, name), (_keep(h, mode) for h in stream), name),)))
+    first = next((no for no, line in enumerate(lines, 1) if line.strip()), 0)
+    lines.seek(0)
+    if first != heads[0][0]:
+        raise _bad(f"{name}: line {first}: in JSON Lines a game's header comes before its hands")
+    headers = []
+    for line_no, head in heads:
+        if "hands" in head:
+            raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+        headers.append(with_defaults(head, defaults, f"{name}: line {line_no}"))
+        _check(headers[-1], f"{name}: line {line_no}")
+    starts = {no for no, _ in heads}
+
+    def items() -> Iterator[tuple[int, RawHand]]:
+        game, count = -1, 0
+        with lines:
+            try:
+                for line_no, line in enumerate(lines, 1):
+                    if line_no in starts:
+                        game, count = game + 1, 0
+                        continue
+                    if not line.strip():
+                        continue
+                    count += 1
+                    try:
+                        yield game, _keep(RawHand(count, json.loads(line)), mode)
+                    except (ValueError, RecursionError) as exc:
+                        yield game, RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+            except OSError as exc:
+                raise record._fail_read(name, exc) from None
+
+    return Games(len(headers), _sections(name, [(h, None) for h in headers], items()))
+
+
+# --- YAML --------------------------------------------------------------------------------
+
+
+def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Games:
+    headers: list[dict[str, Any]] = []
+    for _ in record._yaml_walk(name, text, {}, headers):  # the whole file checked, every header read
+        pass
+    if not headers:
+        raise _bad(f"{name}: the list of games is empty")
+    checked = []
+    for i, head in enumerate(headers, 1):
+        checked.append(with_defaults(head, defaults, f"{name}: game {i}"))
+        _check(checked[-1], f"{name}: game {i}")
+
+    def items() -> Iterator[tuple[int, RawHand]]:
+        game, count = -1, 0
+        for value in record._yaml_walk(name, text, {}, []):
+            if value is record.NEW_GAME:
+                game, count = game + 1, 0
+                continue
+            count += 1
+            yield game, _keep(RawHand(count, value), mode)
+
+    names = [name if len(checked) == 1 else f"{name}: game {i}" for i in range(1, len(checked) + 1)]
+    return Games(len(checked), _sections(name, [(h, None) for h in checked], items(), names))
+
+
+# --- the sections of one file ------------------------------------------------------------
+
+
+class _Peek:
+    """An iterator of (game index, hand) that can look one item ahead."""
+
+    def __init__(self, items: Iterator[tuple[int, RawHand]]) -> None:
+        self.items = items
+        self.ahead: tuple[int, RawHand] | None = None
+        self.done = False
+
+    def peek(self) -> tuple[int, RawHand] | None:
+        if self.ahead is None and not self.done:
+            self.ahead = next(self.items, None)
+            self.done = self.ahead is None
+        return self.ahead
+
+    def take(self) -> RawHand:
+        assert self.ahead is not None
+        hand, self.ahead = self.ahead[1], None
+        return hand
+
+
+def _section(shared: _Peek, game: int) -> Iterator[RawHand]:
+    while (item := shared.peek()) is not None and item[0] <= game:
+        hand = shared.take()
+        if item[0] == game:
+            yield hand
+
+
+def _sections(name: str, heads: list[tuple[dict[str, Any], str | None]], items: Iterator[tuple[int, RawHand]],
+              names: list[str] | None = None) -> Iterator[GameFile]:
+    """Each game in turn, its hands read from the one shared stream as its fold reaches them."""
+    shared = _Peek(items)
+    for k, (header, label) in enumerate(heads):
+        hands = _section(shared, k)
+        game = check_header(header, hands, names[k] if names else name)
+        yield replace(game, label=label) if label is not None else game
+        for _ in hands:  # whatever the caller left of this game
+            pass
+
+
+# --- CSV ---------------------------------------------------------------------------------
+
+
+def csv_kinds() -> dict[str, str]:
+    """Each column of a CSV log and its kind: the game column, the header fields, the hand's fields."""
+    return {GAME_COLUMN: "label", **{k: "header" for k in HEADER_COLUMNS if k != "dealer"}, **HAND_KINDS}
+
+
+def _cell(column: str, kind: str, text: str) -> Any:
+    """One CSV cell of a hand as the value a YAML hand would hold (the cell is not empty)."""
+    if kind in ("bool", "int"):
+        return record_cell(column, kind, text)  # as `mjcalc batch` reads a CSV cell
+    if kind in _LIST_KINDS:
+        return text.split()
+    if kind == "players":
+        return [p.strip() for p in text.split(",") if p.strip()]
+    if kind == "pungs" and not text.lstrip().startswith("{"):
+        return text
+    if kind in _JSON_KINDS:
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            raise InputError("bad_field", f"column {column!r} must be JSON (e.g. {_JSON_EXAMPLE[kind]}), not {shown(text)}") from None
+    return text  # str, player, id
+
+
+_JSON_EXAMPLE = {"exposed": '{"赵": ["666s@李"]}', "hua": '{"李": 2}', "winners": '[{"winner": "李", "hand": "..."}]',
+                 "pungs": '{"李": 2}'}
+
+
+def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
+    """The header fields a game's first row gives."""
+    out: dict[str, Any] = {}
+    for key in HEADER_COLUMNS:
+        text = row.get(key, "")
+        if text == "":
+            continue
+        if key == "players":
+            out[key] = [p.strip() for p in text.split(",")]
+        elif key == "chips":
+            digits = text.strip()
+            if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
+                raise _bad(f"chips: must be a whole number of 子, not {shown(text)}")
+            out[key] = int(digits)
+        else:
+            out[key] = text.strip()
+    return out
+
+
+def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, mode: str) -> RawHand:
+    """One row as a hand (a header field on a later row must repeat the first row's, or be empty)."""
+    value: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    try:
+        for column, text in row.items():
+            if column == GAME_COLUMN:
+                continue
+            if column in HEADER_COLUMNS and column != "dealer":
+                if text not in ("", first.get(column, "")):
+                    raise InputError("conflicting_fields", f"line {line}: {column}: {shown(text)} differs from this game's first row "
+                                     f"({shown(first.get(column, ''))}); a new game needs a new value in the {GAME_COLUMN!r} column")
+                continue
+            if column == "dealer" and row is first:
+                continue  # the first row's dealer is the game's
+            kind = HAND_KINDS.get(column)
+            if kind is None or column in COMPUTED:
+                if mode == "keep":
+                    extra[column] = text
+                    continue
+                value[column] = text  # the engine says what is wrong with it
+                continue
+            if text == "":
+                continue
+            value[column] = _cell(column, kind, text)
+    except MjcalcError as err:
+        return RawHand(no, None, type(err)(err.code, f"line {line}: {err.message}"), extra or None)
+    return RawHand(no, value, None, extra or None)
+
+
+def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
+    heads: list[tuple[dict[str, Any], str | None]] = []
+    label: str | None = None
+    for line, kind, payload in read_csv(raw, BytesRead()):
+        if kind == ERR:
+            message = payload[1]
+            if message.startswith("the header repeats"):
+                raise _bad(f"{name}: {message}")
+            if not heads:
+                raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
+            continue
+        game = payload.get(GAME_COLUMN)
+        if heads and game == label:
+            continue
+        label = game
+        where = f"{name}: line {line}" + (f" (game {game})" if game is not None else "")
+        try:
+            header = with_defaults(_header_cells(payload), defaults, where)
+        except GameFileError as err:
+            raise type(err)(err.code, err.message if err.message.startswith(name) else f"{where}: {err.message}") from None
+        _check(header, where)
+        heads.append((header, game))
+    if not heads:
+        raise _bad(f"{name}: the CSV log has no rows (a header row, then one row per hand)")
+    raw.seek(0)
+
+    def items() -> Iterator[tuple[int, RawHand]]:
+        game, count = -1, 0
+        first: Mapping[str, str] = {}
+        current: str | None = None
+        try:
+            for line, kind, payload in read_csv(raw, BytesRead()):
+                if kind == ERR:
+                    count += 1
+                    yield max(game, 0), RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
+                    continue
+                assert kind == CSV
+                label = payload.get(GAME_COLUMN)
+                if game < 0 or label != current:
+                    game, count, first, current = game + 1, 0, payload, label
+                count += 1
+                yield game, _hand(payload, first, line, count, mode)
+        finally:
+            raw.close()
+
+    names = [name if len(heads) == 1 else f"{name}: game {label}" for _, label in heads]
+    return Games(len(heads), _sections(name, heads, items(), names))
+
+
+def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The columns a CSV log of these hands needs: game, the header fields, then the hand fields used, in field order."""
+    used = {k for h in hands for k in h}
+    return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
+
+
+def _cell_out(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
+    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row."""
+    hands_all = [h for _, _, hands in games for h in hands]
+    columns = csv_columns(hands_all)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for label, header, hands in games:
+        if not hands:
+            raise InputError("bad_game", f"game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)")
+        for i, hand in enumerate(hands):
+            head = {k: ",".join(v) if k == "players" else v for k, v in header.items()} if i == 0 else {}
+            cells = []
+            for column in columns:
+                if column == GAME_COLUMN:
+                    cells.append(label)
+                elif column in HEADER_COLUMNS:
+                    cells.append(_cell_out(head.get(column)) if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
+                elif HAND_KINDS[column] == "players" and isinstance(hand.get(column), list):
+                    cells.append(",".join(hand[column]))
+                else:
+                    cells.append(_cell_out(hand.get(column)))
+            writer.writerow(cells)
+    return out.getvalue()
+
+
+def live_csv(game_id: int, header: Mapping[str, Any], created: str, hands: Sequence[Mapping[str, Any]]) -> str:
+    """A live game as a one-game CSV log (`game export --format csv`): its number in the game column,
+    its creation date as `date` unless its header gives one."""
+    head = dict(header)
+    head.setdefault("date", created[:10])
+    return to_csv([(str(game_id), head, hands)])

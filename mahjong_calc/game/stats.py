@@ -1,0 +1,224 @@
+"""A season's statistics: games folded hand by hand, counted per player and per pattern.
+
+`Season.add(game, name, date)` settles one game (the same fold as `game settle`) and counts
+its hands; `season_dict` is the `mjcalc stats --json` contract. Error rows (a bad hand, a
+hand after the 子 ran out) count for nothing but `errors`. Games of one ruleset share one
+cache of scored hands, so a season of many short games scores each distinct hand once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..core.errors import InputError, shown
+from ..core.result import ScoreResult
+from ..core.seats import absolute
+from ..rules.ruleset import Ruleset
+from .engine import Fold
+from .record import GameFile
+
+PLAYER_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received", "biggest")
+
+
+@dataclass
+class Biggest:
+    """A player's biggest win: its value, its result, and where it was."""
+
+    value: int
+    result: ScoreResult
+    variant: str
+    game: str
+    date: str | None
+    no: int
+
+
+@dataclass
+class PlayerStats:
+    """One player's counts over the season."""
+
+    games: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0  # the discarder of a win (once a hand, however many won on it)
+    draws: int = 0
+    net: int = 0
+    liability_paid: int = 0  # what they paid for others, as the liable player (包牌, 承包, ...)
+    liability_received: int = 0  # what liable players paid to them, as the winner
+    win_value: int = 0  # the sum of their wins' values (mean = win_value / wins)
+    biggest: Biggest | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.hands if self.hands else 0.0
+
+    @property
+    def deal_in_rate(self) -> float:
+        return self.deal_ins / self.hands if self.hands else 0.0
+
+    @property
+    def mean_win(self) -> float:
+        return self.win_value / self.wins if self.wins else 0.0
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of the season, for the standings over time: its name, date and totals."""
+
+    game: str
+    date: str | None
+    totals: dict[str, int]
+
+
+@dataclass
+class Season:
+    """The statistics of the games added so far."""
+
+    players: dict[str, PlayerStats] = field(default_factory=dict)
+    patterns: dict[str, Counter[str]] = field(default_factory=dict)  # variant -> pattern key -> wins with it
+    games: int = 0
+    hands: int = 0
+    errors: int = 0  # hands that are error rows, counted for nothing else
+    history: list[GameLine] = field(default_factory=list)
+    rulesets: dict[str, Ruleset[Any, Any, Any]] = field(default_factory=dict)  # variant name -> ruleset (for names)
+    _caches: list[tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = field(default_factory=list, repr=False)
+
+    def _cache(self, rs: Ruleset[Any, Any, Any]) -> dict[Any, Any]:
+        for known, shared in self._caches:
+            if known is rs:
+                return shared
+        cache: dict[Any, Any] = {}
+        self._caches.append((rs, cache))
+        return cache
+
+    def add(self, game: GameFile, name: str, date: str | None = None) -> None:
+        """Settle one game and count its hands; `name` says which game it is (in `biggest`)."""
+        game = replace(game, cache=self._cache(game.ruleset))
+        variant = game.ruleset.name
+        self.rulesets.setdefault(variant, game.ruleset)
+        names = game.players
+        people = [self.players.setdefault(p, PlayerStats()) for p in names]
+        patterns = self.patterns.setdefault(variant, Counter())
+        fold = Fold(game)
+        for row in fold:
+            if row.error is not None:
+                self.errors += 1
+                continue
+            self.hands += 1
+            for person in people:
+                person.hands += 1
+            if row.draw:
+                for person in people:
+                    person.draws += 1
+                continue
+            if row.discarder is not None and not row.self_draw:
+                people[row.discarder].deal_ins += 1
+            for seat, scored in zip(row.winners, row.results, strict=True):
+                winner = people[seat]
+                result = scored.result
+                winner.wins += 1
+                winner.self_draws += row.self_draw
+                winner.win_value += result.value
+                if winner.biggest is None or result.value > winner.biggest.value:
+                    winner.biggest = Biggest(result.value, result, variant, name, date, row.no)
+                patterns.update(result.patterns)
+                for liable in scored.settled.liability:
+                    people[absolute(seat, liable.payer)].liability_paid += liable.amount  # type: ignore[arg-type]
+                    winner.liability_received += liable.amount
+        for person, total in zip(people, fold.state.totals, strict=True):
+            person.games += 1
+            person.net += total
+        self.games += 1
+        self.history.append(GameLine(name, date, dict(zip(names, fold.state.totals, strict=True))))
+
+
+def biggest_dict(big: Biggest | None) -> dict[str, Any] | None:
+    """A biggest win as JSON: value, hand (as `score --json` gives it), patterns, variant, game, date, no."""
+    if big is None:
+        return None
+    data = big.result.to_dict()
+    return {"value": big.value, "hand": data["hand"], "patterns": list(big.result.patterns), "variant": big.variant,
+            "game": big.game, "date": big.date, "no": big.no}
+
+
+def player_dict(p: PlayerStats) -> dict[str, Any]:
+    return {"games": p.games, "hands": p.hands, "wins": p.wins, "self_draws": p.self_draws, "deal_ins": p.deal_ins,
+            "draws": p.draws, "net": p.net, "liability_paid": p.liability_paid, "liability_received": p.liability_received,
+            "biggest": biggest_dict(p.biggest)}
+
+
+def season_dict(season: Season, player: str | None = None) -> dict[str, Any]:
+    """`mjcalc stats --json`: {"players": {name: {...}}, "patterns": {variant: {key: n}}, "games": N}."""
+    names = [player] if player is not None else list(season.players)
+    return {
+        "players": {n: player_dict(season.players[n]) for n in names},
+        "patterns": {v: dict(c.most_common()) for v, c in season.patterns.items() if c},
+        "games": season.games,
+    }
+
+
+def parse_day(value: str | None, name: str) -> str | None:
+    """A `--since`/`--until` date, YYYY-MM-DD (None: not given)."""
+    import datetime as dt
+
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InputError("bad_date", f"{name}: {shown(value)} is not a date YYYY-MM-DD") from None
+
+
+def within(date: str | None, start: str | None, end: str | None) -> bool | None:
+    """Whether a game of `date` is selected by `start`..`end` (inclusive); None: it has no date and a range is given."""
+    if start is None and end is None:
+        return True
+    if date is None:
+        return None
+    day = date[:10]
+    return (start is None or day >= start) and (end is None or day <= end)
+
+
+def check_player(season: Season, player: str) -> None:
+    if player not in season.players:
+        raise InputError("unknown_player", f"--player: {player!r} played in none of the selected games"
+                         + (f" (players: {', '.join(season.players)})" if season.players else ""))
+
+
+CSV_COLUMNS = ("player", "games", "hands", "wins", "self_draws", "deal_ins", "draws", "win_rate", "deal_in_rate", "mean_win",
+               "net", "liability_paid", "liability_received", "biggest_value", "biggest_patterns", "biggest_game", "biggest_no")
+
+
+def csv_rows(season: Season, names: Sequence[str]) -> list[list[Any]]:
+    """`mjcalc stats --csv`: a header, then one row per player."""
+    rows: list[list[Any]] = [list(CSV_COLUMNS)]
+    for n in names:
+        p = season.players[n]
+        big = p.biggest
+        rows.append([n, p.games, p.hands, p.wins, p.self_draws, p.deal_ins, p.draws, f"{p.win_rate:.3f}", f"{p.deal_in_rate:.3f}",
+                     f"{p.mean_win:.1f}", p.net, p.liability_paid, p.liability_received,
+                     "" if big is None else big.value, "" if big is None else " ".join(big.result.patterns),
+                     "" if big is None else big.game, "" if big is None else big.no])
+    return rows
+
+
+def view(season: Season, names: Sequence[str]) -> dict[str, Any]:
+    """What the stats table shows, as plain data (the present floor lays it out): each player's
+    counts, rates and biggest win, and each variant's patterns with their names."""
+    players = []
+    for n in names:
+        p = season.players[n]
+        row = {"player": n, **player_dict(p), "win_rate": p.win_rate, "deal_in_rate": p.deal_in_rate, "mean_win": p.mean_win}
+        big = p.biggest
+        if big is not None:
+            rs = season.rulesets[big.variant]
+            row["biggest"] = {**(biggest_dict(big) or {}), "names": [rs.label(k) for k in big.result.patterns]}
+        players.append(row)
+    patterns = []
+    for variant, counts in season.patterns.items():
+        rs = season.rulesets[variant]
+        patterns += [{"variant": variant, "key": key, "names": rs.label(key), "wins": n} for key, n in counts.most_common()]
+    return {"players": players, "patterns": patterns, "games": season.games, "hands": season.hands}

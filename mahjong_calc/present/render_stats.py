@@ -1,0 +1,97 @@
+"""`mjcalc stats`: the standings, each player's counts and biggest win, the patterns. Computes nothing.
+
+At 60 columns and more, tables; below (a phone, 40 columns), one short paragraph per
+player, wrapped at spaces: nothing is ever cut.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from .render import NARROW, _console, _fold, _table, _whole_words
+
+WORDS = {
+    "zh": {"title": "赛季统计：{games} 局，{hands} 手", "player": "玩家", "net": "净", "games": "局", "hands": "手", "wins": "和",
+           "win_rate": "和率", "self_draws": "自摸", "deal_ins": "放炮", "deal_in_rate": "放炮率", "draws": "流局", "mean_win": "平均番",
+           "liability_paid": "包付", "liability_received": "包收", "biggest": "最大", "pattern": "番种", "variant": "玩法",
+           "times": "次", "where": "{game} #{no}", "none": "无"},
+    "en": {"title": "Season: {games} games, {hands} hands", "player": "Player", "net": "Net", "games": "Games", "hands": "Hands",
+           "wins": "Wins", "win_rate": "Win%", "self_draws": "Self", "deal_ins": "Deal-ins", "deal_in_rate": "Deal%",
+           "draws": "Draws", "mean_win": "Mean", "liability_paid": "Liab. paid", "liability_received": "Liab. recv",
+           "biggest": "Biggest", "pattern": "Pattern", "variant": "Variant", "times": "Times", "where": "{game} #{no}",
+           "none": "none"},
+}
+LINES = (("games", "hands", "wins", "win_rate"), ("self_draws", "deal_ins", "deal_in_rate", "draws"),
+         ("mean_win", "liability_paid", "liability_received"))  # a player's paragraph when narrow, a few counts a line
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _cell(row: dict[str, Any], key: str) -> str:
+    value = row[key]
+    if key.endswith("_rate"):
+        return f"{value:.0%}"
+    if key == "mean_win":
+        return f"{value:.1f}"
+    return str(value)
+
+
+def _biggest(row: dict[str, Any], lang: str) -> str:
+    big = row["biggest"]
+    if big is None:
+        return WORDS[lang]["none"]
+    names = (" " if lang == "zh" else ", ").join(zh if lang == "zh" else en for zh, en in big["names"])
+    where = WORDS[lang]["where"].format(game=big["game"], no=big["no"])
+    return " ".join(p for p in (str(big["value"]), names, f"({where})") if p)
+
+
+def _pattern_name(p: dict[str, Any], lang: str) -> str:
+    zh, en = p["names"]
+    return str(zh if lang == "zh" else en)
+
+
+def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
+    """Lay out `stats.view(...)`: the standings by net with each player's counts, their biggest wins, the patterns."""
+    from rich.text import Text
+
+    console = _console(file, width)
+    w = WORDS[lang]
+    players = sorted(data["players"], key=lambda r: -r["net"])  # the standings: the best first
+    console.print(Text(w["title"].format(games=data["games"], hands=data["hands"]), overflow="fold"))
+    if console.width < NARROW:
+        for row in players:
+            console.print(Text(f"{row['player']}  {w['net']} {_signed(row['net'])}", overflow="fold"))
+            for keys in LINES:
+                console.print(Text("  " + "  ".join(f"{w[k]} {_cell(row, k)}" for k in keys), overflow="fold"))
+            console.print(Text(f"  {w['biggest']} {_biggest(row, lang)}", overflow="fold"))
+        if data["patterns"]:
+            console.print(Text(w["pattern"], overflow="fold"))
+            for p in data["patterns"]:
+                console.print(Text(f"  {_pattern_name(p, lang)} ({p['variant']}) {p['wins']}", overflow="fold"))
+        return
+    tables: tuple[tuple[str, ...], ...] = (("net", "games", "hands", "wins", "win_rate", "mean_win"),
+              ("self_draws", "deal_ins", "deal_in_rate", "draws", "liability_paid", "liability_received"))
+    for columns in tables:
+        table = _table(console)
+        _fold(table, w["player"])
+        for key in columns:
+            _fold(table, w[key], "right")
+        for row in players:
+            table.add_row(row["player"], *(_signed(row[k]) if k == "net" else _cell(row, k) for k in columns))
+        console.print(_whole_words(table, console.width))
+    biggest = _table(console)
+    _fold(biggest, w["player"])
+    _fold(biggest, w["biggest"])
+    for row in players:
+        biggest.add_row(row["player"], _biggest(row, lang))
+    console.print(_whole_words(biggest, console.width))
+    if data["patterns"]:
+        patterns = _table(console)
+        _fold(patterns, w["pattern"])
+        _fold(patterns, w["variant"])
+        _fold(patterns, w["times"], "right")
+        for p in data["patterns"]:
+            patterns.add_row(_pattern_name(p, lang), p["variant"], str(p["wins"]))
+        console.print(_whole_words(patterns, console.width))

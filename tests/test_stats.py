@@ -1,0 +1,171 @@
+"""`mjcalc stats`: a hand-made season whose counts are worked out by hand below."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from mahjong_calc.cli.app import app
+
+runner = CliRunner()
+SELF_8 = "123456m13m99p555p2m"  # Wuhu 315 self-draw: 8 from each
+TONG_TIAN = "123m456m789m11p999p"  # 通天 from a discard: 5 from each (Wuhu: all three pay)
+SEASON = [
+    {"variant": "wuhu315", "date": "2026-11-01", "players": ["A", "B", "C", "D"], "dealer": "A", "hands": [
+        {"winner": "B", "self_draw": True, "hand": SELF_8},  # B +24, A C D -8
+        {"winner": "C", "discarder": "A", "hand": TONG_TIAN},  # C +15, A B D -5
+        {"draw": True},
+        # 清一色 交 30: A fed all three pungs (三对包牌) and pays all 90, 60 of it for C and D
+        {"winner": "B", "discarder": "D", "hand": "456m99m", "melds": ["111m@A", "222m@A", "333m@A"]},
+    ]},  # totals A -103, B +109, C +7, D -13
+    {"variant": "wuhu315", "date": "2026-11-08", "players": ["A", "B", "C", "E"], "dealer": "C", "hands": [
+        {"winner": "E", "self_draw": True, "hand": SELF_8},  # E +24, A B C -8
+        {"winner": "A", "discarder": "E", "hand": TONG_TIAN},  # A +15, B C E -5
+    ]},  # totals A +7, B -13, C -13, E +19
+    {"variant": "wuhu315", "date": "2026-12-01", "players": ["A", "B", "C", "D"], "dealer": "A", "hands": [
+        {"winner": "D", "self_draw": True, "hand": SELF_8},
+    ]},
+]
+
+
+def _big(value: int, game: str, date: str, no: int, patterns: list[str]) -> dict[str, Any]:
+    return {"value": value, "game": game, "date": date, "no": no, "patterns": patterns}
+
+
+# by hand, over the first two games (--until 2026-11-30)
+EXPECTED = {
+    "A": {"games": 2, "hands": 6, "wins": 1, "self_draws": 0, "deal_ins": 1, "draws": 1, "net": -96,
+          "liability_paid": 60, "liability_received": 0, "biggest": _big(5, "season.yaml#2", "2026-11-08", 2, ["tong_tian"])},
+    "B": {"games": 2, "hands": 6, "wins": 2, "self_draws": 1, "deal_ins": 0, "draws": 1, "net": 96,
+          "liability_paid": 0, "liability_received": 60, "biggest": _big(30, "season.yaml#1", "2026-11-01", 4, ["qing_yi_se", "jiao"])},
+    "C": {"games": 2, "hands": 6, "wins": 1, "self_draws": 0, "deal_ins": 0, "draws": 1, "net": -6,
+          "liability_paid": 0, "liability_received": 0, "biggest": _big(5, "season.yaml#1", "2026-11-01", 2, ["tong_tian"])},
+    "D": {"games": 1, "hands": 4, "wins": 0, "self_draws": 0, "deal_ins": 1, "draws": 1, "net": -13,
+          "liability_paid": 0, "liability_received": 0, "biggest": None},
+    "E": {"games": 1, "hands": 2, "wins": 1, "self_draws": 1, "deal_ins": 1, "draws": 0, "net": 19,
+          "liability_paid": 0, "liability_received": 0, "biggest": _big(8, "season.yaml#2", "2026-11-08", 1, [])},
+}
+
+
+@pytest.fixture
+def season(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    Path("season.yaml").write_text(yaml.safe_dump(SEASON, allow_unicode=True), encoding="utf-8")
+    return "season.yaml"
+
+
+def stats(*args: str, env: dict[str, str] | None = None) -> Any:
+    return runner.invoke(app, ["stats", *args], env=env)
+
+
+def _json(*args: str) -> dict[str, Any]:
+    res = stats(*args, "--json")
+    assert res.exit_code == 0, res.output
+    data: dict[str, Any] = json.loads(res.stdout)
+    for p in data["players"].values():
+        if p["biggest"] is not None:
+            assert set(p["biggest"].pop("hand")) == {"concealed", "melds", "win"}
+            assert p["biggest"].pop("variant") in ("wuhu315", "wuhu525")
+    return data
+
+
+def test_the_stats_of_a_hand_made_season_are_the_counts_worked_out_by_hand(season: str) -> None:
+    data = _json(season, "--until", "2026-11-30")
+    assert list(data) == ["players", "patterns", "games"]
+    assert data["games"] == 2
+    assert data["players"] == EXPECTED
+    assert data["patterns"] == {"wuhu315": {"tong_tian": 2, "qing_yi_se": 1, "jiao": 1}}
+    assert sum(p["net"] for p in data["players"].values()) == 0
+
+
+def test_since_until_and_player_select(season: str) -> None:
+    assert _json(season)["games"] == 3
+    late = _json(season, "--since", "2026-11-02")
+    assert late["games"] == 2 and late["players"]["D"]["wins"] == 1 and late["players"]["D"]["games"] == 1
+    only = _json(season, "--until", "2026-11-30", "--player", "E")
+    assert only["players"] == {"E": EXPECTED["E"]} and only["games"] == 1  # the games E played
+    missing = stats(season, "--player", "Z")
+    assert missing.exit_code == 2 and "unknown_player" in missing.stderr
+    bad = stats(season, "--since", "1 Nov")
+    assert bad.exit_code == 2 and "bad_date" in bad.stderr
+
+
+def test_a_csv_log_a_yaml_twin_and_the_live_games_count_alike(season: str, tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    csv_stats = _json(str(root / "examples" / "club-season.csv"))
+    yaml_stats = _json(str(root / "tests" / "data" / "club-season.yaml"))
+    for data in (csv_stats, yaml_stats):
+        for p in data["players"].values():
+            if p["biggest"]:
+                p["biggest"].pop("game")
+    assert csv_stats == yaml_stats
+    db = tmp_path / "g.db"
+    assert runner.invoke(app, ["game", "new", "--db", str(db), "--variant", "wuhu315", "--players", "A,B,C,E", "--dealer", "C"]).exit_code == 0
+    for hand in SEASON[1]["hands"]:
+        args = ["--winner", hand["winner"], *(["--discarder", hand["discarder"]] if "discarder" in hand else ["-s"]), hand["hand"]]
+        assert runner.invoke(app, ["game", "add", "--db", str(db), *args]).exit_code == 0
+    live = _json("--db", str(db))
+    assert live["games"] == 1
+    assert {n: {k: v for k, v in p.items() if k != "biggest"} for n, p in live["players"].items()} == \
+        {"A": {"games": 1, "hands": 2, "wins": 1, "self_draws": 0, "deal_ins": 0, "draws": 0, "net": 7, "liability_paid": 0, "liability_received": 0},
+         "B": {"games": 1, "hands": 2, "wins": 0, "self_draws": 0, "deal_ins": 0, "draws": 0, "net": -13, "liability_paid": 0, "liability_received": 0},
+         "C": {"games": 1, "hands": 2, "wins": 0, "self_draws": 0, "deal_ins": 0, "draws": 0, "net": -13, "liability_paid": 0, "liability_received": 0},
+         "E": {"games": 1, "hands": 2, "wins": 1, "self_draws": 1, "deal_ins": 1, "draws": 0, "net": 19, "liability_paid": 0, "liability_received": 0}}
+    both = _json(season, "--db", str(db), "--until", "2026-11-30")
+    assert both["games"] == 2 + (1 if live_date_within(db) else 0)
+
+
+def live_date_within(db: Path) -> bool:
+    listed = json.loads(runner.invoke(app, ["game", "list", "--db", str(db), "--json"]).stdout)
+    return bool(listed[0]["created"][:10] <= "2026-11-30")
+
+
+def test_csv_has_a_row_per_player(season: str) -> None:
+    res = stats(season, "--csv", "--until", "2026-11-30")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert [r["player"] for r in rows] == list(EXPECTED)
+    assert rows[1]["net"] == "96" and rows[1]["win_rate"] == "0.333" and rows[1]["biggest_patterns"] == "qing_yi_se jiao"
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_table_fits_the_width_without_cutting(width: int, lang: str, season: str) -> None:
+    from rich.cells import cell_len
+
+    res = stats(season, "--lang", lang, "--until", "2026-11-30", env={"COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= width
+    assert "…" not in res.stdout
+    flat = " ".join(line.strip(" |+") for line in lines)
+    for name in ("A", "B", "C", "D", "E", "season.yaml#1", "+96", "-96", "33%"):
+        assert name in flat, name
+    assert ("清一色" if lang == "zh" else "pure one suit") in flat
+    if lang == "en":  # headers are whole words too
+        assert "Games" in flat and "Hands" in flat and "Draws" in flat
+
+
+def test_files_alone_leave_mjcalc_db_out(season: str, tmp_path: Path) -> None:
+    db = tmp_path / "live.db"
+    assert runner.invoke(app, ["game", "new", "--db", str(db), "--variant", "wuhu315", "--players", "A,B,C,F"]).exit_code == 0
+    assert runner.invoke(app, ["game", "add", "--db", str(db), "--winner", "F", "-s", SELF_8]).exit_code == 0
+    with_env = stats(season, "--json", env={"MJCALC_DB": str(db)})
+    assert "F" not in json.loads(with_env.stdout)["players"]
+    alone = stats("--json", env={"MJCALC_DB": str(db)})
+    assert json.loads(alone.stdout)["games"] == 1 and "F" in json.loads(alone.stdout)["players"]
+
+
+def test_without_a_database_there_is_nothing_to_count_and_none_is_made(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    res = stats("--json", env={"MJCALC_DB": str(db)})
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0}
+    assert not db.exists()

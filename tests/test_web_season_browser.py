@@ -1,0 +1,65 @@
+"""The season view in a real headless Chromium at 360 px: the standings and one SVG line per player.
+
+Runs the installed `mjcalc serve`; skips where the system Chromium or Playwright is missing
+(as tests/test_web_browser.py does).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from installed import free_port, popen_installed, run_installed, stop, wait_until_serving
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+if not CHROMIUM.exists():
+    pytest.skip("no system Chromium at /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    db = tmp_path / "games.sqlite3"
+    for players, hands in (("王,李,张,赵", [["--winner", "李", "-s", "123456m13m99p555p2m"]]),
+                           ("王,李,张,钱", [["--winner", "钱", "--discarder", "王", "123m456m789m11p999p"]])):
+        assert run_installed(["game", "new", "--db", str(db), "--variant", "wuhu315", "--players", players]).returncode == 0
+        for args in hands:
+            assert run_installed(["game", "add", "--db", str(db), *args]).returncode == 0
+    port = free_port()
+    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_until_serving(proc, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(proc, timeout=10)
+
+
+def test_the_season_view_shows_the_standings_and_a_line_per_player(server: str) -> None:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page: Any = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(15_000)
+        page.goto(server + "/season")
+        page.wait_for_selector("[data-testid=standings] tr[data-player]")
+        rows = page.locator("[data-testid=standings] tr[data-player]")
+        assert [rows.nth(i).get_attribute("data-player") for i in range(rows.count())] == ["李", "钱", "赵", "王", "张"]
+        assert page.locator("[data-testid=season-summary]").inner_text().startswith("2")
+        lines = page.locator("[data-testid=season-chart] polyline")
+        assert lines.count() == 5
+        assert len(lines.nth(0).get_attribute("points").split()) == 3  # before the first game, after each of two
+        page.fill("[data-testid=until]", "2000-01-01")
+        page.click("[data-testid=season-range] button")
+        page.wait_for_function("document.querySelector('[data-testid=season-summary]').textContent.startsWith('0')")
+        assert page.locator("[data-testid=standings] tr[data-player]").count() == 0
+        width = page.evaluate("document.documentElement.scrollWidth")
+        browser.close()
+    assert errors == [], errors
+    assert width <= 360
