@@ -155,38 +155,46 @@ def _target(ev: Event, key: str) -> int:
     return value
 
 
-def replay(events: list[Event]) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]]]:
-    """(the hands in play, the hands undone that a redo can put back), each as (id, hand), the id
-    being the seq of the event that entered the hand. An edit keeps the hand's id and place."""
-    stack: list[tuple[int, dict[str, Any]]] = []
-    undone: list[tuple[int, dict[str, Any]]] = []
+Hands = list[tuple[int, dict[str, Any]]]  # (id, hand): the id is the seq of the event that entered the hand
+
+
+def _apply(stack: Hands, undone: Hands, ev: Event) -> None:
+    """One event on the hands in play (`stack`) and the hands a redo can put back (`undone`)."""
+    if ev.kind == "hand":
+        stack.append((ev.seq, ev.body))
+        undone.clear()
+    elif ev.kind == "undo":
+        if stack:
+            undone.append(stack.pop())
+    elif ev.kind == "redo":
+        if undone:
+            stack.append(undone.pop())
+    elif ev.kind in ("edit", "delete"):
+        target = _target(ev, "edits" if ev.kind == "edit" else "deletes")
+        at = next((i for i, (hid, _) in enumerate(stack) if hid == target), None)
+        if at is None:
+            raise BadEvents(f"event {ev.seq}: {ev.kind} of a hand that is not in play")
+        if ev.kind == "delete":
+            del stack[at]
+        else:
+            hand = ev.body.get("hand")
+            if not isinstance(hand, dict):
+                raise BadEvents(f"event {ev.seq}: an edit without its hand")
+            stack[at] = (target, hand)
+        undone.clear()
+
+
+def replay(events: list[Event]) -> tuple[Hands, Hands]:
+    """(the hands in play, the hands undone that a redo can put back), each as (id, hand).
+    An edit keeps the hand's id and place."""
+    stack: Hands = []
+    undone: Hands = []
     for ev in events:
-        if ev.kind == "hand":
-            stack.append((ev.seq, ev.body))
-            undone.clear()
-        elif ev.kind == "undo":
-            if stack:
-                undone.append(stack.pop())
-        elif ev.kind == "redo":
-            if undone:
-                stack.append(undone.pop())
-        elif ev.kind in ("edit", "delete"):
-            target = _target(ev, "edits" if ev.kind == "edit" else "deletes")
-            at = next((i for i, (hid, _) in enumerate(stack) if hid == target), None)
-            if at is None:
-                raise BadEvents(f"event {ev.seq}: {ev.kind} of a hand that is not in play")
-            if ev.kind == "delete":
-                del stack[at]
-            else:
-                hand = ev.body.get("hand")
-                if not isinstance(hand, dict):
-                    raise BadEvents(f"event {ev.seq}: an edit without its hand")
-                stack[at] = (target, hand)
-            undone.clear()
+        _apply(stack, undone, ev)
     return stack, undone
 
 
-def live_hands(events: list[Event]) -> list[tuple[int, dict[str, Any]]]:
+def live_hands(events: list[Event]) -> Hands:
     """The hands still in play, (id, hand), after applying every event in order."""
     return replay(events)[0]
 
@@ -195,8 +203,9 @@ def history(events: list[Event]) -> list[dict[str, Any]]:
     """Every event as `game history` shows it: seq, kind, at, the number of the hand it is
     about at that moment (`no`), and the hand entered, changed, undone or redone."""
     out: list[dict[str, Any]] = []
-    for i, ev in enumerate(events):
-        before, undone = replay(events[:i])
+    before: Hands = []
+    undone: Hands = []
+    for ev in events:
         row: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind, "at": ev.at}
         if ev.kind == "hand":
             row |= {"no": len(before) + 1, "hand": ev.body}
@@ -207,6 +216,7 @@ def history(events: list[Event]) -> list[dict[str, Any]]:
         else:
             row |= ev.body
         out.append(row)
+        _apply(before, undone, ev)
     return out
 
 
@@ -427,7 +437,7 @@ class Store:
             out.append(Event(seq, kind, value, at))
         return out
 
-    def _replay(self, game_id: int, events: list[Event]) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]]]:
+    def _replay(self, game_id: int, events: list[Event]) -> tuple[Hands, Hands]:
         try:
             return replay(events)
         except BadEvents as exc:
@@ -521,14 +531,14 @@ class Store:
             raise row.error
         return record
 
-    def _settled(self, info: GameInfo, hands: list[tuple[int, dict[str, Any]]]) -> tuple[Report, dict[int, bool]]:
+    def _settled(self, info: GameInfo, hands: Hands) -> tuple[Report, dict[int, bool]]:
         """The game settled over these hands, and which of them (by id) are error rows."""
         from ..game import settle_game
 
         report = settle_game(self.game_file(info, [h for _, h in hands]))
         return report, {hid: row.error is not None for (hid, _), row in zip(hands, report.rows, strict=True)}
 
-    def _changed(self, info: GameInfo, before: list[tuple[int, dict[str, Any]]], after: list[tuple[int, dict[str, Any]]],
+    def _changed(self, info: GameInfo, before: Hands, after: Hands,
                  version: int, no: int | None, hand: dict[str, Any] | None) -> Change:
         """The Change of a write: the hands that were settled before it and are error rows after it are `broken`."""
         _, failed_before = self._settled(info, before)
@@ -536,7 +546,7 @@ class Store:
         broken = tuple(i + 1 for i, (hid, _) in enumerate(after) if failed_after[hid] and not failed_before.get(hid, False))
         return Change(report, version, no, hand, broken)
 
-    def _hand_at(self, info: GameInfo, stack: list[tuple[int, dict[str, Any]]], no: int) -> int:
+    def _hand_at(self, info: GameInfo, stack: Hands, no: int) -> int:
         if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
             raise StoreError("unknown_hand", f"game {info.id} has no hand {shown(no, 20)}: its hands are "
                              + (f"1 to {len(stack)}" if stack else "none yet"))
