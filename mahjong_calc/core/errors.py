@@ -152,6 +152,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_jobs": ("--jobs 超出范围", "--jobs is out of range"),
     "record_too_large": ("一条记录太长", "a record is too long"),
     "worker_died": ("一个工作进程死了", "a worker process died"),
+    "bad_extra_fields": ("--extra-fields 只能是 error 或 keep", "--extra-fields is error or keep"),
+    "bad_date": ("日期要写成 YYYY-MM-DD", "a date is written YYYY-MM-DD"),
     "bad_encoding": ("不是 UTF-8 文本", "not UTF-8 text"),
     "bad_json": ("不是 JSON", "not valid JSON"),
     "bad_yaml": ("不是 YAML", "not valid YAML"),
