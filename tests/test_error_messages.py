@@ -76,3 +76,25 @@ def test_english_game_tables_have_english_labels(runner: CliRunner) -> None:
             assert code not in done.stdout and zh not in done.stdout, (path, code)
             seen_liability = seen_liability or en.split(":")[0] in done.stdout
     assert seen_liability
+
+
+def test_every_lang_option_sets_the_message_language() -> None:
+    """Each command's --lang is also the language of its error messages (options.lang_given)."""
+    import typer
+
+    from mahjong_calc.cli.app import COMMANDS
+    from mahjong_calc.cli.game import GAME_COMMANDS
+    from mahjong_calc.cli.options import lang_given
+
+    group = typer.main.get_command(app)
+    ctx = group.make_context("mjcalc", [], resilient_parsing=True)
+    seen = 0
+    for name in COMMANDS:
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        subs = [command.get_command(ctx, n) for n in GAME_COMMANDS] if name == "game" else [command]
+        for sub in subs:
+            for param in sub.params:
+                if "--lang" in getattr(param, "opts", ()):
+                    assert param.callback is not None and param.callback.__name__ == lang_given.__name__, (name, sub.name)
+                    seen += 1
+    assert seen >= 8

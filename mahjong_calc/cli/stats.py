@@ -9,7 +9,7 @@ import typer
 
 from ..core.errors import InputError
 from .app import emit, errors_to_exit
-from .options import Lang
+from .options import Lang, lang_given
 
 if TYPE_CHECKING:
     from ..game.stats import Season
@@ -29,7 +29,8 @@ def stats(
                                                help="Only this player (and the games they played).")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", help="Language of the table (default zh).")] = Lang.zh,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
+                                                    help="Language of the table (default zh) and, when given, of error messages.")] = Lang.zh,
 ) -> None:
     """Season statistics: per player games, hands, wins, self-draws, deal-ins, draws, rates, net, liability and
     the biggest win; per variant how often each pattern was won.
