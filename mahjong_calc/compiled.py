@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.tiles",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
+    "mahjong_calc.core.shanten",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
 )

@@ -21,10 +21,10 @@ from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
+from ..variants.common.shanten import Plan
 from .score import check_tiles, score
 from .waits import Wait, WaitsResult, resolve, waits_of
 
-Distance = Callable[[tuple[int, ...]], int]
 
 
 @dataclass(frozen=True)
@@ -105,13 +105,13 @@ class Advice:
         return out
 
 
-def distance_for(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Distance:
-    """The variant's `shanten.distance`, or `advise_not_supported` for a variant without one."""
+def plan_for(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:
+    """The variant's `shanten.plan`, or `advise_not_supported` for a variant without one."""
     try:
         module = importlib.import_module(f"mahjong_calc.variants.{rs.scorer}.shanten")
     except ImportError:
         raise InputError("advise_not_supported", f"{rs.name}: the {rs.scorer} scorer has no shanten rules, so it cannot advise") from None
-    found: Callable[..., Distance] = module.distance
+    found: Callable[..., Plan] = module.plan
     return found(melds, ctx, rs)
 
 
@@ -154,7 +154,7 @@ def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, 
         if err.exit_code != 1:
             raise
         win = None
-    far = distance_for(melds, on_draw, rs)
+    plan = plan_for(melds, on_draw, rs)
     counts = [0] * NUM_TILES
     for t in concealed:
         counts[t] += 1
@@ -167,27 +167,21 @@ def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, 
     rows: list[Row] = []
     for d in sorted(set(concealed)):
         counts[d] -= 1
-        rows.append(_row(d, counts, visible, in_play, far, concealed, melds, ctx, rs))
+        rows.append(_row(d, counts, visible, in_play, plan, concealed, melds, ctx, rs))
         counts[d] += 1
     rows.sort(key=Row.sort_key)
     return Advice(rs.name, (rs.title.zh, rs.title.en), tuple(sorted(concealed)), tuple(melds), tuple(rows), win)
 
 
-def _row(d: int, counts: list[int], visible: list[int], in_play: list[bool], far: Distance,
+def _row(d: int, counts: list[int], visible: list[int], in_play: list[bool], plan: Plan,
          concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Row:
-    base = far(tuple(counts))
-    useful: list[tuple[int, int]] = []
     melded = [0] * NUM_TILES
     for m in melds:
         for t in m.tiles:
             melded[t] += 1
-    for t in range(NUM_TILES):
-        if not in_play[t] or counts[t] + melded[t] >= 4:
-            continue
-        counts[t] += 1
-        if far(tuple(counts)) < base:
-            useful.append((t, max(4 - counts[t] + 1 - visible[t], 0)))
-        counts[t] -= 1
+    draws = [t for t in range(NUM_TILES) if in_play[t] and counts[t] + melded[t] < 4]
+    base, after = plan.after_draws(counts, draws)
+    useful = [(t, max(4 - counts[t] - visible[t], 0)) for t, far in zip(draws, after) if far < base]
     if base != 1:
         return Row(d, base - 1, tuple(useful))
     kept = list(concealed)

@@ -16,10 +16,9 @@ from math import prod
 from typing import Any
 
 from ...core.hand import Meld, WinContext
-from ...core.shanten import Entry, combine
 from ...core.tiles import is_honour
 from ...rules.ruleset import Ruleset
-from ..common.shanten import FAR, Distance, floor, melded, tables
+from ..common.shanten import Goal, Limit, Melded, Plan, melded
 
 # The 拉子 patterns a target can be steered to, each a condition on the groups it uses.
 SHAPE_PATTERNS = ("dui_dui_hu", "qing_yi_se", "hun_yi_se", "zi_yi_se")
@@ -78,12 +77,13 @@ def modes(melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> list[Mode]:
         return out
     meld_groups = {3 if is_honour(m.first) else m.first // 9 for m in melds}
     present = [k for k in SHAPE_PATTERNS if k in rs.patterns]
+    enough: list[set[str]] = []  # only the smallest sets of patterns that reach the cap: a larger one asks more
     for size in range(1, len(present) + 1):
         for keys in combinations(present, size):
-            if prod(rs.patterns[k].fan for k in keys) < num.cap:
+            if prod(rs.patterns[k].fan for k in keys) < num.cap or any(e <= set(keys) for e in enough):
                 continue
-            for mode in _shape_modes(keys, cap_pungs, melds, meld_groups):
-                out.append(mode)
+            enough.append(set(keys))
+            out += [m for m in _shape_modes(keys, cap_pungs, melds, meld_groups) if m not in out]
     return out
 
 
@@ -111,30 +111,30 @@ def _shape_modes(keys: tuple[str, ...], pungs: int, melds: Sequence[Meld], meld_
     return found
 
 
-def _fits(mode: Mode, groups: list[tuple[Entry, ...]]) -> list[tuple[Entry, ...]]:
-    out: list[tuple[Entry, ...]] = []
-    for g, table in enumerate(groups):
+def _goal(mode: Mode, fixed: Melded) -> Goal | None:
+    limits: list[Limit] = []
+    for g in range(4):
+        pungs = mode.honour_pungs if g == 3 else 0
         if g not in mode.allowed:
-            table = tuple(e for e in table if e[0] == 0 and e[1] == 0)
-        elif g in mode.required:
-            table = tuple(e for e in table if e[0] or e[1])
-        if g == 3 and mode.honour_pungs:
-            table = tuple(e for e in table if e[0] >= mode.honour_pungs)
-        out.append(table)
-    return out
+            if pungs:
+                return None
+            limits.append((0, 0, -1))
+        else:
+            limits.append((0, pungs, 1 if g in mode.required else 0))
+    return Goal(fixed.avail, fixed.sets, 1, fixed.size, chows=not mode.pungs_only,
+                limits=(limits[0], limits[1], limits[2], limits[3]))
 
 
-def distance(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Distance:
-    """Counts of the concealed tiles -> the fewest tiles to draw before a self-drawn Chizhou win."""
-    fixed = melded(melds, rs.tiles)
-    kinds = modes(melds, rs)
+class ChizhouPlan(Plan):
+    def __init__(self, melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> None:
+        fixed = melded(melds, rs.tiles)
+        super().__init__(fixed.size)
+        self._goals = [g for g in (_goal(m, fixed) for m in modes(melds, rs)) if g is not None]
 
-    def far(counts: tuple[int, ...]) -> int:
-        groups = tables(counts, fixed.avail, fixed.sets)
-        pungs = tables(counts, fixed.avail, fixed.sets, chows=False) if any(m.pungs_only for m in kinds) else groups
-        best = max((combine(_fits(mode, pungs if mode.pungs_only else groups), fixed.sets, 1) for mode in kinds), default=-1)
-        if best < 0:
-            return FAR
-        return max(fixed.size - best, floor(counts, fixed.size))
+    def goals(self, counts: Sequence[int]) -> list[Goal]:
+        return self._goals
 
-    return far
+
+def plan(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:
+    """The targets of a self-drawn Chizhou win with these melds."""
+    return ChizhouPlan(melds, rs)

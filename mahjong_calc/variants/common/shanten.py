@@ -15,8 +15,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from ...core.hand import Meld
-from ...core.shanten import Entry, group_table
-from ...core.tiles import NUM_TILES, is_honour
+from ...core.shanten import Entry, combine, group_table, merged
+from ...core.tiles import NUM_TILES, WHITE, is_honour
 from ...rules.schema import Tiles, tile_in_variant
 
 Distance = Callable[[tuple[int, ...]], int]
@@ -96,23 +96,33 @@ def thirteen_sets(wide_gaps: bool) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(found))
 
 
+@lru_cache(maxsize=4096)
+def _thirteen_suit(held: int, room: int, wide_gaps: bool) -> tuple[tuple[int, ...], int]:
+    """For one suit (bit o: offset o held; `room`: offsets a target may use): the most held
+    tiles kept by each size of thirteen-style part, and by a full 147/258/369 (-1: none)."""
+    best = [-1] * 4
+    best_full = -1
+    for combo in thirteen_sets(wide_gaps):
+        if any(not room >> o & 1 for o in combo):
+            continue
+        kept = sum(held >> o & 1 for o in combo)
+        best[len(combo)] = max(best[len(combo)], kept)
+        if combo in ((0, 3, 6), (1, 4, 7), (2, 5, 8)):
+            best_full = max(best_full, kept)
+    return tuple(best), best_full
+
+
 def thirteen_kept(counts: Sequence[int], avail: Sequence[int], wilds: int, wide_gaps: bool,
                   min_honours: int, full_honours: int) -> int:
     """The most tiles a thirteen-style target keeps: 14 different tiles, each suit's within
     `thirteen_sets`, at least `min_honours` honours (or exactly `full_honours` with a full
     147/258/369 in every suit); wilds fill suited tiles only. -1 when none fits."""
-    per_suit: list[list[int]] = []  # [suit][size] -> most held tiles kept
+    per_suit: list[tuple[int, ...]] = []  # [suit][size] -> most held tiles kept
     full: list[int] = []
     for s in range(3):
-        best = [-1] * 4
-        best_full = -1
-        for combo in thirteen_sets(wide_gaps):
-            if any(avail[s * 9 + o] < 1 for o in combo):
-                continue
-            kept = sum(1 for o in combo if counts[s * 9 + o])
-            best[len(combo)] = max(best[len(combo)], kept)
-            if len(combo) == 3 and combo in ((0, 3, 6), (1, 4, 7), (2, 5, 8)):
-                best_full = max(best_full, kept)
+        mask = sum(1 << o for o in range(9) if counts[s * 9 + o] and avail[s * 9 + o])
+        room = sum(1 << o for o in range(9) if avail[s * 9 + o])
+        best, best_full = _thirteen_suit(mask, room, wide_gaps)
         per_suit.append(best)
         full.append(best_full)
     honours = [t for t in range(27, NUM_TILES) if avail[t] >= 1]
@@ -136,3 +146,146 @@ def thirteen_kept(counts: Sequence[int], avail: Sequence[int], wilds: int, wide_
             if kept_s >= 0:
                 out = max(out, kept_h + kept_s + min(wilds, suited - kept_s))
     return out
+
+
+# --- goals: one kind of target, and the distance after each possible draw -------------
+
+Limit = tuple[int, int, int]  # (least tiles the group holds, least sets, 1: must hold tiles / -1: must hold none / 0)
+FREE: Limit = (0, 0, 0)
+
+
+@lru_cache(maxsize=65536)
+def limited(table: tuple[Entry, ...], limit: Limit) -> tuple[Entry, ...]:
+    """The targets of a group table that keep within `limit`."""
+    if limit == FREE:
+        return table
+    size, sets, held = limit
+    return tuple(e for e in table if 3 * e[0] + 2 * e[1] >= size and e[0] >= sets
+                 and (held == 0 or (held > 0) == bool(e[0] or e[1])))
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One kind of target: `sets` sets and `pairs` pairs (at least `pungs` pungs) over the
+    groups, each group within its limit; its distance is `add + max(base - kept, 0)`.
+
+    `wild` and `whites`: the counts are read with the wild's copies taken out (they fill gaps,
+    which `base` accounts for) and `whites` 白板 playing as the wild's face.
+    """
+
+    avail: tuple[int, ...]
+    sets: int
+    pairs: int
+    base: int
+    add: int = 0
+    pungs: int = 0
+    pair_keep: int = 2
+    chows: bool = True
+    limits: tuple[Limit, Limit, Limit, Limit] = (FREE, FREE, FREE, FREE)
+    wild: int | None = None
+    whites: int = 0
+
+    def faces(self, counts: Sequence[int]) -> list[int]:
+        out = list(counts)
+        if self.wild is not None:
+            out[self.wild] = self.whites
+            out[WHITE] -= self.whites
+        return out
+
+    def table(self, g: int, part: tuple[int, ...]) -> tuple[Entry, ...]:
+        a, b, suited = GROUPS[g]
+        found = group_table(part, self.avail[a:b], self.chows and suited, self.pair_keep, self.sets, self.pungs)
+        return limited(found, self.limits[g])
+
+    def tables(self, faces: Sequence[int]) -> list[tuple[Entry, ...]]:
+        return [self.table(g, tuple(faces[a:b])) for g, (a, b, _) in enumerate(GROUPS)]
+
+    def distance(self, kept: int) -> int:
+        return FAR if kept < 0 else self.add + max(self.base - kept, 0)
+
+    def far(self, counts: Sequence[int]) -> int:
+        return self.distance(combine(self.tables(self.faces(counts)), self.sets, self.pairs, self.pungs))
+
+    def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> list[int]:
+        """The distance after drawing each of `draws` (none of them the wild or a 白板 read as it)."""
+        faces = self.faces(counts)
+        tables = self.tables(faces)
+        rest: dict[int, dict[tuple[int, int, int], int]] = {}
+        out: list[int] = []
+        for t in draws:
+            g = 3 if t >= 27 else t // 9
+            if g not in rest:
+                others = [tables[h] for h in range(4) if h != g]
+                rest[g] = _index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs),
+                                 self.pungs)
+            a, b, _ = GROUPS[g]
+            part = list(faces[a:b])
+            part[t - a] += 1
+            best = -1
+            index = rest[g]
+            for m, p, k, v in self.table(g, tuple(part)):
+                other = index.get((self.sets - m, self.pairs - p, max(self.pungs - k, 0)), -1)
+                if other >= 0 and other + v > best:
+                    best = other + v
+            out.append(self.distance(best))
+        return out
+
+
+def _index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], int]:
+    """(sets, pairs, pungs wanted) -> the most kept by a target with at least that many pungs."""
+    out: dict[tuple[int, int, int], int] = {}
+    for m, p, k, v in table:
+        for want in range(0, min(k, pungs) + 1):
+            key = (m, p, want)
+            if out.get(key, -1) < v:
+                out[key] = v
+    return out
+
+
+class Plan:
+    """A variant's targets for one hand's melds: `goals(counts)` and what is not a goal
+    (`extra`: 七对, the thirteen-style shapes, 三财神), and the tiles whose draw changes the
+    goals themselves (`direct`: the wild, a 白板 that may play as it)."""
+
+    direct: frozenset[int] = frozenset()
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def goals(self, counts: Sequence[int]) -> list[Goal]:
+        raise NotImplementedError
+
+    def extra(self, counts: Sequence[int], beat: int) -> int:
+        """The distance of the targets that are not goals, when it may come under `beat` (else FAR)."""
+        return FAR
+
+    def far(self, counts: Sequence[int]) -> int:
+        goals = self.goals(counts)
+        best = min((g.far(counts) for g in goals), default=FAR)
+        best = min(best, self.extra(counts, best))
+        return max(best, floor(counts, self.size))
+
+    def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> tuple[int, list[int]]:
+        """The distance of `counts`, and after drawing each of `draws`."""
+        goals = self.goals(counts)
+        each = [g.far(counts) for g in goals]
+        best = min(each, default=FAR)
+        extra = self.extra(counts, best + 1)
+        base = max(min(best, extra), floor(counts, self.size))
+        out = [FAR] * len(draws)
+        plain = [i for i, t in enumerate(draws) if t not in self.direct]
+        for goal, d in zip(goals, each):
+            if d > base:  # a draw lowers a distance by one at most: this goal cannot lead
+                continue
+            for i, value in zip(plain, goal.after_draws(counts, [draws[i] for i in plain])):
+                out[i] = min(out[i], value)
+        work = list(counts)
+        for i, t in enumerate(draws):
+            work[t] += 1
+            if t in self.direct:
+                out[i] = self.far(work)
+            elif extra <= base:
+                out[i] = min(out[i], self.extra(work, out[i]))
+            out[i] = max(out[i], floor(work, self.size))
+            work[t] -= 1
+        return base, out

@@ -3,8 +3,8 @@ included) and Wuhu's tile set (the three suits and 红中).
 
 八支 is a condition on how many tiles of each suit the target holds, and a target of `m`
 sets and `p` pairs in a suit holds 3m + 2p of its tiles: so the distance is exact as the
-best over the suit that is to be 八支 of the combined tables, that suit's limited to
-targets reaching `min_zhi`.
+best of three goals, one per suit that is to be 八支, that suit limited to targets holding
+`min_zhi` less its melded tiles.
 """
 
 from __future__ import annotations
@@ -13,26 +13,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.hand import Meld, WinContext
-from ...core.shanten import combine
 from ...rules.ruleset import Ruleset
-from ..common.shanten import FAR, Distance, floor, melded, tables
+from ..common.shanten import FREE, Goal, Limit, Plan, melded
 
 
-def distance(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Distance:
-    """Counts of the concealed tiles -> the fewest tiles to draw before a Wuhu win."""
-    fixed = melded(melds, rs.tiles)
-    need: int = rs.numbers.min_zhi
-
-    def far(counts: tuple[int, ...]) -> int:
-        groups = tables(counts, fixed.avail, fixed.sets)
-        best = -1
+class WuhuPlan(Plan):
+    def __init__(self, melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> None:
+        fixed = melded(melds, rs.tiles)
+        super().__init__(fixed.size)
+        need: int = rs.numbers.min_zhi
+        self._goals: list[Goal] = []
         for suit in range(3):
-            reach = need - fixed.suit_tiles[suit]
-            limited = list(groups)
-            limited[suit] = tuple(e for e in groups[suit] if 3 * e[0] + 2 * e[1] >= reach)
-            best = max(best, combine(limited, fixed.sets, 1))
-        if best < 0:
-            return FAR
-        return max(fixed.size - best, floor(counts, fixed.size))
+            limits: list[Limit] = [FREE, FREE, FREE, FREE]
+            limits[suit] = (need - fixed.suit_tiles[suit], 0, 0)
+            self._goals.append(Goal(fixed.avail, fixed.sets, 1, fixed.size,
+                                    limits=(limits[0], limits[1], limits[2], limits[3])))
 
-    return far
+    def goals(self, counts: Sequence[int]) -> list[Goal]:
+        return self._goals
+
+
+def plan(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:
+    """The targets of a Wuhu hand with these melds."""
+    return WuhuPlan(melds, rs)
