@@ -29,6 +29,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
     "mahjong_calc.core.shanten",
+    "mahjong_calc.variants.common.shanten",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
 )
