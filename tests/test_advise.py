@@ -22,7 +22,7 @@ runner = CliRunner()
 
 # one hand per variant (the README and docs/advise.md show them)
 EXAMPLES = [
-    ("wuhu315", "1234567m139p777z5m", {}),
+    ("wuhu315", "1234567m234p56p99s", {}),
     ("chizhou", "123m456p11z222z3z4z5z", {}),
     ("pujiang", "111m222p33s456s77z1z", {}),
     ("pujiang", "111m222p33s456s7z6m1z", {"wild": "6m"}),
@@ -57,13 +57,12 @@ def test_rows_come_best_first(variant: str, hand: str, flags: dict[str, str]) ->
 
 
 def test_a_wuhu_hand_where_the_standard_best_discard_loses_ba_zhi() -> None:
-    # 1234567m 139p 777z + 5m: standard shanten keeps 13p for a 2p chow and throws 9p or a man tile;
-    # under 八支 the man suit must hold 8 tiles, so 9p is best, and throwing a man tile costs a tile
-    rows = _rows(hand_advice("1234567m139p777z5m"))
-    assert rows[0]["tile"] == "9p"
-    by_tile = {r["tile"]: r for r in rows}
-    assert by_tile["9p"]["shanten"] == 1
-    assert by_tile["1m"]["ukeire_count"] < by_tile["9p"]["ukeire_count"]
+    # 1234567m 234p 56p 99s: the standard best throw is 1m, 4m or 7m (听牌 on 4p/7p), but it leaves
+    # six 万 and no 八支: shanten 2. Under 八支 the best throws are the 筒 tiles 2p 3p 5p 6p (shanten 1).
+    rows = {r["tile"]: r for r in _rows(hand_advice("1234567m234p56p99s"))}
+    assert {t for t, r in rows.items() if r["shanten"] == 1} == {"2p", "3p", "5p", "6p", "9s"}
+    assert [rows[t]["shanten"] for t in ("1m", "4m", "7m")] == [2, 2, 2]
+    assert _rows(hand_advice("1234567m234p56p99s"))[0]["tile"] == "2p"
 
 
 def test_a_tenpai_row_has_exactly_the_waits_of_its_thirteen_tiles() -> None:

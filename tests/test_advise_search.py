@@ -12,7 +12,6 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import Any
 
 import pytest
 

@@ -21,10 +21,9 @@ from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
-from ..variants.common.shanten import Plan
+from ..variants.common.plan import Plan
 from .score import check_tiles, score
 from .waits import Wait, WaitsResult, resolve, waits_of
-
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,7 @@ def advise(**params: Any) -> None:
     (0) every wait scored as `mjcalc waits` scores it, with the expected self-draw value.
     Rows come best first. --seen names tiles in sight elsewhere (discards, others' melds).
 
-    Example: mjcalc advise 1234567m139p777z5m
+    Example: mjcalc advise 1234567m234p56p99s
     """
     from ..api.advise import hand_advice
     from ..present.render import print_advise

@@ -156,6 +156,10 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         body = await _body(request)
         return _json(*await run_in_threadpool(api.answer_waits, body))
 
+    async def advise(request: Request) -> Response:
+        body = await _body(request)
+        return _json(*await run_in_threadpool(api.answer_advise, body))
+
     async def variants(request: Request) -> Response:
         return _json(*await run_in_threadpool(api.answer_variants))
 
@@ -246,6 +250,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False) -> Starlet
         Route("/", index),
         Route("/api/score", endpoint(score), methods=["POST"]),
         Route("/api/waits", endpoint(waits), methods=["POST"]),
+        Route("/api/advise", endpoint(advise), methods=["POST"]),
         Route("/api/variants", endpoint(variants)),
         Route("/api/games", endpoint(games), methods=["GET"]),
         Route("/api/games", endpoint(new_game), methods=["POST"]),

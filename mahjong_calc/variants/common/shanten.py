@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from ...core.hand import Meld
 from ...core.shanten import Entry, combine, group_table, merged
@@ -80,7 +80,7 @@ def seven_pairs_kept(counts: Sequence[int], avail: Sequence[int], four_as_two: b
 
 
 def _wide(offsets: tuple[int, ...]) -> bool:
-    return all(b - a >= 3 for a, b in zip(offsets, offsets[1:]))
+    return all(b - a >= 3 for a, b in pairwise(offsets))
 
 
 @lru_cache(maxsize=4)
@@ -240,52 +240,3 @@ def _index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], i
             if out.get(key, -1) < v:
                 out[key] = v
     return out
-
-
-class Plan:
-    """A variant's targets for one hand's melds: `goals(counts)` and what is not a goal
-    (`extra`: 七对, the thirteen-style shapes, 三财神), and the tiles whose draw changes the
-    goals themselves (`direct`: the wild, a 白板 that may play as it)."""
-
-    direct: frozenset[int] = frozenset()
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    def goals(self, counts: Sequence[int]) -> list[Goal]:
-        raise NotImplementedError
-
-    def extra(self, counts: Sequence[int], beat: int) -> int:
-        """The distance of the targets that are not goals, when it may come under `beat` (else FAR)."""
-        return FAR
-
-    def far(self, counts: Sequence[int]) -> int:
-        goals = self.goals(counts)
-        best = min((g.far(counts) for g in goals), default=FAR)
-        best = min(best, self.extra(counts, best))
-        return max(best, floor(counts, self.size))
-
-    def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> tuple[int, list[int]]:
-        """The distance of `counts`, and after drawing each of `draws`."""
-        goals = self.goals(counts)
-        each = [g.far(counts) for g in goals]
-        best = min(each, default=FAR)
-        extra = self.extra(counts, best + 1)
-        base = max(min(best, extra), floor(counts, self.size))
-        out = [FAR] * len(draws)
-        plain = [i for i, t in enumerate(draws) if t not in self.direct]
-        for goal, d in zip(goals, each):
-            if d > base:  # a draw lowers a distance by one at most: this goal cannot lead
-                continue
-            for i, value in zip(plain, goal.after_draws(counts, [draws[i] for i in plain])):
-                out[i] = min(out[i], value)
-        work = list(counts)
-        for i, t in enumerate(draws):
-            work[t] += 1
-            if t in self.direct:
-                out[i] = self.far(work)
-            elif extra <= base:
-                out[i] = min(out[i], self.extra(work, out[i]))
-            out[i] = max(out[i], floor(work, self.size))
-            work[t] -= 1
-        return base, out

@@ -20,7 +20,8 @@ from typing import Any
 from ...core.hand import Meld, WinContext
 from ...core.tiles import WHITE
 from ...rules.ruleset import Ruleset
-from ..common.shanten import FAR, Goal, Plan, melded, seven_pairs_kept, thirteen_kept
+from ..common.plan import Plan
+from ..common.shanten import FAR, Goal, melded, seven_pairs_kept, thirteen_kept
 
 
 class PujiangPlan(Plan):

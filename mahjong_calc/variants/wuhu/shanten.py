@@ -14,7 +14,8 @@ from typing import Any
 
 from ...core.hand import Meld, WinContext
 from ...rules.ruleset import Ruleset
-from ..common.shanten import FREE, Goal, Limit, Plan, melded
+from ..common.plan import Plan
+from ..common.shanten import FREE, Goal, Limit, melded
 
 
 class WuhuPlan(Plan):
