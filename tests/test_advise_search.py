@@ -173,7 +173,7 @@ CASES = [
     ("pujiang", True, 31),  # 白板 itself the 财神
     ("pujiang", False, 27),
 ]
-HANDS = 8  # per case: each checks two rows (the best and one other)
+HANDS = 12  # per case: each checks two rows (the best and one other)
 
 
 @pytest.mark.parametrize(("variant", "with_meld", "wild"), CASES)

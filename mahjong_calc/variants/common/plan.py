@@ -33,7 +33,8 @@ class Plan:
         return max(best, floor(counts, self.size))
 
     def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> tuple[int, list[int]]:
-        """The distance of `counts`, and after drawing each of `draws`."""
+        """The distance of `counts`, and after drawing each of `draws`: exact where a draw
+        lowers it, and otherwise never below it (which is all a caller may ask)."""
         goals = self.goals(counts)
         each = [g.far(counts) for g in goals]
         best = min(each, default=FAR)
@@ -51,8 +52,8 @@ class Plan:
             work[t] += 1
             if t in self.direct:
                 out[i] = self.far(work)
-            elif extra <= base:
-                out[i] = min(out[i], self.extra(work, out[i]))
+            elif extra <= base and out[i] >= base:  # only whether a draw comes under `base` matters
+                out[i] = min(out[i], self.extra(work, base))
             out[i] = max(out[i], floor(work, self.size))
             work[t] -= 1
         return base, out
