@@ -33,27 +33,29 @@ class Plan:
         return max(best, floor(counts, self.size))
 
     def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> tuple[int, list[int]]:
-        """The distance of `counts`, and after drawing each of `draws`: exact where a draw
-        lowers it, and otherwise never below it (which is all a caller may ask)."""
+        """The distance of `counts`, and after drawing each of `draws`: one less where the draw
+        lowers it, and otherwise not below it (which is all a caller may ask)."""
         goals = self.goals(counts)
         each = [g.far(counts) for g in goals]
         best = min(each, default=FAR)
         extra = self.extra(counts, best + 1)
         base = max(min(best, extra), floor(counts, self.size))
-        out = [FAR] * len(draws)
-        plain = [i for i, t in enumerate(draws) if t not in self.direct]
+        useful = 0
         for goal, d in zip(goals, each):
-            if d > base:  # a draw lowers a distance by one at most: this goal cannot lead
-                continue
-            for i, value in zip(plain, goal.after_draws(counts, [draws[i] for i in plain])):
-                out[i] = min(out[i], value)
+            if d == base:  # a draw lowers a distance by one at most: only a goal at `base` can lead
+                useful |= goal.lacking(counts)[1]
+        out: list[int] = []
         work = list(counts)
-        for i, t in enumerate(draws):
+        for t in draws:
             work[t] += 1
             if t in self.direct:
-                out[i] = self.far(work)
-            elif extra <= base and out[i] >= base:  # only whether a draw comes under `base` matters
-                out[i] = min(out[i], self.extra(work, base))
-            out[i] = max(out[i], floor(work, self.size))
+                value = self.far(work)
+            elif useful >> t & 1:
+                value = base - 1
+            elif extra <= base:
+                value = min(base, self.extra(work, base))
+            else:
+                value = base
+            out.append(max(value, floor(work, self.size)))
             work[t] -= 1
         return base, out

@@ -206,37 +206,31 @@ class Goal:
     def far(self, counts: Sequence[int]) -> int:
         return self.distance(combine(self.tables(self.faces(counts)), self.sets, self.pairs, self.pungs))
 
-    def after_draws(self, counts: Sequence[int], draws: Sequence[int]) -> list[int]:
-        """The distance after drawing each of `draws` (none of them the wild or a 白板 read as it)."""
-        faces = self.faces(counts)
-        tables = self.tables(faces)
-        rest: dict[int, dict[tuple[int, int, int], int]] = {}
-        out: list[int] = []
-        for t in draws:
-            g = 3 if t >= 27 else t // 9
-            if g not in rest:
-                others = [tables[h] for h in range(4) if h != g]
-                rest[g] = _index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs),
-                                 self.pungs)
-            a, b, _ = GROUPS[g]
-            part = list(faces[a:b])
-            part[t - a] += 1
-            best = -1
-            index = rest[g]
-            for m, p, k, v in self.table(g, tuple(part)):
-                other = index.get((self.sets - m, self.pairs - p, max(self.pungs - k, 0)), -1)
-                if other >= 0 and other + v > best:
-                    best = other + v
-            out.append(self.distance(best))
-        return out
+    def lacking(self, counts: Sequence[int]) -> tuple[int, int]:
+        """The distance, and the tiles (bit t for tile t) whose draw lowers it: those that some
+        best target lacks (none when more kept tiles would not bring the goal closer)."""
+        tables = self.tables(self.faces(counts))
+        kept = combine(tables, self.sets, self.pairs, self.pungs)
+        if kept < 0 or kept >= self.base:
+            return self.distance(kept), 0
+        useful = 0
+        for g in range(4):
+            others = [tables[h] for h in range(4) if h != g]
+            index = _index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs), self.pungs)
+            first = GROUPS[g][0]
+            for e in tables[g]:
+                other = index.get((self.sets - e[0], self.pairs - e[1], max(self.pungs - e[2], 0)), -1)
+                if other >= 0 and other + e[3] == kept:
+                    useful |= e[4] << first
+        return self.distance(kept), useful
 
 
 def _index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], int]:
     """(sets, pairs, pungs wanted) -> the most kept by a target with at least that many pungs."""
     out: dict[tuple[int, int, int], int] = {}
-    for m, p, k, v in table:
-        for want in range(0, min(k, pungs) + 1):
-            key = (m, p, want)
-            if out.get(key, -1) < v:
-                out[key] = v
+    for e in table:
+        for want in range(0, min(e[2], pungs) + 1):
+            key = (e[0], e[1], want)
+            if out.get(key, -1) < e[3]:
+                out[key] = e[3]
     return out
