@@ -26,6 +26,10 @@ class Plan:
         """The distance of the targets that are not goals, when it may come under `beat` (else FAR)."""
         return FAR
 
+    def extra_drawn(self, counts: Sequence[int], beat: int) -> int:
+        """`extra` after a draw that is not `direct` (a variant may leave out what such a draw cannot change)."""
+        return self.extra(counts, beat)
+
     def far(self, counts: Sequence[int]) -> int:
         goals = self.goals(counts)
         best = min((g.far(counts) for g in goals), default=FAR)
@@ -40,6 +44,7 @@ class Plan:
         best = min(each, default=FAR)
         extra = self.extra(counts, best + 1)
         base = max(min(best, extra), floor(counts, self.size))
+        drawn = self.extra_drawn(counts, base + 1) if extra <= base else FAR
         useful = 0
         for goal, d in zip(goals, each):
             if d == base:  # a draw lowers a distance by one at most: only a goal at `base` can lead
@@ -52,8 +57,8 @@ class Plan:
                 value = self.far(work)
             elif useful >> t & 1:
                 value = base - 1
-            elif extra <= base:
-                value = min(base, self.extra(work, base))
+            elif drawn <= base:
+                value = min(base, self.extra_drawn(work, base))
             else:
                 value = base
             out.append(max(value, floor(work, self.size)))

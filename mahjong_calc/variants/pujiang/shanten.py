@@ -81,9 +81,16 @@ class PujiangPlan(Plan):
     def extra(self, counts: Sequence[int], beat: int) -> int:
         wild = self.wild
         jokers = counts[wild] if wild is not None else 0
-        best = FAR
+        best = self.extra_drawn(counts, beat)
         if wild is not None and "san_cai_shen" in self.rs.patterns:
-            best = max(int(self.rs.numbers.wild_copies) - jokers, 0)
+            best = min(best, max(int(self.rs.numbers.wild_copies) - jokers, 0))
+        return best
+
+    def extra_drawn(self, counts: Sequence[int], beat: int) -> int:
+        """七对 and the thirteen-style shapes: 三财神 changes only when a wild is drawn."""
+        wild = self.wild
+        jokers = counts[wild] if wild is not None else 0
+        best = FAR
         if self.melds:
             return best
         for k in self._choices(counts):
