@@ -30,6 +30,17 @@ class Plan:
         """`extra` after a draw that is not `direct` (a variant may leave out what such a draw cannot change)."""
         return self.extra(counts, beat)
 
+    def extra_lacking(self, counts: Sequence[int], base: int) -> int:
+        """The tiles (bit t) whose draw, not `direct`, brings `extra_drawn` under `base` (by trying each)."""
+        out = 0
+        work = list(counts)
+        for t in range(len(work)):
+            work[t] += 1
+            if self.extra_drawn(work, base) < base:
+                out |= 1 << t
+            work[t] -= 1
+        return out
+
     def far(self, counts: Sequence[int]) -> int:
         goals = self.goals(counts)
         best = min((g.far(counts) for g in goals), default=FAR)
@@ -44,8 +55,9 @@ class Plan:
         best = min(each, default=FAR)
         extra = self.extra(counts, best + 1)
         base = max(min(best, extra), floor(counts, self.size))
-        drawn = self.extra_drawn(counts, base + 1) if extra <= base else FAR
         useful = 0
+        if extra <= base and self.extra_drawn(counts, base + 1) <= base:
+            useful = self.extra_lacking(counts, base)
         for goal, d in zip(goals, each):
             if d == base:  # a draw lowers a distance by one at most: only a goal at `base` can lead
                 useful |= goal.lacking(counts)[1]
@@ -57,8 +69,6 @@ class Plan:
                 value = self.far(work)
             elif useful >> t & 1:
                 value = base - 1
-            elif drawn <= base:
-                value = min(base, self.extra_drawn(work, base))
             else:
                 value = base
             out.append(max(value, floor(work, self.size)))

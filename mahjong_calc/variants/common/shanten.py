@@ -79,6 +79,19 @@ def seven_pairs_kept(counts: Sequence[int], avail: Sequence[int], four_as_two: b
     return sum(slots[:pairs]) if len(slots) >= pairs else -1
 
 
+def seven_pairs_gain(counts: Sequence[int], avail: Sequence[int], four_as_two: bool, pairs: int, kept: int) -> int:
+    """The tiles (bit t) whose draw makes `pairs` pairs keep more than `kept`."""
+    out = 0
+    work = list(counts)
+    for t in range(NUM_TILES):
+        if work[t] < avail[t]:
+            work[t] += 1
+            if seven_pairs_kept(work, avail, four_as_two, pairs) > kept:
+                out |= 1 << t
+            work[t] -= 1
+    return out
+
+
 def _wide(offsets: tuple[int, ...]) -> bool:
     return all(b - a >= 3 for a, b in pairwise(offsets))
 
@@ -110,6 +123,21 @@ def _thirteen_suit(held: int, room: int, wide_gaps: bool) -> tuple[tuple[int, ..
         if combo in ((0, 3, 6), (1, 4, 7), (2, 5, 8)):
             best_full = max(best_full, kept)
     return tuple(best), best_full
+
+
+def thirteen_gain(counts: Sequence[int], avail: Sequence[int], wilds: int, wide_gaps: bool,
+                  min_honours: int, full_honours: int, kept: int) -> int:
+    """The tiles (bit t) whose draw makes a thirteen-style target keep more than `kept`
+    (only a tile not held yet can: the target's tiles all differ)."""
+    out = 0
+    work = list(counts)
+    for t in range(NUM_TILES):
+        if work[t] == 0 and avail[t] >= 1:
+            work[t] = 1
+            if thirteen_kept(work, avail, wilds, wide_gaps, min_honours, full_honours) > kept:
+                out |= 1 << t
+            work[t] = 0
+    return out
 
 
 def thirteen_kept(counts: Sequence[int], avail: Sequence[int], wilds: int, wide_gaps: bool,

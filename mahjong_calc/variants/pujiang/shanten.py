@@ -21,7 +21,7 @@ from ...core.hand import Meld, WinContext
 from ...core.tiles import WHITE
 from ...rules.ruleset import Ruleset
 from ..common.plan import Plan
-from ..common.shanten import FAR, Goal, melded, seven_pairs_kept, thirteen_kept
+from ..common.shanten import FAR, Goal, melded, seven_pairs_gain, seven_pairs_kept, thirteen_gain, thirteen_kept
 
 
 class PujiangPlan(Plan):
@@ -101,9 +101,26 @@ class PujiangPlan(Plan):
             best = min(best, self._special(faces, jokers, k, min(best, beat)))
         return best
 
-    def _special(self, faces: list[int], jokers: int, whites: int, beat: int) -> int:
-        """七对 and the thirteen-style shapes (a hand without melds), when one may come under `beat`."""
+    def extra_lacking(self, counts: Sequence[int], base: int) -> int:
+        """The tiles whose draw brings 七对 or a thirteen-style shape under `base`."""
+        if self.melds:
+            return 0
+        wild = self.wild
+        jokers = counts[wild] if wild is not None else 0
+        out = 0
+        for k in self._choices(counts):
+            faces = list(counts)
+            if wild is not None:
+                faces[wild] = k
+                faces[WHITE] -= k
+            out |= self._special(faces, jokers, k, base + 1, base)
+        return out
+
+    def _special(self, faces: list[int], jokers: int, whites: int, beat: int, lacking: int = -1) -> int:
+        """七对 and the thirteen-style shapes (a hand without melds), when one may come under
+        `beat`; with `lacking` set to a distance, the tiles whose draw brings one under it."""
         rs, wild = self.rs, self.wild
+        gain = 0
         num, opt = rs.numbers, rs.options
         full = [4] * len(faces)
         best = FAR
@@ -115,19 +132,26 @@ class PujiangPlan(Plan):
             kept = seven_pairs_kept(faces, plain, four)
             if kept >= 0:
                 best = 14 - kept
+                if best == lacking:
+                    gain |= seven_pairs_gain(faces, plain, four, 7, kept)
             if jokers:  # 财神吊头: a held wild pairs the tile drawn last
                 kept6 = seven_pairs_kept(faces, full, four, 6)
                 if kept6 >= 0:
                     best = min(best, 1 + max(13 - jokers - kept6, 0))
+                    if 1 + max(13 - jokers - kept6, 0) == lacking and 13 - jokers - kept6 > 0:
+                        gain |= seven_pairs_gain(faces, full, four, 6, kept6)
         different = sum(1 for n in faces if n)
-        if ("zhen_13" in rs.patterns or "zhen_zhen_13" in rs.patterns) and 14 - different - jokers < min(best, beat):
+        if ("zhen_13" in rs.patterns or "zhen_zhen_13" in rs.patterns) and 14 - different - jokers < (beat if lacking >= 0 else min(best, beat)):
             avail = list(full)
             if wild is not None:
                 avail[wild] = max(whites, 1)
-            kept = thirteen_kept(faces, avail, jokers, bool(opt.zhen_13_wide_gaps), int(num.zhen_13_min_honours), int(num.zhen_zhen_13_honours))
+            shape = (bool(opt.zhen_13_wide_gaps), int(num.zhen_13_min_honours), int(num.zhen_zhen_13_honours))
+            kept = thirteen_kept(faces, avail, jokers, *shape)
             if kept >= 0:
                 best = min(best, 14 - kept)
-        return best
+                if 14 - kept == lacking:
+                    gain |= thirteen_gain(faces, avail, jokers, *shape, kept)
+        return gain if lacking >= 0 else best
 
 
 def plan(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:
