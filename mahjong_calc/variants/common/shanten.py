@@ -1,15 +1,16 @@
 """What the variants' shanten (向听) share: the facts of the melds, the four group tables,
 and how many held tiles a seven-pairs or thirteen-style target keeps.
 
-A variant's `shanten.py` gives `distance(melds, ctx, rs)`: a function from the concealed
-tiles' counts to the fewest tiles still to draw before the hand wins by self-draw under
-that variant's rules (0: 14 tiles that already win; 1: 13 tiles that are 听牌). The shanten
-of 13 tiles is their distance less one.
+A variant's `shanten.py` gives `plan(melds, ctx, rs)`, a `plan.Plan` whose goals (`Goal`
+below, one kind of target each) give the distance of the concealed tiles' counts: the fewest
+tiles still to draw before the hand wins by self-draw under that variant's rules (0: 14
+tiles that already win; 1: 13 tiles that are 听牌). The shanten of 13 tiles is their
+distance less one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
@@ -19,7 +20,6 @@ from ...core.shanten import Entry, combine, group_table, merged
 from ...core.tiles import NUM_TILES, WHITE, is_honour
 from ...rules.schema import Tiles, tile_in_variant
 
-Distance = Callable[[tuple[int, ...]], int]
 FAR = 99  # no target fits (never reached with the shipped tile sets)
 GROUPS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, NUM_TILES, False))  # first, end, chows
 
@@ -45,14 +45,6 @@ def melded(melds: Sequence[Meld], tiles: Tiles) -> Melded:
                 suit_tiles[t // 9] += 1
     return Melded(4 - len(melds), 14 - 3 * len(melds), tuple(max(a, 0) for a in avail),
                   (suit_tiles[0], suit_tiles[1], suit_tiles[2]), tuple(melds))
-
-
-def tables(counts: Sequence[int], avail: Sequence[int], sets: int, pair_keep: int = 2, pungs: int = 0,
-           chows: bool = True) -> list[tuple[Entry, ...]]:
-    """The group tables of m, p, s and the honours: at most `sets` sets, pungs counted up to
-    `pungs`; `chows=False` for targets of pungs only."""
-    return [group_table(tuple(counts[a:b]), tuple(avail[a:b]), chows and suited, pair_keep, sets, pungs)
-            for a, b, suited in GROUPS]
 
 
 def floor(counts: Sequence[int], size: int) -> int:
