@@ -32,6 +32,8 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.result",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
+    "mahjong_calc.core.shanten",
+    "mahjong_calc.variants.common.shanten",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
     "mahjong_calc.variants.wuhu.explain",

@@ -341,3 +341,35 @@ def test_a_page_elsewhere_cannot_write(page: Any, server: tuple[str, Path], else
         assert [e["kind"] for e in json.loads(response.read())] == ["hand"]
     with urllib.request.urlopen(f"{url}/api/games", timeout=10) as response:
         assert [g["id"] for g in json.loads(response.read())] == [gid]
+
+
+# 建议 / Advise: 1234567m 139p 777z + 5m; under 八支 the best throw is 9p
+ADVISE = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "1p", "3p", "9p", "7z", "7z", "7z", "5m"]
+
+
+def test_advise_view(page: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    pg = page
+    pg.goto(f"{url}/?lang=en")
+    pg.wait_for_selector("body[data-ready='1']")
+    pg.click("[data-testid=tab-advise]")
+    pg.select_option("[data-testid=advise-variant]", "wuhu315")
+    _tap(pg, "#advise-palette", ADVISE)
+    pg.click("[data-testid=advise-go]")
+    pg.wait_for_selector("[data-testid=advise-table] tr[data-tile]")
+    rows = pg.locator("[data-testid=advise-table] tr[data-tile]")
+    shown = [(rows.nth(i).get_attribute("data-tile"), int(rows.nth(i).get_attribute("data-shanten") or -1)) for i in range(rows.count())]
+    printed = json.loads(run_installed(["advise", "1234567m1p3p9p777z5m", "--json"]).stdout)
+    assert shown == [(r["tile"], r["shanten"]) for r in printed["discards"]]
+    assert shown[0][0] == "9p"
+    # pasted notation gives the same rows; a pasted hand of the wrong size says how many it needs
+    pg.click("[data-testid=advise-clear]" if pg.locator("[data-testid=advise-clear]").count() else "#advise-clear")
+    pg.fill("[data-testid=advise-paste]", "1234567m139p777z5m")
+    pg.click("[data-testid=advise-use]")
+    pg.wait_for_selector("[data-testid=advise-table] tr[data-tile='9p']")
+    assert rows.count() == len(printed["discards"])
+    pg.fill("[data-testid=advise-paste]", "1234567m139p777z")
+    pg.click("[data-testid=advise-use]")
+    pg.wait_for_function("document.querySelector('[data-testid=advise-message]').textContent.includes('needs 14')")
+    pg.select_option("[data-testid=advise-variant]", "pujiang")
+    assert pg.is_visible("[data-testid=advise-wild]")

@@ -32,6 +32,7 @@ COMMANDS = {
     "batch": "mahjong_calc.cli.score:batch",
     "waits": "mahjong_calc.cli.tables:waits",
     "options": "mahjong_calc.cli.tables:options",
+    "advise": "mahjong_calc.cli.tables:advise",
     "game": "mahjong_calc.cli.game:game_app",  # a group: game files (settle) and live games
     "serve": "mahjong_calc.cli.serve:serve",  # the page and its JSON API (the `web` extra)
     "stats": "mahjong_calc.cli.stats:stats",  # a season: per player and per pattern, over game files and live games

@@ -80,3 +80,51 @@ def options(
         typer.echo(json.dumps(out, ensure_ascii=False))
     else:
         print_options(rs.name, rows, lang.value)
+
+
+def advise(**params: Any) -> None:
+    """Which tile to throw: for each discard, the shanten under the variant's own win rules.
+
+    HAND is the 14 tiles after the draw (3 fewer per meld). Each row gives the shanten of
+    the 13 tiles left (how many tiles from a hand this variant lets win: 八支, 花, three
+    pungs, the 财神's 番 ...), the tiles that lower it with the copies left, and at 听牌
+    (0) every wait scored as `mjcalc waits` scores it, with the expected self-draw value.
+    Rows come best first. --seen names tiles in sight elsewhere (discards, others' melds).
+
+    Example: mjcalc advise 1234567m234p56p99s
+    """
+    from ..api.advise import hand_advice
+    from ..present.render import print_advise
+
+    json_out: bool = params.pop("json_out")
+    lang: Lang = params.pop("lang")
+    hand = " ".join(params.pop("hand"))
+    with errors_to_exit(json_out):
+        result = hand_advice(hand, spelling="cli", **params)
+    if json_out:
+        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print_advise(result, lang.value)
+
+
+ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m."
+
+
+@derived
+def _advise_signature() -> None:  # again whenever flags.FIELDS changes
+    from ..core.flags import BY_NAME
+    from .options import KEYWORD, flag_option
+
+    params = [inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
+        list[str], typer.Argument(metavar="HAND...", help=ADVISE_HAND_HELP, show_default=False)])]
+    params += [flag_option(BY_NAME[name]) for name in ("variant", "melds", "concealed_kongs", "wild")]
+    params += [
+        inspect.Parameter("seen", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
+            "--seen", metavar="TILES", show_default=False,
+            help="Tiles in sight elsewhere (discards, others' melds): fewer copies left to draw.")]),
+        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
+            "--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
+            "--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
+    ]
+    with_signature(advise, inspect.Signature(params))

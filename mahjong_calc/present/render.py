@@ -439,3 +439,65 @@ def print_explain(explained: dict[str, Any], lang: str = "zh", file: IO[str] | N
             console.print(Padding(Text(body, overflow="fold"), (0, 0, 0, 5)))
     why = {"zh": "选中 (*)", "en": "Chosen (*)"}[lang]
     console.print(Text(f"{why}: {explained['why']}", overflow="fold"))
+
+
+ADVISE = {
+    "zh": {"discard": "打", "shanten": "向听", "count": "进张", "tiles": "有效牌", "expected": "期望",
+           "win": "已和牌 (自摸), 番值", "tenpai": "听牌", "note": "期望: 自摸番值按剩张加权平均"},
+    "en": {"discard": "Discard", "shanten": "Shanten", "count": "Draws", "tiles": "Useful tiles", "expected": "Expected",
+           "win": "Already a win (self-draw), value", "tenpai": "tenpai",
+           "note": "Expected: self-draw value, weighted by copies left"},
+}
+ADVISE_GLOSS = {"discard": "discard", "shanten": "shanten", "count": "draws", "tiles": "useful", "expected": "expected"}
+ADVISE_NARROW_EN = {"discard": "Tile", "shanten": "Shan.", "count": "Draws", "tiles": "Useful", "expected": "Exp."}
+
+
+def _by_suit(tiles: list[int]) -> str:
+    """`5m 123789p`: one word per suit, so a narrow column breaks between suits."""
+    from ..core.tiles import format_tiles
+
+    return " ".join(format_tiles([t for t in tiles if t // 9 == suit]) for suit in range(4) if any(t // 9 == suit for t in tiles))
+
+
+def print_advise(advice: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
+    """What to discard (an `advise.Advice`): one row per discard, best first, and the win if it is one."""
+    from rich.table import Table
+
+    from ..core.tiles import parse_tile
+
+    console = _console(file, width)
+    wide = console.width >= NARROW
+    data = advice.to_dict()
+    words = ADVISE[lang]
+
+    def head(key: str) -> str:
+        if lang == "en" and not wide:
+            return ADVISE_NARROW_EN[key]
+        return f"{words[key]} {ADVISE_GLOSS[key]}" if lang == "zh" and wide else words[key]
+
+    title = advice.title[0] if lang == "zh" else advice.title[1]
+    facts = Table(box=None, show_header=False, title=title, title_justify="left", padding=(0, 1))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column(overflow="fold")
+    hand = data["hand"]
+    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""
+    facts.add_row(HEAD[lang]["hand"], hand["concealed"] + names)
+    for meld in hand["melds"]:
+        facts.add_row(HEAD[lang]["melds"], meld["tiles"] + (" concealed" if meld["concealed"] else ""))
+    console.print(facts)
+    if advice.win is not None:
+        console.print(f"{words['win']} {advice.win.value}", overflow="fold", markup=False)
+    table = _table(console)
+    _fold(table, head("discard"))
+    _fold(table, head("shanten"), "right")
+    _fold(table, head("count"), "right")
+    _fold(table, head("tiles"), ratio=1)
+    _fold(table, head("expected"), "right")
+    for row in data["discards"]:
+        shanten = str(row["shanten"]) if row["shanten"] else f"0 {words['tenpai']}" if wide else "0"
+        useful = _by_suit([parse_tile(u["tile"]) for u in row["ukeire"]])
+        expected = "" if row.get("expected") is None else f"{row['expected']:g}"
+        table.add_row(row["tile"], shanten, str(row["ukeire_count"]), useful, expected)
+    console.print(_whole_words(table, console.width))
+    if any("expected" in row for row in data["discards"]):
+        console.print(words["note"], overflow="fold")

@@ -121,3 +121,32 @@ def answer_variants() -> Answer:
             "others": _others_fields(rs.scorer),
         })
     return 200, json.dumps(rows, ensure_ascii=False)
+
+
+# the fields of an advise request: each a string, or a list of strings for the melds
+_ADVISE_FIELDS = {"hand": str, "variant": str, "melds": list, "concealed_kongs": list, "wild": str, "seen": str}
+
+
+def answer_advise(body: Any) -> Answer:
+    """`POST /api/advise`: `{"hand", "variant"?, "melds"?, "concealed_kongs"?, "wild"?, "seen"?}`
+    → what `mjcalc advise --json` prints."""
+    from ..api.advise import hand_advice
+
+    try:
+        record = _mapping(body, "an advise request")
+        for name, value in record.items():
+            kind = _ADVISE_FIELDS.get(name)
+            if kind is None:
+                raise InputError("unknown_field", f"{name!r} is not a field of an advise request (hand, variant, melds, concealed_kongs, wild, seen)")
+            if value is None:
+                continue
+            if not isinstance(value, kind) or (kind is list and not all(isinstance(m, str) for m in value)):
+                want = "a list of meld strings" if kind is list else "a string"
+                raise InputError("bad_field", f"{name!r} must be {want}")
+        if not isinstance(record.get("hand"), str):
+            raise InputError("missing_field", "an advise request needs 'hand': the 14 tiles after the draw")
+        given = {k: v for k, v in record.items() if v is not None}
+        result = hand_advice(given.pop("hand"), **given)
+    except MjcalcError as err:
+        return error_answer(err)
+    return 200, json.dumps(result.to_dict(), ensure_ascii=False)

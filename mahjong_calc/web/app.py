@@ -205,6 +205,10 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
 
         return _json(200, json.dumps({code: {"zh": zh, "en": en} for code, (zh, en) in MESSAGES.items()}, ensure_ascii=False))
 
+    async def advise(request: Request) -> Response:
+        body = await _body(request)
+        return _json(*await run_in_threadpool(api.answer_advise, body))
+
     async def variants(request: Request) -> Response:
         return _json(*await run_in_threadpool(api.answer_variants))
 
@@ -412,6 +416,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/", index),
         Route("/api/score", endpoint(score), methods=["POST"]),
         Route("/api/waits", endpoint(waits), methods=["POST"]),
+        Route("/api/advise", endpoint(advise), methods=["POST"]),
         Route("/api/variants", endpoint(variants)),
         Route("/api/messages", endpoint(messages)),
         Route("/api/games", endpoint(games), methods=["GET"]),

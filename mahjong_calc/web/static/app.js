@@ -22,6 +22,9 @@ const T = {
     winner_own: "和牌者", others_melds: "别家副露", hua: "花", la_zi: "拉子", piao_by: "飘财者", piao_count: "飘数",
     sheng_zhang: "打生张者", wild: "财神", arithmetic: "算式", why_jiao: "交",
     multi: "一炮多响", editing: "正在输入 {p} 的牌 (再点一次 {p} 取消)", need_discarder_multi: "一炮多响: 请选择放冲者",
+    tab_advise: "建议", advise_hint: "点或粘贴 14 张牌 (摸牌后), 看打哪张: 向听按本规则算 (八支, 花, 财神...)。",
+    advise_go: "打哪张", paste: "粘贴", need14: "需要 {n} 张", discard: "打", shanten: "向听",
+    ukeire: "有效牌", expected: "期望", already_win: "已和牌, 番值 {v}", tenpai: "听",
   },
   en: {
     subtitle: "mahjong scores", new_game: "New game", variant: "Rules", dealer: "First dealer", start: "Start",
@@ -47,6 +50,9 @@ const T = {
     whose: "Whose meld", winner_own: "the winner", others_melds: "Others' melds", hua: "Flowers", la_zi: "At la zi",
     piao_by: "In a piao round", piao_count: "Piao so far", sheng_zhang: "Discarded an unseen tile", wild: "Wild tile",
     arithmetic: "Working", why_jiao: "jiao",
+    tab_advise: "Advise", advise_hint: "Tap or paste the 14 tiles after the draw to see which to throw: shanten under these rules (八支, 花, 财神...).",
+    advise_go: "What to throw", paste: "Paste", need14: "{n} tiles needed", discard: "Throw", shanten: "Shanten",
+    ukeire: "Useful tiles", expected: "Expected", already_win: "Already a win, value {v}", tenpai: "tenpai",
   },
 };
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
@@ -64,7 +70,7 @@ const S = {
   lang: params.get("lang") || localStorage.getItem("mjcalc.lang") || "zh",
   variants: [], games: [], game: null, state: null, version: null, messages: {},
   tokens: JSON.parse(localStorage.getItem("mjcalc.tokens") || "{}"),
-  winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], extras: {},
+  winner: null, discarder: null, mode: "hand", concealed: [], melds: [], waitsTiles: [], adviseTiles: [], extras: {},
   // 一炮多响: the winners picked, in order; S.winner is the one whose tiles are on screen, the others' wait in S.hands
   multi: false, winners: [], hands: {},
   // correcting hand `editing` (null: a new hand); `keep`: fields of that hand the page has no control for, sent back as they were
@@ -206,8 +212,8 @@ function renderGames() {
   sel.replaceChildren(el("option", { value: "" }, `— ${t("game")} —`),
     ...S.games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.players.join(" ")} · ${g.variant} · ${g.hands} ${t("hands_n")}`)));
   sel.value = S.game == null ? "" : String(S.game);
-  const vs = $("variant"), ws = $("waits-variant");
-  for (const s of [vs, ws]) {
+  const vs = $("variant"), ws = $("waits-variant"), as = $("advise-variant");
+  for (const s of [vs, ws, as]) {
     const keep = s.value;
     s.replaceChildren(...S.variants.map((v) => el("option", { value: v.name }, `${v[S.lang]} (${v.name})`)));
     s.value = keep || (S.state && S.state.variant) || "wuhu315";
@@ -482,6 +488,7 @@ function renderAll() {
   renderEntry();
   if (S.state) { renderStandings(); renderResult(S.lastHand); }
   renderWaitsPalette();
+  renderAdvisePalette();
 }
 
 // --- actions ---
@@ -773,6 +780,37 @@ async function showWaits() {
   for (const w of data.waits) table.append(el("tr", { "data-tile": w.tile }, el("td", {}, tileNode(w.tile)), el("td", { class: "num" }, w.left), cell(w.discard), cell(w.self_draw)));
 }
 
+// --- advise ---
+function renderAdvisePalette() {
+  const v = variantOf($("advise-variant").value || (S.state && S.state.variant));
+  if (!v) return;
+  $("advise-wild-wrap").hidden = !v.flags.some((f) => f.name === "wild");
+  palette($("advise-palette"), v, (tile) => { if (S.adviseTiles.length < 14) S.adviseTiles.push(tile); renderAdvisePalette(); });
+  $("advise-tiles").replaceChildren(...S.adviseTiles.map((x, i) => tileNode(x, { onclick: () => { S.adviseTiles.splice(i, 1); renderAdvisePalette(); } })));
+  $("advise-count").textContent = S.adviseTiles.length;
+}
+
+async function showAdvise() {
+  const table = $("advise-table");
+  table.replaceChildren();
+  const pasted = $("advise-paste").value.trim();
+  const hand = S.adviseTiles.length ? S.adviseTiles.join("") : pasted;
+  if (!hand) { say(t("need14").replace("{n}", 14), true, "advise-message"); return; }
+  const body = { hand, variant: $("advise-variant").value };
+  const wild = $("advise-wild").value.trim();
+  if (wild && !$("advise-wild-wrap").hidden) body.wild = wild;
+  const { status, data } = await call("POST", "/api/advise", body);
+  if (status !== 200) { say(problem(data), true, "advise-message"); return; }
+  say(data.win ? t("already_win").replace("{v}", data.win.value) : "", false, "advise-message");
+  table.append(el("tr", {}, el("th", {}, t("discard")), el("th", { class: "num" }, t("shanten")), el("th", {}, t("ukeire")), el("th", { class: "num" }, t("expected"))));
+  for (const r of data.discards) {
+    const useful = el("td", { class: "tiles" }, ...r.ukeire.map((u) => tileNode(u.tile)), ` ${r.ukeire_count}`);
+    const shanten = r.shanten === 0 ? `0 ${t("tenpai")}` : String(r.shanten);
+    table.append(el("tr", { "data-tile": r.tile, "data-shanten": r.shanten }, el("td", {}, tileNode(r.tile)),
+      el("td", { class: "num" }, shanten), useful, el("td", { class: "num" }, r.expected == null ? "" : String(r.expected))));
+  }
+}
+
 // --- wiring ---
 async function init() {
   $("lang").addEventListener("click", () => { S.lang = S.lang === "zh" ? "en" : "zh"; localStorage.setItem("mjcalc.lang", S.lang); applyLang(); });
@@ -801,8 +839,12 @@ async function init() {
   $("waits-variant").addEventListener("change", () => { S.waitsTiles = []; S.waitsMelds = []; S.waitsWild = ""; renderWaitsPalette(); });
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
-    $("play").hidden = b.dataset.tab !== "play"; $("waits").hidden = b.dataset.tab !== "waits";
+    for (const id of ["play", "waits", "advise"]) $(id).hidden = b.dataset.tab !== id;
   }));
+  $("advise-go").addEventListener("click", showAdvise);
+  $("advise-use").addEventListener("click", () => { S.adviseTiles = []; renderAdvisePalette(); showAdvise(); });
+  $("advise-clear").addEventListener("click", () => { S.adviseTiles = []; $("advise-paste").value = ""; $("advise-table").replaceChildren(); say("", false, "advise-message"); renderAdvisePalette(); });
+  $("advise-variant").addEventListener("change", () => { S.adviseTiles = []; renderAdvisePalette(); });
   const v = await call("GET", "/api/variants");
   S.variants = v.status === 200 ? v.data : [];
   const m = await call("GET", "/api/messages");
