@@ -185,6 +185,16 @@ def test_variants_have_their_tiles(client: TestClient) -> None:
     assert not {"self_draw", "dealer", "dealer_seat", "discarder"} & {f for names in flags.values() for f in names}
 
 
+def test_the_page_names_each_flag_as_flags_py_declares_it(client: TestClient) -> None:
+    from mahjong_calc.core.flags import BY_NAME
+
+    shown = {f["name"]: f["label"] for v in client.get("/api/variants").json() for f in v["flags"]}
+    assert shown["heavenly"] == {"zh": "天胡", "en": "Heavenly"}  # its `short` words
+    for name, label in shown.items():
+        field = BY_NAME[name]
+        assert label == dict(zip(("zh", "en"), field.short or (field.zh, field.en))), name
+
+
 # --- /api/games: the game commands ----------------------------------------------------------
 
 

@@ -76,6 +76,7 @@ class Field:
     game: GameUse = "winner"
     game_note: str = ""  # for game="computed": why a game record does not give it
     game_en: str | None = None  # its description in game.schema.json, where a game reads it differently
+    short: tuple[str, str] | None = None  # (zh, en): a few words for a control on the page; None: zh and en themselves
     # its JSON Schema in a game record, where not the kind's
     game_schema: Mapping[str, Any] | None = dataclass_field(default=None, hash=False, compare=False)
 
@@ -136,18 +137,18 @@ FIELDS: tuple[Field, ...] = (
           role="hand", cli=("--concealed-kong", "-k"), metavar="MELD", game_en="Concealed kongs: no source.",
           game_schema={"type": ["array", "null"], "items": {"type": "string", "pattern": "^[^@]+$"}}),
     Field("after_kong", "bool", "Won on a kong replacement tile (杠后开花 / 杠开); implies --self-draw, needs a kong.",
-          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",), implies=("self_draw",)),
+          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",), implies=("self_draw",), short=("杠开", "After kong")),
     Field("robbing_kong", "bool", "Won by robbing a kong (抢杠); --discarder names whose kong.", "抢杠",
-          cli=("--robbing-kong",), variants=("chizhou", "pujiang")),
+          cli=("--robbing-kong",), variants=("chizhou", "pujiang"), short=("抢杠", "Robbing a kong")),
     Field("heavenly", "bool", "Heavenly hand (天胡); implies --self-draw.", "天胡 (算自摸)", cli=("--heavenly",),
-          variants=("wuhu",), implies=("self_draw",)),
-    Field("earthly", "bool", "Earthly hand (地胡).", "地胡", cli=("--earthly",), variants=("wuhu",)),
+          variants=("wuhu",), implies=("self_draw",), short=("天胡", "Heavenly")),
+    Field("earthly", "bool", "Earthly hand (地胡).", "地胡", cli=("--earthly",), variants=("wuhu",), short=("地胡", "Earthly")),
     Field("discarder", "seat", "Who discarded the winning tile (or whose kong was robbed).",
           "放冲的一家 (或被抢杠的一家)", cli=("--discarder", "-f"), metavar="SEAT", game="hand"),
     Field("wild", "tile", "The wild-tile indicator (财神), e.g. 3m.", "财神牌, 如 3m", cli=("--wild",),
-          metavar="TILE", variants=("pujiang",), game_en="The 财神 indicator (Pujiang)."),
+          metavar="TILE", variants=("pujiang",), game_en="The 财神 indicator (Pujiang).", short=("财神", "Wild tile")),
     Field("piao", "count", f"Number of 飘财神 (0 to {MAX_PIAO}).", f"飘财神次数 (0 到 {MAX_PIAO})", cli=("--piao",),
-          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_PIAO, game_en="The winner's 飘财神 (Pujiang)."),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_PIAO, game_en="The winner's 飘财神 (Pujiang).", short=("飘", "Piao")),
     Field("opponent_pungs", "pungs",
           f"Exposed pungs of NEXT,OPPOSITE,PREVIOUS (a kong counts 2), each 0 to {MAX_PUNGS}, e.g. 2,0,1.",
           f"下家, 对家, 上家各碰出几刻 (杠算 2), 各 0 到 {MAX_PUNGS}, 如 2,0,1", cli=("--opponent-pungs",),
@@ -163,7 +164,7 @@ FIELDS: tuple[Field, ...] = (
     Field("robbed_fan", "maybe_count",
           f"抢杠: the 番 of the robbed player's own hand (0 to {MAX_FAN}), for options.qiang_gang_amount.",
           f"抢杠: 被抢的人手里的牌翻数 (0 到 {MAX_FAN}), 用于 options.qiang_gang_amount", cli=("--robbed-fan",),
-          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN, game="hand"),
+          metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN, game="hand", short=("被抢杠番", "Robbed kong's value")),
     # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
     Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
           "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",), game="table",

@@ -117,7 +117,8 @@ def answer_variants() -> Answer:
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
-            "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum} for f in flags],
+            "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,
+                       "label": dict(zip(("zh", "en"), f.short or (f.zh, f.en)))} for f in flags],
             "others": _others_fields(rs.scorer),
         })
     return 200, json.dumps(rows, ensure_ascii=False)

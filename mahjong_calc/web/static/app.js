@@ -58,11 +58,6 @@ const T = {
 const HONOURS = { zh: ["东", "南", "西", "北", "白", "发", "中"], en: ["E", "S", "W", "N", "P", "F", "C"] };
 const SUIT = { zh: { m: "万", p: "筒", s: "条" }, en: { m: "m", p: "p", s: "s" } };
 // short labels for the other flags of a win (the API gives the long ones, shown as a tooltip)
-const FLAG_LABELS = {
-  after_kong: { zh: "杠开", en: "After kong" }, robbing_kong: { zh: "抢杠", en: "Robbing a kong" },
-  heavenly: { zh: "天胡", en: "Heavenly" }, earthly: { zh: "地胡", en: "Earthly" },
-  wild: { zh: "财神", en: "Wild tile" }, piao: { zh: "飘", en: "Piao" }, robbed_fan: { zh: "被抢杠番", en: "Robbed kong's value" },
-};
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 
 const params = new URLSearchParams(location.search);
@@ -361,7 +356,7 @@ function winnerEntry(p, h) {
 function renderExtras(variant) {
   const nodes = [];
   for (const f of variant.flags || []) {
-    const label = (FLAG_LABELS[f.name] || {})[S.lang] || f[S.lang];
+    const label = f.label[S.lang];  // core/flags.py: the flag's `short` words, else its zh/en
     const set = (v) => { S.extras[f.name] = v; };
     if (f.kind === "bool") {
       const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => set(e.target.checked) });
