@@ -273,3 +273,50 @@ def waits_before_win(hand: Hand) -> tuple[int, ...]:
     held = list(hand_counts(hand))
     held[hand.win_tile] -= 1
     return waits(tuple(counts), tuple(held))
+
+
+# --- the same splits as set codes, for the variants' kernels -------------------------------
+
+PUNG_CODE = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
+CHOW_CODE = 1
+KONG_CODE = 2
+_KIND_CODES: dict[str, int] = {"pung": PUNG_CODE, "chow": CHOW_CODE, "kong": KONG_CODE}
+CODE_KINDS: tuple[SetKind, ...] = ("pung", "chow", "kong")  # a set code's kind (code // 34)
+
+
+def set_code(kind: str, first: int) -> int:
+    """A set (or meld) as one int: `kind * 34 + first tile`."""
+    return _KIND_CODES[kind] * 34 + first
+
+
+@lru_cache(maxsize=4096)
+def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`splits(counts)` with each set as its code, in the same order."""
+    return tuple((pair, tuple([_KIND_CODES[kind] * 34 + first for kind, first in raw])) for pair, raw in splits(counts))
+
+
+def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """`arrangements` as (pair, set codes: concealed then melds, win_in), in the same order:
+    each split with every place the winning tile can sit (-1: the pair; else the index of a
+    concealed set, each distinct set once)."""
+    out: list[tuple[int, tuple[int, ...], int]] = []
+    for pair, raw in split_codes(counts):
+        sets = raw + melds
+        if pair == win:
+            out.append((pair, sets, -1))
+        for index in range(len(raw)):
+            code = raw[index]
+            if code >= CHOW_CODE * 34:
+                first = code - CHOW_CODE * 34
+                holds = first <= win <= first + 2
+            else:
+                holds = code == win
+            if holds and code not in raw[:index]:
+                out.append((pair, sets, index))
+    return tuple(out)
+
+
+def code_arrangement(melds: tuple[TileSet, ...], pair: int, codes: tuple[int, ...], win_in: int) -> Arrangement:
+    """A kernel's (pair, set codes, win_in) as an Arrangement: concealed sets from their codes, then `melds`."""
+    concealed = tuple([_tile_set(CODE_KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
+    return Arrangement(pair, concealed + melds, win_in)

@@ -1,9 +1,11 @@
 """Wild tiles (财神, jokers): every way to read concealed tiles when some are wild.
 
-The core splitter (`decompose.splits`) knows nothing of wilds. Here the wilds are
+The core splitter (`shapes.splits`) knows nothing of wilds. Here the wilds are
 taken out of the counts and the rest is cut into a pair plus sets with up to `w`
-jokers filling gaps, memoised on (counts, w). Each group records which tile every
-joker in it stands for, so a scorer can say so and detectors never recompute it.
+jokers filling gaps: each suit's cuts are computed once per (suit counts, jokers) and
+looked up (`suit_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
+records which tile every joker in it stands for, so a scorer can say so and detectors
+never recompute it; a group is also a small int (`GROUPS`, `GROUP_ID`) for the kernel.
 
 A joker in a group made of jokers only (two wilds as the pair, three as a pung)
 stands for no tile in particular: its face is `ANY` (-1) and the scorer picks one
@@ -112,44 +114,110 @@ def _groups_with(i: int, counts: tuple[int, ...], jokers: int, need_pair: bool) 
     return options
 
 
+def _all_groups() -> list[Group]:
+    """Every group `_groups_with` (or the jokers left over) can make, in the order split sets sort in."""
+    out = [Group("pair", ANY, (ANY, ANY)), Group("pung", ANY, (ANY, ANY, ANY))]
+    for t in range(NUM_TILES):
+        out.append(Group("pair", t))
+        out.append(Group("pair", t, (t,)))
+        for fill in range(3):
+            out.append(Group("pung", t, (t,) * fill))
+        if not is_honour(t) and t % 9 <= 6:
+            for mask in range(8):
+                out.append(Group("chow", t, tuple([t + d for d in range(3) if mask >> d & 1])))
+    out.sort(key=lambda g: (g.first, g.kind, g.wild_faces))
+    return out
+
+
+# Every group as a small int: its index here, in the order a split's sets are sorted
+# (first tile, kind, jokers' faces), so sorting ids sorts the groups.
+GROUPS: tuple[Group, ...] = tuple(_all_groups())
+GROUP_ID: dict[Group, int] = {g: i for i, g in enumerate(GROUPS)}
+GROUP_PAIR: tuple[bool, ...] = tuple([g.kind == "pair" for g in GROUPS])
+GROUP_CHOW: tuple[bool, ...] = tuple([g.kind == "chow" for g in GROUPS])
+GROUP_FIRST: tuple[int, ...] = tuple([g.first for g in GROUPS])
+GROUP_WILDS: tuple[int, ...] = tuple([g.wilds for g in GROUPS])
+GROUP_NATURALS: tuple[tuple[int, ...], ...] = tuple([g.naturals() for g in GROUPS])
+GROUP_FACES: tuple[tuple[int, ...], ...] = tuple([g.wild_faces for g in GROUPS])
+_ANY_PAIR: int = GROUP_ID[Group("pair", ANY, (ANY, ANY))]
+_ANY_PUNG: int = GROUP_ID[Group("pung", ANY, (ANY, ANY, ANY))]
+_SUITS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
+
+SuitCut = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
+
+
 @lru_cache(maxsize=65536)
-def _cut(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """All ways to cut `counts` plus exactly `jokers` jokers into groups (a pair if needed)."""
+def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
+    """Every way to cut one suit's tiles (`counts`: 34 counts, the other suits 0) into groups with
+    at most `jokers` jokers (and the pair, if `need_pair` and it falls here), in search order:
+    the lowest tile first, its groups in `_groups_with`'s order."""
     i = _first_nonzero(counts)
     if i == NUM_TILES:
-        groups: list[Group] = []
-        left = jokers
+        return (((), 0, False),)
+    out: list[SuitCut] = []
+    for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
+        is_pair = group.kind == "pair"
+        gid = GROUP_ID[group]
+        for ids, more, pair in suit_cuts(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
+            out.append(((gid,) + ids, used + more, is_pair or pair))
+    return tuple(out)
+
+
+def _combine(
+    parts: list[tuple[int, ...]], g: int, left: int, need_pair: bool, ids: list[int],
+    out: list[tuple[int, tuple[int, ...]]], seen: set[tuple[int, tuple[int, ...]]],
+) -> None:
+    """Suit g's cuts, each followed by the later suits' (the search order of the whole hand); at
+    the end, the jokers left make the pair (if none yet) and pungs of jokers only."""
+    if g == 4:
+        tail = list(ids)
         if need_pair:
             if left < 2:
-                return ()
-            groups.append(Group("pair", ANY, (ANY, ANY)))
+                return
+            tail.append(_ANY_PAIR)
             left -= 2
         if left % 3:
-            return ()
-        groups += [Group("pung", ANY, (ANY, ANY, ANY))] * (left // 3)
-        return (tuple(groups),)
-    out: list[tuple[Group, ...]] = []
-    for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
-        rest = _cut(_minus(counts, naturals), jokers - used, need_pair and group.kind != "pair")
-        out += [(group,) + tail for tail in rest]
+            return
+        tail += [_ANY_PUNG] * (left // 3)
+        pair = -1
+        sets: list[int] = []
+        for gid in tail:
+            if GROUP_PAIR[gid] and pair < 0:
+                pair = gid
+            else:
+                sets.append(gid)
+        sets.sort()
+        split = (pair, tuple(sets))
+        if split not in seen:
+            seen.add(split)
+            out.append(split)
+        return
+    for cut, used, pair_here in suit_cuts(parts[g], left, need_pair):
+        ids.extend(cut)
+        _combine(parts, g + 1, left - used, need_pair and not pair_here, ids, out, seen)
+        del ids[len(ids) - len(cut):]
+
+
+@lru_cache(maxsize=65536)
+def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated,
+    as (pair's group id, sets' group ids sorted): suit by suit from the memoised `suit_cuts`."""
+    if (sum(counts) + jokers) % 3 != 2:
+        return ()
+    parts: list[tuple[int, ...]] = []
+    for a, b in _SUITS:
+        part = [0] * NUM_TILES
+        part[a:b] = counts[a:b]
+        parts.append(tuple(part))
+    out: list[tuple[int, tuple[int, ...]]] = []
+    _combine(parts, 0, jokers, True, [], out, set())
     return tuple(out)
 
 
 @lru_cache(maxsize=65536)
 def wild_splits(counts: tuple[int, ...], jokers: int) -> tuple[WildSplit, ...]:
     """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated."""
-    if (sum(counts) + jokers) % 3 != 2:
-        return ()
-    seen: set[WildSplit] = set()
-    out: list[WildSplit] = []
-    for groups in _cut(counts, jokers, True):
-        pair = next(g for g in groups if g.kind == "pair")
-        sets = tuple(sorted((g for g in groups if g.kind != "pair"), key=lambda g: (g.first, g.kind, g.wild_faces)))
-        split = WildSplit(pair, sets)
-        if split not in seen:
-            seen.add(split)
-            out.append(split)
-    return tuple(out)
+    return tuple(WildSplit(GROUPS[pair], tuple([GROUPS[gid] for gid in sets])) for pair, sets in split_ids(counts, jokers))
 
 
 def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tuple[tuple[int, int], ...] | None:
