@@ -167,9 +167,9 @@ def _combine(
     parts: list[tuple[int, ...]], g: int, left: int, need_pair: bool, ids: list[int],
     out: list[tuple[int, tuple[int, ...]]], seen: set[tuple[int, tuple[int, ...]]],
 ) -> None:
-    """Suit g's cuts, each followed by the later suits' (the search order of the whole hand); at
+    """Suit `parts[g]`'s cuts, each followed by the later suits' (the search order of the whole hand); at
     the end, the jokers left make the pair (if none yet) and pungs of jokers only."""
-    if g == 4:
+    if g == len(parts):
         tail = list(ids)
         if need_pair:
             if left < 2:
@@ -204,11 +204,12 @@ def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[in
     as (pair's group id, sets' group ids sorted): suit by suit from the memoised `suit_cuts`."""
     if (sum(counts) + jokers) % 3 != 2:
         return ()
-    parts: list[tuple[int, ...]] = []
+    parts: list[tuple[int, ...]] = []  # the suits that hold tiles (an empty one adds nothing)
     for a, b in _SUITS:
-        part = [0] * NUM_TILES
-        part[a:b] = counts[a:b]
-        parts.append(tuple(part))
+        if any(counts[a:b]):
+            part = [0] * NUM_TILES
+            part[a:b] = counts[a:b]
+            parts.append(tuple(part))
     out: list[tuple[int, tuple[int, ...]]] = []
     _combine(parts, 0, jokers, True, [], out, set())
     return tuple(out)
