@@ -143,59 +143,70 @@ _ANY_PAIR: int = GROUP_ID[Group("pair", ANY, (ANY, ANY))]
 _ANY_PUNG: int = GROUP_ID[Group("pung", ANY, (ANY, ANY, ANY))]
 _SUITS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
 
-SuitCut = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
+Search = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
+SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the pair's id or -1, jokers used)
 
 
 @lru_cache(maxsize=65536)
-def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
+def _suit_search(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Search, ...]:
     """Every way to cut one suit's tiles (`counts`: 34 counts, the other suits 0) into groups with
     at most `jokers` jokers (and the pair, if `need_pair` and it falls here), in search order:
     the lowest tile first, its groups in `_groups_with`'s order."""
     i = _first_nonzero(counts)
     if i == NUM_TILES:
         return (((), 0, False),)
-    out: list[SuitCut] = []
+    out: list[Search] = []
     for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
         is_pair = group.kind == "pair"
         gid = GROUP_ID[group]
-        for ids, more, pair in suit_cuts(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
+        for ids, more, pair in _suit_search(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
             out.append(((gid,) + ids, used + more, is_pair or pair))
     return tuple(out)
 
 
-def _combine(
-    parts: list[tuple[int, ...]], g: int, left: int, need_pair: bool, ids: list[int],
-    out: list[tuple[int, tuple[int, ...]]], seen: set[tuple[int, tuple[int, ...]]],
-) -> None:
-    """Suit `parts[g]`'s cuts, each followed by the later suits' (the search order of the whole hand); at
-    the end, the jokers left make the pair (if none yet) and pungs of jokers only."""
-    if g == len(parts):
-        tail = list(ids)
-        if need_pair:
-            if left < 2:
-                return
-            tail.append(_ANY_PAIR)
-            left -= 2
-        if left % 3:
-            return
-        tail += [_ANY_PUNG] * (left // 3)
+@lru_cache(maxsize=65536)
+def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
+    """One suit's distinct cuts (`_suit_search`, each kept where it first appears): its sets'
+    group ids sorted, the pair's id (-1: not in this suit) and the jokers used."""
+    seen: set[SuitCut] = set()
+    out: list[SuitCut] = []
+    for ids, used, _ in _suit_search(counts, jokers, need_pair):
         pair = -1
         sets: list[int] = []
-        for gid in tail:
-            if GROUP_PAIR[gid] and pair < 0:
+        for gid in ids:
+            if GROUP_PAIR[gid]:
                 pair = gid
             else:
                 sets.append(gid)
         sets.sort()
-        split = (pair, tuple(sets))
-        if split not in seen:
-            seen.add(split)
-            out.append(split)
+        cut = (tuple(sets), pair, used)
+        if cut not in seen:
+            seen.add(cut)
+            out.append(cut)
+    return tuple(out)
+
+
+def _combine(
+    parts: list[tuple[int, ...]], g: int, left: int, pair: int, sets: tuple[int, ...], out: list[tuple[int, tuple[int, ...]]],
+) -> None:
+    """Suit `parts[g]`'s cuts, each followed by the later suits' (the search order of the whole
+    hand); at the end, the jokers left make the pair (if none yet) and pungs of jokers only.
+
+    A hand's reading is its suits' cuts (groups of different suits never share an id, and
+    group ids sort by first tile, jokers-only groups first), so distinct combinations are
+    distinct readings and their sets, concatenated, are sorted."""
+    if g == len(parts):
+        if pair < 0:
+            if left < 2:
+                return
+            pair = _ANY_PAIR
+            left -= 2
+        if left % 3:
+            return
+        out.append((pair, (_ANY_PUNG,) * (left // 3) + sets if left else sets))
         return
-    for cut, used, pair_here in suit_cuts(parts[g], left, need_pair):
-        ids.extend(cut)
-        _combine(parts, g + 1, left - used, need_pair and not pair_here, ids, out, seen)
-        del ids[len(ids) - len(cut):]
+    for cut, here, used in suit_cuts(parts[g], left, pair < 0):
+        _combine(parts, g + 1, left - used, here if here >= 0 else pair, sets + cut, out)
 
 
 @lru_cache(maxsize=65536)
@@ -211,7 +222,7 @@ def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[in
             part[a:b] = counts[a:b]
             parts.append(tuple(part))
     out: list[tuple[int, tuple[int, ...]]] = []
-    _combine(parts, 0, jokers, True, [], out, set())
+    _combine(parts, 0, jokers, -1, (), out)
     return tuple(out)
 
 
