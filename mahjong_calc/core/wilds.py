@@ -143,6 +143,27 @@ _ANY_PAIR: int = GROUP_ID[Group("pair", ANY, (ANY, ANY))]
 _ANY_PUNG: int = GROUP_ID[Group("pung", ANY, (ANY, ANY, ANY))]
 _SUITS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
 
+Option = tuple[int, tuple[int, ...], int, tuple[tuple[int, int], ...]]  # (group id, naturals, jokers, (tile, copies) needed)
+
+
+def _option_table() -> tuple[tuple[Option, ...], ...]:
+    """`_groups_with` of every tile (with and without the pair still to place) as if every tile
+    were held and jokers plenty, each group as its id with the natural tiles it needs: the
+    groups a hand may use at tile i are these, in this order, less those it cannot fill."""
+    full = tuple([4] * NUM_TILES)
+    table: list[tuple[Option, ...]] = []
+    for i in range(NUM_TILES):
+        for need_pair in (False, True):
+            options: list[Option] = []
+            for group, naturals, used in _groups_with(i, full, 3, need_pair):
+                needs = tuple(sorted((t, naturals.count(t)) for t in set(naturals)))
+                options.append((GROUP_ID[group], naturals, used, needs))
+            table.append(tuple(options))
+    return tuple(table)
+
+
+_OPTIONS: tuple[tuple[Option, ...], ...] = _option_table()  # index: tile * 2 + need_pair
+
 Search = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
 SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the pair's id or -1, jokers used)
 
@@ -151,14 +172,22 @@ SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the p
 def _suit_search(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Search, ...]:
     """Every way to cut one suit's tiles (`counts`: 34 counts, the other suits 0) into groups with
     at most `jokers` jokers (and the pair, if `need_pair` and it falls here), in search order:
-    the lowest tile first, its groups in `_groups_with`'s order."""
+    the lowest tile first, its groups in `_groups_with`'s order (through `_OPTIONS`)."""
     i = _first_nonzero(counts)
     if i == NUM_TILES:
         return (((), 0, False),)
     out: list[Search] = []
-    for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
-        is_pair = group.kind == "pair"
-        gid = GROUP_ID[group]
+    for gid, naturals, used, needs in _OPTIONS[i * 2 + int(need_pair)]:
+        if used > jokers:
+            continue
+        held = True
+        for t, n in needs:
+            if counts[t] < n:
+                held = False
+                break
+        if not held:
+            continue
+        is_pair = GROUP_PAIR[gid]
         for ids, more, pair in _suit_search(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
             out.append(((gid,) + ids, used + more, is_pair or pair))
     return tuple(out)
