@@ -8,7 +8,8 @@
 For each variant, N seeded random records (bench/run.py's generator: melds, concealed kongs,
 the variant's flags now and then, a 财神 in one Pujiang record of three, some clashing
 flags and non-wins, which are answers too) go through `mjcalc batch FILE --jobs 1` (JSON
-Lines out) of both sides; then `--sample` of them a variant through `mjcalc score ... --json`.
+Lines out) of both sides; then `--sample` of them a variant through `mjcalc score ... --json`
+(with `--explain`, `mjcalc score ... --json --explain`: every reading the scorer kept).
 Exit statuses, stdout and stderr must be identical. Each side runs the package its Python
 has installed (from a directory outside both checkouts), so reinstall a checkout after
 changing it; `--from-source` runs both source trees instead (plain Python, nothing compiled).
@@ -116,10 +117,10 @@ def score_args(record: dict[str, Any]) -> list[str]:
     return [*args, "--json"]
 
 
-def compare_score(ours: Side, base: Side, records: list[dict[str, Any]]) -> tuple[int, int, str | None]:
+def compare_score(ours: Side, base: Side, records: list[dict[str, Any]], explain: bool = False) -> tuple[int, int, str | None]:
     same, first = 0, None
     for record in records:
-        args = score_args(record)
+        args = score_args(record) + (["--explain"] if explain else [])
         a, b = ours.run(["score", *args]), base.run(["score", *args])
         if (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr):
             same += 1
@@ -145,6 +146,7 @@ def main() -> int:
     parser.add_argument("--records", type=int, default=100_000, help="random records a variant (default 100,000)")
     parser.add_argument("--variants", nargs="+", default=VARIANTS)
     parser.add_argument("--sample", type=int, default=50, help="records a variant also compared through `mjcalc score --json`")
+    parser.add_argument("--explain", action="store_true", help="the `mjcalc score` sample also with --explain (every reading)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for this side, e.g. MJCALC_PURE_PYTHON=1")
     parser.add_argument("--baseline-env", action="append", default=[], help="NAME=VALUE for the baseline side")
@@ -177,8 +179,9 @@ def main() -> int:
             if args.sample:
                 records = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
                 step = max(1, len(records) // args.sample)
-                total, same, first = compare_score(ours, base, records[::step][: args.sample])
-                print(f"{variant}: score --json, {total:,} records, {same:,} identical" + ("" if first is None else f"; first difference: {first}"))
+                total, same, first = compare_score(ours, base, records[::step][: args.sample], args.explain)
+                shown = "score --json" + (" --explain" if args.explain else "")
+                print(f"{variant}: {shown}, {total:,} records, {same:,} identical" + ("" if first is None else f"; first difference: {first}"))
                 failed |= first is not None
     print("identical" if not failed else "DIFFERENT")
     return 1 if failed else 0

@@ -37,6 +37,12 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
     "mahjong_calc.variants.wuhu.explain",
+    "mahjong_calc.variants.common.read",
+    "mahjong_calc.variants.common.detectors",
+    "mahjong_calc.variants.chizhou.patterns",
+    "mahjong_calc.variants.chizhou.kernel",
+    "mahjong_calc.variants.pujiang.patterns",
+    "mahjong_calc.variants.pujiang.kernel",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"

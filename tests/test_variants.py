@@ -40,7 +40,7 @@ def test_each_shipped_ruleset_carries_its_variant_and_its_detectors(name: str) -
 
 
 def test_one_after_kong_detector_under_each_variants_own_key() -> None:
-    # Wuhu's detectors read the kernel's compact reading (patterns/wuhu.py), the others a Candidate
+    # Wuhu's detectors read a WuhuRead (variants/wuhu/patterns.py), the others a SetsRead (variants/common/read.py)
     assert wuhu_patterns.DETECTORS["gang_hou_kai_hua"] is wuhu_patterns.gang_hou_kai_hua is VARIANTS["wuhu"].detectors["gang_hou_kai_hua"]
     assert chizhou_patterns.DETECTORS["gang_kai"] is common.after_kong
     assert pujiang_patterns.DETECTORS["gang_kai"] is common.after_kong

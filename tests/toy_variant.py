@@ -14,11 +14,12 @@ from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import NotAWin
 from mahjong_calc.core.hand import Hand
 from mahjong_calc.core.result import ScoreResult
-from mahjong_calc.core.shapes import Arrangement, arrangements, hand_counts
+from mahjong_calc.core.shapes import KONG_CODE, PUNG_CODE, Arrangement, arrangements, hand_counts
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.rules.schema import Label
 from mahjong_calc.variants.common import detectors as common
-from mahjong_calc.variants.common.candidate import Candidate, Detectors, detect
+from mahjong_calc.variants.common.candidate import Detectors, detect
+from mahjong_calc.variants.common.read import SetsRead, read_arrangement
 from mahjong_calc.variants.common.reading import Reading, Settled, best_result, each_pays, item
 
 if TYPE_CHECKING:
@@ -53,10 +54,10 @@ if TYPE_CHECKING:
 # --- the detectors module ---------------------------------------------------------------
 
 
-def pungs(c: Candidate[ToyOptions]) -> int:
+def pungs(r: SetsRead) -> int:
     """How many pungs (and, if the option says so, kongs): the toy's meaning of `dui_dui_hu`."""
-    kinds = ("pung", "kong") if c.options.count_kongs_as_pungs else ("pung",)
-    return sum(1 for s in c.sets if s.kind in kinds)
+    kinds = (PUNG_CODE, KONG_CODE) if r.options.count_kongs_as_pungs else (PUNG_CODE,)
+    return sum(1 for code in r.sets if code // 34 in kinds)
 
 
 DETECTORS: Detectors = {"dui_dui_hu": pungs, "qing_yi_se": common.qing_yi_se}
@@ -66,7 +67,7 @@ DETECTORS: Detectors = {"dui_dui_hu": pungs, "qing_yi_se": common.qing_yi_se}
 
 
 def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: ToyRuleset, counts: tuple[int, ...]) -> Reading[Arrangement]:
-    found = detect(rs.detectors, Candidate(hand, ctx, arr, counts, rs.options))
+    found = detect(rs.detectors, read_arrangement(hand, ctx, arr, counts, rs.options))
     items = [item(rs, "base", rs.numbers.base)]
     items += [item(rs, key, rs.patterns[key].fan * times, f"× {times}") for key, times in found.items()]
     return Reading(sum(i.value for i in items), tuple(items), tuple(found), arr)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from itertools import product
 from typing import Literal
 
 from .hand import Hand
@@ -147,9 +146,22 @@ def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
     return False
 
 
+PUNG_CODE = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
+CHOW_CODE = 1
+KONG_CODE = 2
+_KIND_CODES: dict[str, int] = {"pung": PUNG_CODE, "chow": CHOW_CODE, "kong": KONG_CODE}
+CODE_KINDS: tuple[SetKind, ...] = ("pung", "chow", "kong")  # a set code's kind (code // 34)
+
+
+@lru_cache(maxsize=65536)
+def _group_codes(base: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`_group_sets` with each set as its code (`kind * 34 + first tile`)."""
+    return tuple(tuple([_KIND_CODES[kind] * 34 + first for kind, first in sets]) for sets in _group_sets(base, part))
+
+
 @lru_cache(maxsize=4096)
-def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
-    """Every pair + sets split of the concealed tiles (count tuple of 34).
+def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every pair + sets split of the concealed tiles (count tuple of 34), each set as its code.
 
     Splits come pair by pair in tile order, each pair's sets in search order
     (lowest tile first, pung before chow); the work is done per suit and memoised there.
@@ -158,16 +170,16 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
         return ()
     parts = [counts[a:b] for a, b in _GROUPS]
     pair_group = -1
-    for g, part in enumerate(parts):
-        size = sum(part) % 3
+    for g in range(4):
+        size = sum(parts[g]) % 3
         if size == 1 or (size == 2 and pair_group >= 0):
             return ()
         if size == 2:
             pair_group = g
-    lists: list[GroupSets] = []
-    for g, part in enumerate(parts):
+    lists: list[tuple[tuple[int, ...], ...]] = []
+    for g in range(4):
         if g != pair_group:
-            found = _group_sets(_GROUPS[g][0], part)
+            found = _group_codes(_GROUPS[g][0], parts[g])
             if not found:
                 return ()
             lists.append(found)
@@ -175,16 +187,26 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
             lists.append(())
     base = _GROUPS[pair_group][0]
     work = list(parts[pair_group])
-    out: list[Split] = []
-    for i, n in enumerate(work):
-        if n < 2:
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for i in range(len(work)):
+        if work[i] < 2:
             continue
         work[i] -= 2
-        lists[pair_group] = _group_sets(base, tuple(work))
+        lists[pair_group] = _group_codes(base, tuple(work))
         work[i] += 2
-        for m, p, s, z in product(*lists):
-            out.append((base + i, m + p + s + z))
+        for m in lists[0]:
+            for p in lists[1]:
+                for s in lists[2]:
+                    for z in lists[3]:
+                        out.append((base + i, m + p + s + z))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
+    """Every pair + sets split of the concealed tiles (count tuple of 34): `split_codes` with
+    each set as (kind, first tile), in the same order."""
+    return tuple((pair, tuple([(CODE_KINDS[c // 34], c % 34) for c in codes])) for pair, codes in split_codes(counts))
 
 
 @lru_cache(maxsize=16384)
@@ -273,3 +295,37 @@ def waits_before_win(hand: Hand) -> tuple[int, ...]:
     held = list(hand_counts(hand))
     held[hand.win_tile] -= 1
     return waits(tuple(counts), tuple(held))
+
+
+# --- the same splits as set codes, for the variants' kernels -------------------------------
+
+def set_code(kind: str, first: int) -> int:
+    """A set (or meld) as one int: `kind * 34 + first tile`."""
+    return _KIND_CODES[kind] * 34 + first
+
+
+def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """`arrangements` as (pair, set codes: concealed then melds, win_in), in the same order:
+    each split with every place the winning tile can sit (-1: the pair; else the index of a
+    concealed set, each distinct set once)."""
+    out: list[tuple[int, tuple[int, ...], int]] = []
+    for pair, raw in split_codes(counts):
+        sets = raw + melds
+        if pair == win:
+            out.append((pair, sets, -1))
+        for index in range(len(raw)):
+            code = raw[index]
+            if code >= CHOW_CODE * 34:
+                first = code - CHOW_CODE * 34
+                holds = first <= win <= first + 2
+            else:
+                holds = code == win
+            if holds and code not in raw[:index]:
+                out.append((pair, sets, index))
+    return tuple(out)
+
+
+def code_arrangement(melds: tuple[TileSet, ...], pair: int, codes: tuple[int, ...], win_in: int) -> Arrangement:
+    """A kernel's (pair, set codes, win_in) as an Arrangement: concealed sets from their codes, then `melds`."""
+    concealed = tuple([_tile_set(CODE_KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
+    return Arrangement(pair, concealed + melds, win_in)

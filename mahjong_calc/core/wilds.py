@@ -1,9 +1,11 @@
 """Wild tiles (财神, jokers): every way to read concealed tiles when some are wild.
 
-The core splitter (`decompose.splits`) knows nothing of wilds. Here the wilds are
+The core splitter (`shapes.splits`) knows nothing of wilds. Here the wilds are
 taken out of the counts and the rest is cut into a pair plus sets with up to `w`
-jokers filling gaps, memoised on (counts, w). Each group records which tile every
-joker in it stands for, so a scorer can say so and detectors never recompute it.
+jokers filling gaps: each suit's cuts are computed once per (suit counts, jokers) and
+looked up (`suit_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
+records which tile every joker in it stands for, so a scorer can say so and detectors
+never recompute it; a group is also a small int (`GROUPS`, `GROUP_ID`) for the kernel.
 
 A joker in a group made of jokers only (two wilds as the pair, three as a pung)
 stands for no tile in particular: its face is `ANY` (-1) and the scorer picks one
@@ -112,44 +114,151 @@ def _groups_with(i: int, counts: tuple[int, ...], jokers: int, need_pair: bool) 
     return options
 
 
+def _all_groups() -> list[Group]:
+    """Every group `_groups_with` (or the jokers left over) can make, in the order split sets sort in."""
+    out = [Group("pair", ANY, (ANY, ANY)), Group("pung", ANY, (ANY, ANY, ANY))]
+    for t in range(NUM_TILES):
+        out.append(Group("pair", t))
+        out.append(Group("pair", t, (t,)))
+        for fill in range(3):
+            out.append(Group("pung", t, (t,) * fill))
+        if not is_honour(t) and t % 9 <= 6:
+            for mask in range(8):
+                out.append(Group("chow", t, tuple([t + d for d in range(3) if mask >> d & 1])))
+    out.sort(key=lambda g: (g.first, g.kind, g.wild_faces))
+    return out
+
+
+# Every group as a small int: its index here, in the order a split's sets are sorted
+# (first tile, kind, jokers' faces), so sorting ids sorts the groups.
+GROUPS: tuple[Group, ...] = tuple(_all_groups())
+GROUP_ID: dict[Group, int] = {g: i for i, g in enumerate(GROUPS)}
+GROUP_PAIR: tuple[bool, ...] = tuple([g.kind == "pair" for g in GROUPS])
+GROUP_CHOW: tuple[bool, ...] = tuple([g.kind == "chow" for g in GROUPS])
+GROUP_FIRST: tuple[int, ...] = tuple([g.first for g in GROUPS])
+GROUP_WILDS: tuple[int, ...] = tuple([g.wilds for g in GROUPS])
+GROUP_NATURALS: tuple[tuple[int, ...], ...] = tuple([g.naturals() for g in GROUPS])
+GROUP_FACES: tuple[tuple[int, ...], ...] = tuple([g.wild_faces for g in GROUPS])
+_ANY_PAIR: int = GROUP_ID[Group("pair", ANY, (ANY, ANY))]
+_ANY_PUNG: int = GROUP_ID[Group("pung", ANY, (ANY, ANY, ANY))]
+_SUITS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
+
+Option = tuple[int, tuple[int, ...], int, tuple[tuple[int, int], ...]]  # (group id, naturals, jokers, (tile, copies) needed)
+
+
+def _option_table() -> tuple[tuple[Option, ...], ...]:
+    """`_groups_with` of every tile (with and without the pair still to place) as if every tile
+    were held and jokers plenty, each group as its id with the natural tiles it needs: the
+    groups a hand may use at tile i are these, in this order, less those it cannot fill."""
+    full = tuple([4] * NUM_TILES)
+    table: list[tuple[Option, ...]] = []
+    for i in range(NUM_TILES):
+        for need_pair in (False, True):
+            options: list[Option] = []
+            for group, naturals, used in _groups_with(i, full, 3, need_pair):
+                needs = tuple(sorted((t, naturals.count(t)) for t in set(naturals)))
+                options.append((GROUP_ID[group], naturals, used, needs))
+            table.append(tuple(options))
+    return tuple(table)
+
+
+_OPTIONS: tuple[tuple[Option, ...], ...] = _option_table()  # index: tile * 2 + need_pair
+
+Search = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
+SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the pair's id or -1, jokers used)
+
+
 @lru_cache(maxsize=65536)
-def _cut(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """All ways to cut `counts` plus exactly `jokers` jokers into groups (a pair if needed)."""
+def _suit_search(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Search, ...]:
+    """Every way to cut one suit's tiles (`counts`: 34 counts, the other suits 0) into groups with
+    at most `jokers` jokers (and the pair, if `need_pair` and it falls here), in search order:
+    the lowest tile first, its groups in `_groups_with`'s order (through `_OPTIONS`)."""
     i = _first_nonzero(counts)
     if i == NUM_TILES:
-        groups: list[Group] = []
-        left = jokers
-        if need_pair:
+        return (((), 0, False),)
+    out: list[Search] = []
+    for gid, naturals, used, needs in _OPTIONS[i * 2 + int(need_pair)]:
+        if used > jokers:
+            continue
+        held = True
+        for t, n in needs:
+            if counts[t] < n:
+                held = False
+                break
+        if not held:
+            continue
+        is_pair = GROUP_PAIR[gid]
+        for ids, more, pair in _suit_search(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
+            out.append(((gid,) + ids, used + more, is_pair or pair))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
+    """One suit's distinct cuts (`_suit_search`, each kept where it first appears): its sets'
+    group ids sorted, the pair's id (-1: not in this suit) and the jokers used."""
+    seen: set[SuitCut] = set()
+    out: list[SuitCut] = []
+    for ids, used, _ in _suit_search(counts, jokers, need_pair):
+        pair = -1
+        sets: list[int] = []
+        for gid in ids:
+            if GROUP_PAIR[gid]:
+                pair = gid
+            else:
+                sets.append(gid)
+        sets.sort()
+        cut = (tuple(sets), pair, used)
+        if cut not in seen:
+            seen.add(cut)
+            out.append(cut)
+    return tuple(out)
+
+
+def _combine(
+    parts: list[tuple[int, ...]], g: int, left: int, pair: int, sets: tuple[int, ...], out: list[tuple[int, tuple[int, ...]]],
+) -> None:
+    """Suit `parts[g]`'s cuts, each followed by the later suits' (the search order of the whole
+    hand); at the end, the jokers left make the pair (if none yet) and pungs of jokers only.
+
+    A hand's reading is its suits' cuts (groups of different suits never share an id, and
+    group ids sort by first tile, jokers-only groups first), so distinct combinations are
+    distinct readings and their sets, concatenated, are sorted."""
+    if g == len(parts):
+        if pair < 0:
             if left < 2:
-                return ()
-            groups.append(Group("pair", ANY, (ANY, ANY)))
+                return
+            pair = _ANY_PAIR
             left -= 2
         if left % 3:
-            return ()
-        groups += [Group("pung", ANY, (ANY, ANY, ANY))] * (left // 3)
-        return (tuple(groups),)
-    out: list[tuple[Group, ...]] = []
-    for group, naturals, used in _groups_with(i, counts, jokers, need_pair):
-        rest = _cut(_minus(counts, naturals), jokers - used, need_pair and group.kind != "pair")
-        out += [(group,) + tail for tail in rest]
+            return
+        out.append((pair, (_ANY_PUNG,) * (left // 3) + sets if left else sets))
+        return
+    for cut, here, used in suit_cuts(parts[g], left, pair < 0):
+        _combine(parts, g + 1, left - used, here if here >= 0 else pair, sets + cut, out)
+
+
+@lru_cache(maxsize=65536)
+def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated,
+    as (pair's group id, sets' group ids sorted): suit by suit from the memoised `suit_cuts`."""
+    if (sum(counts) + jokers) % 3 != 2:
+        return ()
+    parts: list[tuple[int, ...]] = []  # the suits that hold tiles (an empty one adds nothing)
+    for a, b in _SUITS:
+        if any(counts[a:b]):
+            part = [0] * NUM_TILES
+            part[a:b] = counts[a:b]
+            parts.append(tuple(part))
+    out: list[tuple[int, tuple[int, ...]]] = []
+    _combine(parts, 0, jokers, -1, (), out)
     return tuple(out)
 
 
 @lru_cache(maxsize=65536)
 def wild_splits(counts: tuple[int, ...], jokers: int) -> tuple[WildSplit, ...]:
     """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated."""
-    if (sum(counts) + jokers) % 3 != 2:
-        return ()
-    seen: set[WildSplit] = set()
-    out: list[WildSplit] = []
-    for groups in _cut(counts, jokers, True):
-        pair = next(g for g in groups if g.kind == "pair")
-        sets = tuple(sorted((g for g in groups if g.kind != "pair"), key=lambda g: (g.first, g.kind, g.wild_faces)))
-        split = WildSplit(pair, sets)
-        if split not in seen:
-            seen.add(split)
-            out.append(split)
-    return tuple(out)
+    return tuple(WildSplit(GROUPS[pair], tuple([GROUPS[gid] for gid in sets])) for pair, sets in split_ids(counts, jokers))
 
 
 def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tuple[tuple[int, int], ...] | None:

@@ -24,7 +24,7 @@ N = TypeVar("N")  # the numbers class
 O = TypeVar("O")  # the options class
 P = TypeVar("P")  # one entry of `patterns:`
 
-# A detector counts its pattern in one reading, a `Candidate` (variants/common/candidate.py).
+# A detector counts its pattern in one reading (a `SetsRead`, variants/common/read.py; Wuhu a `WuhuRead`).
 # The rules floor holds detectors without naming that class, which sits on the floor above.
 Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]

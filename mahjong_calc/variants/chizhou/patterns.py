@@ -1,33 +1,31 @@
-"""Detectors for Chizhou 池州麻将 (字一色, 大吊车, 抢杠) and its table of pattern keys."""
+"""Detectors for Chizhou 池州麻将 (字一色, 大吊车, 抢杠) and its table of pattern keys.
+
+Each reads the kernel's `SetsRead` (variants/common/read.py), one per hand.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..common import detectors as common
-from ..common.candidate import Candidate, Detectors
-
-if TYPE_CHECKING:
-    from .schema import ChizhouOptions
+from ..common.candidate import Detectors
+from ..common.read import SetsRead
 
 
-def zi_yi_se(c: Candidate[Any]) -> int:
+def zi_yi_se(r: SetsRead) -> int:
     """字一色: honours only (so never also 混一色, which needs a suit)."""
-    return bool(c.arrangement) and c.has_honours and not c.suits_present
+    return int(r.arranged and r.honours and r.suits == 0)
 
 
-def da_diao_che(c: Candidate[ChizhouOptions]) -> int:
+def da_diao_che(r: SetsRead) -> int:
     """大吊车: all four sets are declared melds and the winning tile pairs the last lone tile."""
-    arr = c.arrangement
-    if arr is None or arr.win_in != -1 or len(arr.sets) != 4:
+    if not r.arranged or r.win_in != -1 or len(r.sets) != 4 or r.n_concealed != 0:
         return 0
-    allow_concealed_kong = c.options.da_diao_che_concealed_kong
-    return all(s.declared and (allow_concealed_kong or not s.concealed) for s in arr.sets)
+    allow_concealed_kong: bool = r.options.da_diao_che_concealed_kong
+    return int(allow_concealed_kong or not any(r.melds_concealed))
 
 
-def qiang_gang(c: Candidate[Any]) -> int:
+def qiang_gang(r: SetsRead) -> int:
     """抢杠: won on the tile another player added to a pung to make a kong."""
-    return c.ctx.robbing_kong
+    return int(r.ctx.robbing_kong)
 
 
 # The keys a Chizhou ruleset may list under `patterns:` (each with its 番).

@@ -2,42 +2,50 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ...core.shapes import CHOW_CODE, KONG_CODE
+from .read import SetsRead, chows
 
-from .candidate import Candidate
 
-
-def dui_dui_hu(c: Candidate[Any]) -> int:
+def dui_dui_hu(r: SetsRead) -> int:
     """对对胡: every set is a pung or kong."""
-    return bool(c.arrangement) and all(s.kind != "chow" for s in c.sets)
+    if not r.arranged:
+        return 0
+    for code in r.sets:
+        if CHOW_CODE * 34 <= code < KONG_CODE * 34:
+            return 0
+    return 1
 
 
-def qing_yi_se(c: Candidate[Any]) -> int:
+def qing_yi_se(r: SetsRead) -> int:
     """清一色: one suit, no honours."""
-    return len(c.suits_present) == 1 and not c.has_honours
+    return int(r.suits == 1 and not r.honours)
 
 
-def hun_yi_se(c: Candidate[Any]) -> int:
+def hun_yi_se(r: SetsRead) -> int:
     """混一色: one suit plus honours."""
-    return len(c.suits_present) == 1 and c.has_honours
+    return int(r.suits == 1 and r.honours)
 
 
-def tong_tian(c: Candidate[Any]) -> int:
+def tong_tian(r: SetsRead) -> int:
     """通天: 123, 456 and 789 of one suit, as three sequences."""
-    firsts = {s.first for s in c.sets if s.kind == "chow"}
-    return any({base, base + 3, base + 6} <= firsts for base in (0, 9, 18))
+    firsts = chows(r)
+    for base in (0, 9, 18):
+        need = (1 << base) | (1 << (base + 3)) | (1 << (base + 6))
+        if firsts & need == need:
+            return 1
+    return 0
 
 
-def tian_hu(c: Candidate[Any]) -> int:
+def tian_hu(r: SetsRead) -> int:
     """天胡: complete as dealt."""
-    return c.ctx.heavenly
+    return int(r.ctx.heavenly)
 
 
-def di_hu(c: Candidate[Any]) -> int:
+def di_hu(r: SetsRead) -> int:
     """地胡: won on the first discard."""
-    return c.ctx.earthly
+    return int(r.ctx.earthly)
 
 
-def after_kong(c: Candidate[Any]) -> int:
+def after_kong(r: SetsRead) -> int:
     """杠开: won on the tile drawn after a kong (Chizhou and Pujiang list it as `gang_kai`)."""
-    return c.ctx.after_kong
+    return int(r.ctx.after_kong)

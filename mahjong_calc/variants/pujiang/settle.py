@@ -1,7 +1,7 @@
 """Pujiang 浦江麻将 承包 and the 飘 limits (seed 002 §12 承包, 抢杠, 飘财神, 保飘).
 
 - 抢杠包: the robbed player pays all three shares. The scorer already charges them
-  (`score.py: payments`); the settler records the shift.
+  (`kernel.py: payments`); the settler records the shift.
 - 生张包: during a 飘 round, the player who discarded a tile not yet seen on the table
   (生张), letting another player win a hand with 番, pays all three shares.
 - 飘包: when the winner's second (or later) 飘 came from a pung or kong that someone
@@ -42,12 +42,13 @@ def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_ne
 
 
 def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:
-    from .score import owed, owed_by_robbed_fan  # the scorer's arithmetic for one payer
+    from .kernel import owed, owed_by_robbed_fan, plan_for  # the scorer's arithmetic for one payer
 
     pungs = ctx.opponent_pungs or (0, 0, 0)
+    plan = plan_for(rs)
     if ctx.robbing_kong and ctx.robbed_fan is not None and rs.options.qiang_gang_amount != "winner_value":
-        return owed_by_robbed_fan(int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)], rs)
-    return owed(int(result.extra["zi"]), fan, pungs[SEATS.index(seat)], rs)
+        return owed_by_robbed_fan(plan, int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)])
+    return owed(plan, int(result.extra["zi"]), fan, pungs[SEATS.index(seat)])
 
 
 def settle_pujiang(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:

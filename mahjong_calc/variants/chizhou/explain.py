@@ -1,0 +1,157 @@
+"""The Chizhou kernel's integers as a ScoreResult: items with their labels and detail text,
+the decomposition, the extra keys, the refusal when 花 are short, and every reading for
+`--explain`.
+
+This is the only place Chizhou text is made; the arithmetic is the kernel's (kernel.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, overload
+
+from ...core.context import SEATS, Seat, WinContext
+from ...core.errors import NotAWin
+from ...core.hand import Hand
+from ...core.result import Item, ScoreResult
+from ...core.shapes import Arrangement, code_arrangement, meld_sets, set_code
+from ..common.reading import Reading, each_pays, item
+from . import kernel as k
+
+if TYPE_CHECKING:
+    from ...rules.ruleset import Ruleset
+
+FLOWER_KEYS = ("zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang")  # kernel.ZI_PENG...
+WIN_KINDS = ("a win by robbing a kong (抢杠)", "a 拉子 hand", "a self-drawn win (自摸)", "a discard win (冲)")  # kernel.NEED_*
+
+
+@dataclass(frozen=True)
+class ChizhouFacts:
+    """What a Chizhou reading keeps besides its value."""
+
+    arrangement: Arrangement
+    found: dict[str, int]  # pattern key -> times
+    flower_items: tuple[Item, ...]
+    product: int  # the fans multiplied, before the cap
+    multiplier: int  # the product, capped
+    la_zi: bool  # the product reaches the cap (拉子)
+    flowers: int
+    flowers_needed: int
+    win_kind: str  # what kind of win, for the message when 花 are short
+
+
+def product_detail(base: int, found: dict[str, int], product: int, multiplier: int, rs: Ruleset[Any, Any, Any]) -> str:
+    """底 times each fan, and the cap, so the numbers add up on screen: `1 × 3 × 2 = 6, capped at 3`."""
+    fans = [str(rs.patterns[key].fan ** times) for key, times in found.items()]
+    if not fans:
+        return "底"
+    text = f"{' × '.join([str(base), *fans])} = {base * product}"
+    return text + (f", capped at {base * multiplier}" if product > multiplier else "")
+
+
+def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.Scored) -> NotAWin:
+    """Why a reading does not win: its 花 are short."""
+    unless = " (unless 拉子)" if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
+    how = WIN_KINDS[scored.need_kind]
+    return NotAWin("not_enough_flowers", f"{how} needs {scored.need} 花{unless}; the hand has {scored.flowers}")
+
+
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[ChizhouFacts]:
+    """One reading of the kernel's, explained: 底, each pattern with its fan, 拉子 when capped, then each 花 source."""
+    pair, codes, win_in = out.arrangements[scored.arrangement]
+    arr = code_arrangement(meld_sets(hand), pair, codes, win_in)
+    plan = k.plan_for(rs)
+    num = rs.numbers
+    found = {plan.keys[index]: times for index, times in scored.found}
+    flower_items = tuple(
+        item(rs, FLOWER_KEYS[source], plan.flowers[source], f"{arr.sets[index].notation()}: {plan.flowers[source]} 花")
+        for index, source in scored.sources
+    )
+    items = [item(rs, "di", num.base, product_detail(num.base, found, scored.product, scored.multiplier, rs))]
+    for key, times in found.items():
+        fan = rs.patterns[key].fan ** times
+        items.append(item(rs, key, fan, f"×{fan}"))
+    if scored.la_zi:
+        detail = f"封顶: ×{scored.product} capped at ×{num.cap}" if scored.product > num.cap else f"封顶 ×{num.cap}"
+        items.append(item(rs, "la_zi", scored.multiplier, detail))
+    times = rs.options.da_diao_che_payment_multiplier
+    if "da_diao_che" in found and times != 1:
+        items.append(item(rs, "da_diao_che_payment", times, f"大吊车: each payment ×{times}"))
+    items += flower_items
+    facts = ChizhouFacts(arr, found, flower_items, scored.product, scored.multiplier, scored.la_zi, scored.flowers, scored.need,
+                         WIN_KINDS[scored.need_kind])
+    patterns = tuple(found) + (("la_zi",) if scored.la_zi else ())
+    return Reading(scored.value, tuple(items), patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=(scored.flowers,))
+
+
+class Readings(Sequence[Reading[ChizhouFacts]]):
+    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
+
+    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> None:
+        self._args = (hand, ctx, rs)
+        self._best = best
+        self._best_index = best_index
+        self._every: tuple[Reading[ChizhouFacts], ...] | None = None
+
+    def _all(self) -> tuple[Reading[ChizhouFacts], ...]:
+        if self._every is None:
+            hand, ctx, rs = self._args
+            out = kernel(hand, ctx, rs, keep_all=True)
+            self._every = tuple(
+                self._best if scored.arrangement == self._best_index else reading(hand, ctx, rs, out, scored) for scored in out.every
+            )
+        return self._every
+
+    @overload
+    def __getitem__(self, index: int) -> Reading[ChizhouFacts]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Reading[ChizhouFacts]]: ...
+    def __getitem__(self, index: int | slice) -> Reading[ChizhouFacts] | Sequence[Reading[ChizhouFacts]]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Reading[ChizhouFacts]]:
+        return iter(self._all())
+
+
+def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
+    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
+    counts = [0] * 34
+    for t in hand.concealed:
+        counts[t] += 1
+    melds = tuple(set_code(m.kind, m.first) for m in hand.melds)
+    return k.score(k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile, ctx, keep_all)
+
+
+def payments(out: k.Outcome, ctx: WinContext) -> dict[Seat, int]:
+    """What each seat pays the winner: each of the three on a self-draw, else the discarder alone."""
+    if out.pay == k.PAY_EACH:
+        return each_pays(out.pays)
+    assert ctx.discarder is not None  # check_context ran first
+    paid: dict[Seat, int] = dict.fromkeys(SEATS, 0)
+    paid[ctx.discarder] = out.pays
+    return paid
+
+
+def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
+    """The ScoreResult of a winning hand's kernel outcome."""
+    best = out.best
+    assert best is not None
+    chosen = reading(hand, ctx, rs, out, best)
+    facts = chosen.facts
+    return ScoreResult(
+        variant=rs.name,
+        ruleset_version=rs.version,
+        title=(rs.title.zh, rs.title.en),
+        hand=hand,
+        value=best.value,
+        items=chosen.items,
+        patterns=chosen.patterns,
+        payments=payments(out, ctx),
+        decomposition=facts.arrangement.to_dict(),
+        extra={"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
+        readings=Readings(hand, ctx, rs, chosen, best.arrangement),
+    )

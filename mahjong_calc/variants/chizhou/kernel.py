@@ -1,0 +1,254 @@
+"""The Chizhou kernel: tile counts and the facts of a win in, the best reading's integers out.
+
+Plain typed Python over ints and tuples, so that mypyc can compile it; without a
+compiler the same code runs. The rules of Chizhou scoring (番 multiplied and capped at
+拉子, 花 from honour sets and kongs, the 花 a win needs, who pays) are written here once;
+`explain.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
+the only place Chizhou text is made.
+
+The arrangements come from core/shapes.py (suit by suit, memoised on each suit's
+counts); the detectors run over one `SetsRead` per hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final, final
+
+from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
+from ..common.read import SetsRead
+
+if TYPE_CHECKING:
+    from ...core.context import WinContext
+    from ...rules.ruleset import Ruleset
+
+# Outcome codes
+WIN: Final = 0
+NOT_A_WINNING_HAND: Final = 1
+NOT_ENOUGH_FLOWERS: Final = 2
+
+# 花 sources, in the order of numbers.flowers (explain.FLOWER_KEYS names them)
+ZI_PENG: Final = 0
+ZI_AN_KE: Final = 1
+MING_GANG: Final = 2
+AN_GANG: Final = 3
+ZI_MING_GANG: Final = 4
+ZI_AN_GANG: Final = 5
+
+# What kind of win sets the 花 needed (explain words it)
+NEED_QIANG_GANG: Final = 0
+NEED_LA_ZI: Final = 1
+NEED_SELF_DRAW: Final = 2
+NEED_DISCARD: Final = 3
+
+# What each seat pays, by who pays
+PAY_EACH: Final = 0  # self-draw: each of the three
+PAY_DISCARDER: Final = 1  # a discard win or 抢杠: the discarder (the robbed player) alone
+
+
+@final
+class Plan:
+    """A Chizhou ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
+        num, opt = rs.numbers, rs.options
+        self.base: int = num.base
+        self.cap: int = num.cap
+        self.min_self_draw: int = num.min_flowers.self_draw
+        self.min_discard: int = num.min_flowers.discard
+        self.min_qiang_gang: int = num.min_flowers.qiang_gang
+        f = num.flowers
+        self.flowers: tuple[int, ...] = (f.zi_peng, f.zi_an_ke, f.ming_gang, f.an_gang, f.zi_ming_gang, f.zi_an_gang)
+        self.la_zi_needs_no_flowers: bool = opt.la_zi_needs_no_flowers
+        self.discard_triplet_is_exposed: bool = opt.discard_triplet_is_exposed
+        self.payment_multiplier: int = opt.da_diao_che_payment_multiplier
+        self.options: Any = opt
+        # the patterns, in YAML order: key, detector, 番
+        self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
+        self.detectors: tuple[Any, ...] = tuple(fn for _, fn in rs.detectors)
+        self.fans: tuple[int, ...] = tuple(rs.patterns[key].fan for key in self.keys)
+        # 大吊车 settles differently: its payments are multiplied (-1: not listed)
+        self.da_diao_che: int = self.keys.index("da_diao_che") if "da_diao_che" in self.keys else -1
+
+
+@final
+class Scored:
+    """One reading's integers. `found` holds (pattern index, times) in the ruleset's order;
+    `sources` (set index, 花 source) for each set that brings 花; `arrangement` indexes the
+    hand's arrangements."""
+
+    def __init__(
+        self,
+        value: int,
+        found: tuple[tuple[int, int], ...],
+        product: int,
+        multiplier: int,
+        la_zi: bool,
+        sources: tuple[tuple[int, int], ...],
+        flowers: int,
+        need: int,
+        need_kind: int,
+        arrangement: int,
+    ) -> None:
+        self.value = value
+        self.found = found
+        self.product = product
+        self.multiplier = multiplier
+        self.la_zi = la_zi
+        self.sources = sources
+        self.flowers = flowers
+        self.need = need
+        self.need_kind = need_kind
+        self.arrangement = arrangement
+
+    @property
+    def wins(self) -> bool:
+        return self.flowers >= self.need
+
+
+@final
+class Outcome:
+    """What the kernel says of a hand: WIN with its best reading, NOT_ENOUGH_FLOWERS with the
+    reading that came closest (`best`), or NOT_A_WINNING_HAND."""
+
+    def __init__(
+        self,
+        code: int,
+        best: Scored | None,
+        most_flowers: int,
+        pays: int,
+        pay: int,
+        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
+        every: tuple[Scored, ...],
+    ) -> None:
+        self.code = code
+        self.best = best
+        self.most_flowers = most_flowers  # the most 花 of any reading (the chow restriction reads it)
+        self.pays = pays  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
+        self.pay = pay
+        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
+        self.every = every  # every reading, when asked for (`explain`)
+
+
+def flower_source(code: int, declared: bool, concealed: bool, completes_on_discard: bool, exposed_on_discard: bool) -> int:
+    """Which 花 source a set is (字碰, 字暗刻, 明杠, 暗杠, 字明杠, 字暗杠), or -1.
+
+    `completes_on_discard`: the set was completed by a discarded (or robbed) tile.
+    """
+    first = code % 34
+    honour = first >= 27
+    if code >= KONG_CODE * 34:
+        if concealed:
+            return ZI_AN_GANG if honour else AN_GANG
+        return ZI_MING_GANG if honour else MING_GANG
+    if code >= CHOW_CODE * 34 or not honour:
+        return -1
+    if declared or (completes_on_discard and exposed_on_discard):
+        return ZI_PENG
+    return ZI_AN_KE
+
+
+def flowers_needed(plan: Plan, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
+    """How many 花 this win needs, and what kind of win it is (NEED_*)."""
+    if robbing_kong:
+        return plan.min_qiang_gang, NEED_QIANG_GANG
+    if la_zi and plan.la_zi_needs_no_flowers:
+        return 0, NEED_LA_ZI
+    if self_draw:
+        return plan.min_self_draw, NEED_SELF_DRAW
+    return plan.min_discard, NEED_DISCARD
+
+
+def score(
+    plan: Plan,
+    concealed: tuple[int, ...],
+    melds: tuple[int, ...],
+    melds_concealed: tuple[bool, ...],
+    win: int,
+    ctx: WinContext,
+    keep_all: bool = False,
+) -> Outcome:
+    """Score one Chizhou hand: `concealed` counts the concealed tiles (winning tile included),
+    `melds` are set codes, `melds_concealed` marks concealed kongs. The best reading is the
+    first of the highest (value, 花); when none has its 花, the closest is the first of the
+    highest (value, 花) of all. `keep_all` also keeps every reading (for `--explain`)."""
+    arrs = code_arrangements(concealed, melds, win)
+    if not arrs:
+        return Outcome(NOT_A_WINNING_HAND, None, 0, 0, PAY_EACH, (), ())
+    held = list(concealed)
+    for code in melds:
+        first = code % 34
+        if code >= CHOW_CODE * 34 and code < KONG_CODE * 34:
+            held[first] += 1
+            held[first + 1] += 1
+            held[first + 2] += 1
+        else:
+            held[first] += 1
+    suits = int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0)
+    self_draw: bool = ctx.self_draw
+    robbing_kong: bool = ctx.robbing_kong
+    r = SetsRead(ctx, plan.options, suits, sum(held[27:34]) > 0, melds_concealed)
+    detectors = plan.detectors
+    fans = plan.fans
+    n_melds = len(melds)
+    exposed_on_discard = plan.discard_triplet_is_exposed
+    best: Scored | None = None
+    closest: Scored | None = None
+    most_flowers = 0
+    every: list[Scored] = []
+    for index in range(len(arrs)):
+        _, sets, win_in = arrs[index]
+        n_concealed = len(sets) - n_melds
+        r.arrange(sets, n_concealed, win_in)
+        found: list[tuple[int, int]] = []
+        product = 1
+        for k in range(len(detectors)):
+            times = int(detectors[k](r))
+            if times:
+                found.append((k, times))
+                product *= fans[k] ** times
+        multiplier = min(product, plan.cap)
+        la_zi = product >= plan.cap
+        sources: list[tuple[int, int]] = []
+        have = 0
+        completes_on_discard = not self_draw
+        for i in range(len(sets)):
+            declared = i >= n_concealed
+            source = flower_source(sets[i], declared, melds_concealed[i - n_concealed] if declared else True,
+                                   i == win_in and completes_on_discard, exposed_on_discard)
+            if source >= 0 and plan.flowers[source]:
+                sources.append((i, source))
+                have += plan.flowers[source]
+        need, need_kind = flowers_needed(plan, la_zi, self_draw, robbing_kong)
+        scored = Scored(plan.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
+        if keep_all:
+            every.append(scored)
+        if have > most_flowers:
+            most_flowers = have
+        if have >= need:
+            if best is None or scored.value > best.value or (scored.value == best.value and have > best.flowers):
+                best = scored
+        elif best is None and (closest is None or scored.value > closest.value or (scored.value == closest.value and have > closest.flowers)):
+            closest = scored
+    if best is None:
+        return Outcome(NOT_ENOUGH_FLOWERS, closest, most_flowers, 0, PAY_EACH, arrs, tuple(every))
+    pays = best.value
+    if plan.da_diao_che >= 0:
+        for k, _ in best.found:
+            if k == plan.da_diao_che:
+                pays *= plan.payment_multiplier
+    return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
+
+
+_PLANS: dict[int, tuple[Ruleset[Any, Any, Any], Plan]] = {}
+
+
+def plan_for(rs: Ruleset[Any, Any, Any]) -> Plan:
+    """The Plan of a (loaded, frozen) Chizhou ruleset, built once."""
+    entry = _PLANS.get(id(rs))
+    if entry is not None and entry[0] is rs:
+        return entry[1]
+    if len(_PLANS) >= 256:
+        _PLANS.clear()
+    plan = Plan(rs)
+    _PLANS[id(rs)] = (rs, plan)
+    return plan

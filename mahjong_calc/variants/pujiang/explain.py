@@ -1,0 +1,253 @@
+"""The Pujiang kernel's integers as a ScoreResult: items with their labels and detail text,
+the decomposition, the extra keys (子, 番, what the wilds stood for), the refusals, and every
+reading for `--explain`.
+
+This is the only place Pujiang text is made; the arithmetic is the kernel's (kernel.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, overload
+
+from ...core.context import SEATS, Seat, WinContext
+from ...core.errors import NotAWin
+from ...core.hand import SEAT_ZH, Hand
+from ...core.result import Item, ScoreResult
+from ...core.shapes import Arrangement, TileSet, _tile_set, meld_sets, set_code
+from ...core.tiles import WHITE, format_tiles, tile_str
+from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
+from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
+from ..common.reading import Reading, item
+from . import kernel as k
+
+if TYPE_CHECKING:
+    from ...rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One way to read the concealed tiles."""
+
+    name: str  # standard, qi_dui, zhen_13, zhen_zhen_13, san_cai_shen
+    arrangement: Arrangement | None
+    text: str
+    wild_faces: tuple[int | None, ...]  # what each wild stood for (None: nothing, 三财神)
+    white_faces: tuple[int, ...]  # what each 白板 played as
+
+
+@dataclass(frozen=True)
+class PujiangFacts:
+    """What a Pujiang reading keeps besides its value: the shape, its 子 and its 番."""
+
+    shape: Shape
+    zi: int = 0
+    fan: int = 0
+
+
+_SEAT_ZH = {en: zh for zh, en in SEAT_ZH.items()}
+
+
+def _faces_held(hand: Hand, ctx: WinContext, whites: int) -> list[int]:
+    """The concealed tiles' counts without the wilds, `whites` 白板 playing as the wild's face."""
+    faces = [0] * 34
+    for t in hand.concealed:
+        faces[t] += 1
+    if ctx.wild is not None:
+        faces[ctx.wild] = 0
+        faces[WHITE] -= whites
+        faces[ctx.wild] += whites
+    return faces
+
+
+def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.Scored) -> Shape:
+    """The kernel's reading as the Shape the decomposition and --explain show."""
+    wild = ctx.wild
+    whites = (wild,) * scored.whites + (WHITE,) * (out.whites_held - scored.whites) if wild is not None else ()
+    any_face = wild if wild is not None else 0
+    name = SHAPE_NAMES[scored.shape]
+    if scored.shape == STANDARD:
+        concealed: list[TileSet] = []
+        for gid in scored.sets:
+            first = any_face if GROUP_FIRST[gid] == ANY else GROUP_FIRST[gid]
+            concealed.append(_tile_set("chow" if GROUP_CHOW[gid] else "pung", first))
+        pair = any_face if GROUP_FIRST[scored.pair] == ANY else GROUP_FIRST[scored.pair]
+        arrangement = Arrangement(pair, tuple(concealed) + meld_sets(hand), scored.win_in)
+        return Shape(name, arrangement, arrangement.text(), scored.faces, whites)
+    if scored.shape == SAN_CAI_SHEN:
+        return Shape(name, None, format_tiles(hand.concealed), (None,) * len(scored.faces), whites)
+    if scored.shape in (ZHEN_13, ZHEN_ZHEN_13):
+        faces = _faces_held(hand, ctx, scored.whites)
+        tiles = [t for t, n in enumerate(faces) for _ in range(n)] + list(scored.faces)
+        return Shape(name, None, format_tiles(tiles), scored.faces, whites)
+    text = " ".join(format_tiles((t, t)) for t in (any_face if face == ANY else face for face, _ in scored.pairs))
+    return Shape(name, None, text, scored.faces, whites)
+
+
+def refusal(rs: Ruleset[Any, Any, Any], scored: k.Scored | None) -> NotAWin:
+    """Why a reading does not win (None: no shape at all)."""
+    code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
+    if code == k.NEEDS_THREE_PUNGS:
+        assert scored is not None
+        return NotAWin(
+            "needs_three_pungs",
+            f"a standard Pujiang hand needs at least {rs.numbers.min_pungs} pungs or kongs (e.g. 111 111 111 234 + pair); this has {scored.pungs}",
+        )
+    if code == k.QI_DUI_NEEDS_CAI_DIAO:
+        return NotAWin("qi_dui_needs_cai_diao", "七对 with a 财神 must be 财神吊头: a wild must pair the winning tile")
+    if code == k.WILD_NEEDS_FAN:
+        return NotAWin("wild_needs_fan", "a hand holding a 财神 must score at least one 番 (财神头, 全碰子, 杠开...) or be 抢杠")
+    if code == k.PIAO_NEEDS_CAI_SHEN_TOU:
+        return NotAWin("piao_needs_cai_shen_tou", "--piao needs a 财神吊头 hand (a wild pairing the winning tile)")
+    return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets, 七对, 真13 or 三财神, even with the wilds")
+
+
+def value_detail(head: str, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> str:
+    """The numbers as they add up: `子 7 × 2^1 番 = 14`, then each payer's 子 after their own pungs."""
+    plan = k.plan_for(rs)
+    m = rs.numbers.fan_multiplier
+    text = f"子 {zi} × {m}^{fan} 番 = {zi * m ** fan}"
+    if head != "子":  # 子 (七对): where a base other than the usual came from
+        text = f"{head}; {text}"
+    if ctx.robbing_kong and ctx.discarder is not None and ctx.robbed_fan is not None and rs.options.qiang_gang_amount != "winner_value":
+        paid = payments[SEATS.index(ctx.discarder)]
+        how = rs.options.qiang_gang_amount
+        return f"{text}; 抢杠 by the robbed player's {ctx.robbed_fan} 番 ({how}): {_SEAT_ZH[ctx.discarder]} pays {paid} for all three"
+    if ctx.opponent_pungs is None:
+        return text
+    parts = []
+    for seat, n in zip(SEATS, ctx.opponent_pungs):
+        amount = k.owed(plan, zi, fan, n)
+        if not n:
+            sum_text = f"{zi} × {m}^{fan}"
+        elif plan.before_fan:
+            sum_text = f"({zi} − {n}) × {m}^{fan}"
+        else:
+            sum_text = f"{zi} × {m}^{fan} − {n}"
+        raw = (zi - n) * m ** fan if plan.before_fan else zi * m ** fan - n
+        parts.append(f"{_SEAT_ZH[seat]} {sum_text} = {raw}" + (f" → {amount}" if amount != raw else ""))
+    text += "; " + ", ".join(parts)
+    if ctx.robbing_kong and ctx.discarder is not None:
+        text += f"; {_SEAT_ZH[ctx.discarder]} pays all three (抢杠)"
+    return text
+
+
+def _payments_of(ctx: WinContext, rs: Ruleset[Any, Any, Any], zi: int, fan: int) -> tuple[int, int, int]:
+    """The kernel's payments of a reading's 子 and 番 under the facts of the win."""
+    plan = k.plan_for(rs)
+    pungs = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
+    robbed = -1 if ctx.robbed_fan is None else ctx.robbed_fan
+    discarder = -1 if ctx.discarder is None else SEATS.index(ctx.discarder)
+    return k.payments(plan, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
+
+
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[PujiangFacts]:
+    """One reading of the kernel's, explained: 子 (with the sum), each pung or kong's 子, each
+    pattern's 番, 抢杠, then what each wild and 白板 stood for."""
+    seen = shape(hand, ctx, out, scored)
+    if scored.refusal != k.WINS:
+        return Reading(0, (), (), PujiangFacts(seen), refusal(rs, scored))
+    plan = k.plan_for(rs)
+    num = rs.numbers
+    found = [(plan.keys[index], times, index) for index, times in scored.found]
+    named = "/".join(rs.label(key)[0] for key, _, index in found if plan.bases[index] >= 0)
+    base = scored.base
+    sets = seen.arrangement.sets if seen.arrangement else meld_sets(hand)
+    items: list[Item] = []
+    for s in sets:
+        if s.kind == "chow":
+            continue
+        if s.kind == "kong":
+            items.append(item(rs, "gang_zi", num.gang_zi, f"子 {s.notation()}"))
+        else:
+            items.append(item(rs, "peng_zi", num.peng_zi, f"子 {s.notation()}"))
+    for key, times, index in found:
+        fan = (plan.fans_wild[index] if out.jokers else plan.fans[index]) * times
+        items.append(item(rs, key, fan, "番" + (f" × {times}" if times > 1 else "")))
+    if scored.qiang_gang:
+        items.append(item(rs, "qiang_gang", scored.qiang_gang, "番"))
+    for face in seen.wild_faces:
+        items.append(item(rs, "wild_as", 0, f"{tile_str(ctx.wild or 0)} → {tile_str(face) if face is not None else '—'}"))
+    for face in seen.white_faces:
+        items.append(item(rs, "white_as", 0, f"5z → {tile_str(face)}"))
+    head = "子" + ("" if base == num.base_zi else f" ({named})")
+    first = item(rs, "base_zi", base, value_detail(head, scored.zi, scored.fan, ctx, rs, _payments_of(ctx, rs, scored.zi, scored.fan)))
+    patterns = tuple(key for key, _, _ in found) + (("qiang_gang",) if scored.qiang_gang else ())
+    return Reading(scored.value, (first, *items), patterns, PujiangFacts(seen, scored.zi, scored.fan))
+
+
+class Readings(Sequence[Reading[PujiangFacts]]):
+    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
+
+    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[PujiangFacts], best_index: int) -> None:
+        self._args = (hand, ctx, rs)
+        self._best = best
+        self._best_index = best_index
+        self._every: tuple[Reading[PujiangFacts], ...] | None = None
+
+    def _all(self) -> tuple[Reading[PujiangFacts], ...]:
+        if self._every is None:
+            hand, ctx, rs = self._args
+            out = kernel(hand, ctx, rs, keep_all=True)
+            self._every = tuple(
+                self._best if index == self._best_index else reading(hand, ctx, rs, out, scored) for index, scored in enumerate(out.every)
+            )
+        return self._every
+
+    @overload
+    def __getitem__(self, index: int) -> Reading[PujiangFacts]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Reading[PujiangFacts]]: ...
+    def __getitem__(self, index: int | slice) -> Reading[PujiangFacts] | Sequence[Reading[PujiangFacts]]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Reading[PujiangFacts]]:
+        return iter(self._all())
+
+
+def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
+    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
+    counts = [0] * 34
+    for t in hand.concealed:
+        counts[t] += 1
+    melds = tuple(set_code(m.kind, m.first) for m in hand.melds)
+    return k.score(k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile, ctx, keep_all)
+
+
+def _wild_rows(seen: Shape, wild: int | None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for face in seen.wild_faces:
+        rows.append({"tile": tile_str(wild if wild is not None else 0), "role": "wild", "as": None if face is None else tile_str(face)})
+    for face in seen.white_faces:
+        rows.append({"tile": tile_str(WHITE), "role": "white", "as": tile_str(face)})
+    return rows
+
+
+def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
+    """The ScoreResult of a winning hand's kernel outcome."""
+    best = out.best
+    assert best is not None
+    chosen = reading(hand, ctx, rs, out, best)
+    seen = chosen.facts.shape
+    if seen.arrangement is not None:
+        decomposition: dict[str, Any] = {"shape": seen.name, **seen.arrangement.to_dict()}
+    else:
+        decomposition = {"shape": seen.name, "text": seen.text}
+    payments: dict[Seat, int] = dict(zip(SEATS, out.payments))
+    return ScoreResult(
+        variant=rs.name,
+        ruleset_version=rs.version,
+        title=(rs.title.zh, rs.title.en),
+        hand=hand,
+        value=best.value,
+        items=chosen.items,
+        patterns=chosen.patterns,
+        payments=payments,
+        decomposition=decomposition,
+        extra={"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None, "wilds": _wild_rows(seen, ctx.wild)},
+        readings=Readings(hand, ctx, rs, chosen, out.best_index),
+    )
