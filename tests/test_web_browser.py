@@ -373,3 +373,9 @@ def test_advise_view(page: Any, server: tuple[str, Path]) -> None:
     pg.wait_for_function("document.querySelector('[data-testid=advise-message]').textContent.includes('needs 14')")
     pg.select_option("[data-testid=advise-variant]", "pujiang")
     assert pg.is_visible("[data-testid=advise-wild]")
+    # a fifth copy is refused as it is tapped, and the palette says how many are left
+    for _ in range(5):
+        pg.click("#advise-palette [data-tile='1m']")
+    assert pg.locator("#advise-tiles [data-tile='1m']").count() == 4
+    assert pg.get_attribute("#advise-palette [data-tile='1m']", "data-left") == "0"
+    pg.wait_for_function("document.querySelector('[data-testid=advise-message]').textContent.includes('All 4 copies')")

@@ -59,7 +59,7 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
     return inspect.Parameter(field.name, KEYWORD, default=default, annotation=Annotated[kind, info])
 
 
-def _common_options() -> tuple[inspect.Parameter, ...]:
+def common_options() -> tuple[inspect.Parameter, ...]:
     """--rules, --set, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
     return (
         inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[Path | None, typer.Option(
@@ -82,7 +82,7 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     skip = set(without)
     declared = {f.name: flag_option(f) for f in flag_table.FIELDS if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
-    rules, set_, json_out, lang = _common_options()
+    rules, set_, json_out, lang = common_options()
     return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
 
 

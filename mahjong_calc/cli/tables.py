@@ -113,7 +113,7 @@ ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several word
 @derived
 def _advise_signature() -> None:  # again whenever flags.FIELDS changes
     from ..core.flags import BY_NAME
-    from .options import KEYWORD, flag_option
+    from .options import KEYWORD, common_options, flag_option
 
     params = [inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
         list[str], typer.Argument(metavar="HAND...", help=ADVISE_HAND_HELP, show_default=False)])]
@@ -122,9 +122,6 @@ def _advise_signature() -> None:  # again whenever flags.FIELDS changes
         inspect.Parameter("seen", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
             "--seen", metavar="TILES", show_default=False,
             help="Tiles in sight elsewhere (discards, others' melds): fewer copies left to draw.")]),
-        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
-            "--json", "-j", help="Print one JSON object instead of a table.")]),
-        inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
-            "--lang", "-l", metavar="zh|en", show_default=False, help="Language of the table (default zh).")]),
     ]
+    params += [p for p in common_options() if p.name in ("json_out", "lang")]  # as `score` and `waits` spell them
     with_signature(advise, inspect.Signature(params))

@@ -180,6 +180,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_game": ("还没有牌局", "no game yet"),
     "unknown_game": ("没有这个牌局", "no such game"),
     "unknown_hand": ("牌局里没有这一局", "the game has no such hand"),
+    "advise_not_supported": ("这个规则没有向听规则, 不能给出打牌建议", "this ruleset's scorer has no shanten rules to advise with"),
     "nothing_to_undo": ("没有可撤销的局", "no hand to take back"),
     "nothing_to_redo": ("没有可恢复的撤销", "no undo to take back"),
     "stale_version": ("别人刚改了这个牌局, 请看最新的再改", "someone else changed the game first: look again"),

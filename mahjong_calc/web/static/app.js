@@ -780,7 +780,12 @@ function renderAdvisePalette() {
   const v = variantOf($("advise-variant").value || (S.state && S.state.variant));
   if (!v) return;
   $("advise-wild-wrap").hidden = !v.flags.some((f) => f.name === "wild");
-  palette($("advise-palette"), v, (tile) => { if (S.adviseTiles.length < 14) S.adviseTiles.push(tile); renderAdvisePalette(); });
+  const used = countTiles([S.adviseTiles]);
+  palette($("advise-palette"), v, (tile) => {
+    if ((used[tile] || 0) >= 4) { say(t("no_more", { tile: tileName(tile) }), true, "advise-message"); return; }
+    if (S.adviseTiles.length < 14) S.adviseTiles.push(tile);
+    renderAdvisePalette();
+  }, used);
   $("advise-tiles").replaceChildren(...S.adviseTiles.map((x, i) => tileNode(x, { onclick: () => { S.adviseTiles.splice(i, 1); renderAdvisePalette(); } })));
   $("advise-count").textContent = S.adviseTiles.length;
 }
