@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core.context import SEATS
@@ -66,8 +67,11 @@ def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
 
 
 def _result_text(scored: Scored) -> str:
-    """`_result_dict` as JSON text."""
-    return json.dumps(_result_dict(scored), ensure_ascii=False)
+    """`_result_dict` as JSON text: the result with the settled payments (its total is their sum)
+    and liability, through ScoreResult.to_json, which makes each item's text once."""
+    settled = scored.settled
+    liability = [row.to_dict() for row in settled.liability]
+    return replace(scored.result, payments=dict(settled.payments), extra={**scored.result.extra, "liability": liability}).to_json()
 
 
 def row_json(row: HandRow, players: Sequence[str]) -> str:
