@@ -304,6 +304,15 @@ def set_code(kind: str, first: int) -> int:
     return _KIND_CODES[kind] * 34 + first
 
 
+def kernel_input(hand: Hand) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]:
+    """A hand as the kernels take it: the concealed tiles' counts, each meld's set code, and
+    which melds are concealed kongs."""
+    counts = [0] * 34
+    for t in hand.concealed:
+        counts[t] += 1
+    return tuple(counts), tuple([set_code(m.kind, m.first) for m in hand.melds]), tuple([m.concealed for m in hand.melds])
+
+
 def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     """`arrangements` as (pair, set codes: concealed then melds, win_in), in the same order:
     each split with every place the winning tile can sit (-1: the pair; else the index of a

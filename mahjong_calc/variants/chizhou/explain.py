@@ -7,16 +7,16 @@ This is the only place Chizhou text is made; the arithmetic is the kernel's (ker
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, code_arrangement, meld_sets, set_code
-from ..common.reading import Reading, each_pays, item
+from ...core.shapes import Arrangement, code_arrangement, kernel_input, meld_sets
+from ..common.reading import LazyReadings, Reading, each_pays, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -85,45 +85,16 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     return Reading(scored.value, tuple(items), patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=(scored.flowers,))
 
 
-class Readings(Sequence[Reading[ChizhouFacts]]):
-    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
-
-    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> None:
-        self._args = (hand, ctx, rs)
-        self._best = best
-        self._best_index = best_index
-        self._every: tuple[Reading[ChizhouFacts], ...] | None = None
-
-    def _all(self) -> tuple[Reading[ChizhouFacts], ...]:
-        if self._every is None:
-            hand, ctx, rs = self._args
-            out = kernel(hand, ctx, rs, keep_all=True)
-            self._every = tuple(
-                self._best if scored.arrangement == self._best_index else reading(hand, ctx, rs, out, scored) for scored in out.every
-            )
-        return self._every
-
-    @overload
-    def __getitem__(self, index: int) -> Reading[ChizhouFacts]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Reading[ChizhouFacts]]: ...
-    def __getitem__(self, index: int | slice) -> Reading[ChizhouFacts] | Sequence[Reading[ChizhouFacts]]:
-        return self._all()[index]
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __iter__(self) -> Iterator[Reading[ChizhouFacts]]:
-        return iter(self._all())
+def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> tuple[Reading[ChizhouFacts], ...]:
+    """Every reading the kernel keeps, explained (the best one is the one already made)."""
+    out = kernel(hand, ctx, rs, keep_all=True)
+    return tuple(best if scored.arrangement == best_index else reading(hand, ctx, rs, out, scored) for scored in out.every)
 
 
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts = [0] * 34
-    for t in hand.concealed:
-        counts[t] += 1
-    melds = tuple(set_code(m.kind, m.first) for m in hand.melds)
-    return k.score(k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile, ctx, keep_all)
+    counts, melds, concealed = kernel_input(hand)
+    return k.score(k.plan_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
 def payments(out: k.Outcome, ctx: WinContext) -> dict[Seat, int]:
@@ -153,5 +124,5 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
         payments=payments(out, ctx),
         decomposition=facts.arrangement.to_dict(),
         extra={"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
-        readings=Readings(hand, ctx, rs, chosen, best.arrangement),
+        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, best.arrangement)),
     )

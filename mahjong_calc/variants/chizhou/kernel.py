@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
+from ..common.plans import Plans
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:
@@ -239,16 +240,4 @@ def score(
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
 
 
-_PLANS: dict[int, tuple[Ruleset[Any, Any, Any], Plan]] = {}
-
-
-def plan_for(rs: Ruleset[Any, Any, Any]) -> Plan:
-    """The Plan of a (loaded, frozen) Chizhou ruleset, built once."""
-    entry = _PLANS.get(id(rs))
-    if entry is not None and entry[0] is rs:
-        return entry[1]
-    if len(_PLANS) >= 256:
-        _PLANS.clear()
-    plan = Plan(rs)
-    _PLANS[id(rs)] = (rs, plan)
-    return plan
+plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Chizhou ruleset, built once

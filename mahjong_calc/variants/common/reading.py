@@ -8,10 +8,10 @@ arithmetic (`Reading`s) and, for the best one, its payments and details.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
@@ -42,6 +42,33 @@ class Reading(Generic[F]):
     @property
     def wins(self) -> bool:
         return self.refusal is None
+
+
+class LazyReadings(Sequence[Reading[F]]):
+    """Every reading of a hand, worked out only when looked at (`--explain`): `every()` asks the
+    kernel again, keeping all its readings, once."""
+
+    def __init__(self, every: Callable[[], tuple[Reading[F], ...]]) -> None:
+        self._every_of = every
+        self._every: tuple[Reading[F], ...] | None = None
+
+    def _all(self) -> tuple[Reading[F], ...]:
+        if self._every is None:
+            self._every = self._every_of()
+        return self._every
+
+    @overload
+    def __getitem__(self, index: int) -> Reading[F]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Reading[F]]: ...
+    def __getitem__(self, index: int | slice) -> Reading[F] | Sequence[Reading[F]]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Reading[F]]:
+        return iter(self._all())
 
 
 @dataclass(frozen=True)

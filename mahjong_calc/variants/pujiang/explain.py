@@ -7,19 +7,19 @@ This is the only place Pujiang text is made; the arithmetic is the kernel's (ker
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import SEAT_ZH, Hand
 from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, TileSet, _tile_set, meld_sets, set_code
+from ...core.shapes import Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import WHITE, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
 from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
-from ..common.reading import Reading, item
+from ..common.reading import LazyReadings, Reading, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -177,45 +177,16 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     return Reading(scored.value, (first, *items), patterns, PujiangFacts(seen, scored.zi, scored.fan))
 
 
-class Readings(Sequence[Reading[PujiangFacts]]):
-    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
-
-    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[PujiangFacts], best_index: int) -> None:
-        self._args = (hand, ctx, rs)
-        self._best = best
-        self._best_index = best_index
-        self._every: tuple[Reading[PujiangFacts], ...] | None = None
-
-    def _all(self) -> tuple[Reading[PujiangFacts], ...]:
-        if self._every is None:
-            hand, ctx, rs = self._args
-            out = kernel(hand, ctx, rs, keep_all=True)
-            self._every = tuple(
-                self._best if index == self._best_index else reading(hand, ctx, rs, out, scored) for index, scored in enumerate(out.every)
-            )
-        return self._every
-
-    @overload
-    def __getitem__(self, index: int) -> Reading[PujiangFacts]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Reading[PujiangFacts]]: ...
-    def __getitem__(self, index: int | slice) -> Reading[PujiangFacts] | Sequence[Reading[PujiangFacts]]:
-        return self._all()[index]
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __iter__(self) -> Iterator[Reading[PujiangFacts]]:
-        return iter(self._all())
+def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[PujiangFacts], best_index: int) -> tuple[Reading[PujiangFacts], ...]:
+    """Every reading the kernel keeps, explained (the best one is the one already made)."""
+    out = kernel(hand, ctx, rs, keep_all=True)
+    return tuple(best if index == best_index else reading(hand, ctx, rs, out, scored) for index, scored in enumerate(out.every))
 
 
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts = [0] * 34
-    for t in hand.concealed:
-        counts[t] += 1
-    melds = tuple(set_code(m.kind, m.first) for m in hand.melds)
-    return k.score(k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile, ctx, keep_all)
+    counts, melds, concealed = kernel_input(hand)
+    return k.score(k.plan_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
 def _wild_rows(seen: Shape, wild: int | None) -> list[dict[str, Any]]:
@@ -249,5 +220,5 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
         payments=payments,
         decomposition=decomposition,
         extra={"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None, "wilds": _wild_rows(seen, ctx.wild)},
-        readings=Readings(hand, ctx, rs, chosen, out.best_index),
+        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, out.best_index)),
     )

@@ -30,6 +30,7 @@ from ...core.wilds import (
     split_ids,
     thirteen,
 )
+from ..common.plans import Plans
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 if TYPE_CHECKING:
@@ -434,16 +435,4 @@ def score(
     return Outcome(WIN, best, best_index, pays, jokers, whites_held, tuple(every))
 
 
-_PLANS: dict[int, tuple[Ruleset[Any, Any, Any], Plan]] = {}
-
-
-def plan_for(rs: Ruleset[Any, Any, Any]) -> Plan:
-    """The Plan of a (loaded, frozen) Pujiang ruleset, built once."""
-    entry = _PLANS.get(id(rs))
-    if entry is not None and entry[0] is rs:
-        return entry[1]
-    if len(_PLANS) >= 256:
-        _PLANS.clear()
-    plan = Plan(rs)
-    _PLANS[id(rs)] = (rs, plan)
-    return plan
+plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Pujiang ruleset, built once

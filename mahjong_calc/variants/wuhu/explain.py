@@ -6,24 +6,22 @@ This is the only place Wuhu text is made; the arithmetic is the kernel's (wuhu_k
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, overload
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from ...core.context import WinContext
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, TileSet, _tile_set, meld_sets
+from ...core.shapes import CODE_KINDS, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import NUM_TILES, tile_str
-from ..common.reading import Reading, item
+from ..common.reading import LazyReadings, Reading, item
 from . import kernel as k
-from .patterns import CHOW, KONG
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-KINDS = ("pung", "chow", "kong")  # a set code's kind (code // 34)
 TILE_TEXT = tuple(tile_str(t) for t in range(NUM_TILES))
 
 
@@ -47,7 +45,7 @@ def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangemen
     """The kernel's (pair, set codes, win_in) as the decomposition's Arrangement."""
     pair, codes, win_in = arr
     melds = meld_sets(hand)
-    concealed = tuple([_tile_set(KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
+    concealed = tuple([_tile_set(CODE_KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
     return Arrangement(pair, concealed + melds, win_in)
 
 
@@ -114,37 +112,10 @@ def patterns(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[str, ...]:
     return tuple(found)
 
 
-class Readings(Sequence[Reading[WuhuFacts]]):
-    """Every reading of a hand, asked of the kernel again only when looked at (`--explain`)."""
-
-    def __init__(self, hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[WuhuFacts], best_index: int) -> None:
-        self._args = (hand, ctx, rs)
-        self._best = best
-        self._best_index = best_index
-        self._every: tuple[Reading[WuhuFacts], ...] | None = None
-
-    def _all(self) -> tuple[Reading[WuhuFacts], ...]:
-        if self._every is None:
-            hand, ctx, rs = self._args
-            out = kernel(hand, ctx, rs, keep_all=True)
-            self._every = tuple(
-                self._best if scored.arrangement == self._best_index else reading(hand, ctx, rs, out, scored)
-                for scored in out.every
-            )
-        return self._every
-
-    @overload
-    def __getitem__(self, index: int) -> Reading[WuhuFacts]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Reading[WuhuFacts]]: ...
-    def __getitem__(self, index: int | slice) -> Reading[WuhuFacts] | Sequence[Reading[WuhuFacts]]:
-        return self._all()[index]
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __iter__(self) -> Iterator[Reading[WuhuFacts]]:
-        return iter(self._all())
+def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[WuhuFacts], best_index: int) -> tuple[Reading[WuhuFacts], ...]:
+    """Every reading the kernel keeps, explained (the best one is the one already made)."""
+    out = kernel(hand, ctx, rs, keep_all=True)
+    return tuple(best if scored.arrangement == best_index else reading(hand, ctx, rs, out, scored) for scored in out.every)
 
 
 def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[WuhuFacts]:
@@ -159,12 +130,9 @@ SEAT_PLACE = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat`
 
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts = [0] * 34
-    for t in hand.concealed:
-        counts[t] += 1
-    melds = tuple(KONG * 34 + m.first if m.kind == "kong" else (CHOW * 34 + m.first if m.kind == "chow" else m.first) for m in hand.melds)
+    counts, melds, concealed = kernel_input(hand)
     return k.score(
-        k.plan_for(rs), tuple(counts), melds, tuple(m.concealed for m in hand.melds), hand.win_tile,
+        k.plan_for(rs), counts, melds, concealed, hand.win_tile,
         ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all, ctx,
     )
 
@@ -186,5 +154,5 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
         payments={"next": next_, "opposite": opposite, "previous": previous},
         decomposition=chosen.facts.arrangement.to_dict(),
         extra={"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
-        readings=Readings(hand, ctx, rs, chosen, best.arrangement),
+        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, best.arrangement)),
     )

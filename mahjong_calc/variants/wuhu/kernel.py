@@ -17,6 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, final
 
+from ..common.plans import Plans
 from .patterns import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
@@ -520,16 +521,4 @@ def score(
     return Outcome(WIN, zhi, wait, best, payments, arrs, tuple(every))
 
 
-_PLANS: dict[int, tuple[Ruleset[Any, Any, Any], Plan]] = {}
-
-
-def plan_for(rs: Ruleset[Any, Any, Any]) -> Plan:
-    """The Plan of a (loaded, frozen) Wuhu ruleset, built once."""
-    entry = _PLANS.get(id(rs))
-    if entry is not None and entry[0] is rs:
-        return entry[1]
-    if len(_PLANS) >= 256:
-        _PLANS.clear()
-    plan = Plan(rs)
-    _PLANS[id(rs)] = (rs, plan)
-    return plan
+plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Wuhu ruleset, built once
