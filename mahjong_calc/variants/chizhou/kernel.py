@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
-from ..common.plans import Plans
+from ..common.plan_cache import PlanCache
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:
@@ -240,4 +240,4 @@ def score(
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
 
 
-plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Chizhou ruleset, built once
+plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Chizhou ruleset, built once

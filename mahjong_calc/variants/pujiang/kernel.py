@@ -30,7 +30,7 @@ from ...core.wilds import (
     split_ids,
     thirteen,
 )
-from ..common.plans import Plans
+from ..common.plan_cache import PlanCache
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 if TYPE_CHECKING:
@@ -435,4 +435,4 @@ def score(
     return Outcome(WIN, best, best_index, pays, jokers, whites_held, tuple(every))
 
 
-plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Pujiang ruleset, built once
+plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Pujiang ruleset, built once

@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ..common.plans import Plans
+from ..common.plan_cache import PlanCache
 from .patterns import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
@@ -521,4 +521,4 @@ def score(
     return Outcome(WIN, zhi, wait, best, payments, arrs, tuple(every))
 
 
-plan_for: Plans[Plan] = Plans(Plan)  # the Plan of a (loaded, frozen) Wuhu ruleset, built once
+plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Wuhu ruleset, built once

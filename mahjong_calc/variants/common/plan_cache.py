@@ -1,4 +1,4 @@
-"""One plan per loaded ruleset: a kernel's numbers and switches as plain ints and bools, built once.
+"""One plan per loaded ruleset (a kernel's numbers and switches as plain ints and bools), built once.
 
 A loaded Ruleset is frozen, so its plan never goes stale; plans are found by the ruleset's
 identity (and the ruleset kept beside it, so a new ruleset at a reused id is never mistaken
@@ -17,8 +17,8 @@ P = TypeVar("P")  # a kernel's Plan class
 KEPT = 256
 
 
-class Plans(Generic[P]):
-    """`plan_for = Plans(Plan)`; `plan_for(rs)` is `Plan(rs)`, made once per ruleset."""
+class PlanCache(Generic[P]):
+    """`plan_for = PlanCache(Plan)`; `plan_for(rs)` is `Plan(rs)`, made once per ruleset."""
 
     def __init__(self, build: Callable[[Ruleset[Any, Any, Any]], P]) -> None:
         self._build = build
