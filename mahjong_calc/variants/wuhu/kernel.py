@@ -5,20 +5,20 @@ compiler the same code runs. The rules of Wuhu scoring (八支, 压档, 底番, 
 交, kongs, dealer) are written here once; `explain.py` turns the integers into
 the ScoreResult (labels, detail text, JSON), and is the only place text is made.
 
-The hand is split suit by suit (a suit's splits are memoised on its count vector,
-each set one int: `kind * 34 + first tile`, see patterns/wuhu.py), a hand's splits
-are the product of its suits' entries, and each (split, place of the winning tile)
-is one arrangement. The detectors run over one `WuhuRead` per hand.
+The hand's arrangements and waits are core/shapes.py's, in set codes (`kind * 34 +
+first tile`, split suit by suit and memoised on each suit's counts): each (split,
+place of the winning tile) is one arrangement. The detectors run over one `WuhuRead`
+per hand.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, final
 
+from ...core.shapes import code_arrangements, waits
 from ..common.plan_cache import PlanCache
-from .patterns import CHOW, KONG, PUNG, WuhuDetector, WuhuRead
+from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
     from ...core.context import WinContext
@@ -142,210 +142,6 @@ def factor_of(value: float) -> Decimal:
     """A 支番 factor as the decimal it was written as: `0.2`, `0.5`, and `1`, never `1.0`."""
     exact = Decimal(repr(value))
     return exact.to_integral_value() if exact == exact.to_integral_value() else exact
-
-
-# --- splits, per suit and memoised ------------------------------------------------------
-
-
-def _sets_only(work: list[int], start: int, end: int, suited: bool) -> list[tuple[int, ...]]:
-    """All ways to cut work[start:end] into pungs and chows: lowest tile first, pung before chow."""
-    i = start
-    while i < end and work[i] == 0:
-        i += 1
-    if i == end:
-        return [()]
-    found: list[tuple[int, ...]] = []
-    if work[i] >= 3:
-        work[i] -= 3
-        for rest in _sets_only(work, i, end, suited):
-            found.append((PUNG * 34 + i,) + rest)
-        work[i] += 3
-    if suited and i % 9 <= 6 and work[i + 1] and work[i + 2]:
-        work[i] -= 1
-        work[i + 1] -= 1
-        work[i + 2] -= 1
-        for rest in _sets_only(work, i, end, suited):
-            found.append((CHOW * 34 + i,) + rest)
-        work[i] += 1
-        work[i + 1] += 1
-        work[i + 2] += 1
-    return found
-
-
-@lru_cache(maxsize=32768)
-def _relative_sets(part: tuple[int, ...], suited: bool) -> tuple[tuple[int, ...], ...]:
-    """`suit_sets` of a suit whose first tile is 0 (the three suits share these entries)."""
-    work = [0] * 34
-    base = 0 if suited else 27
-    for offset, n in enumerate(part):
-        work[base + offset] = n
-    found = _sets_only(work, base, base + len(part), suited)
-    if suited:
-        return tuple(found)
-    return tuple(tuple(code - base for code in sets) for sets in found)
-
-
-@lru_cache(maxsize=65536)
-def suit_sets(part: tuple[int, ...], base: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to cut one suit's counts (its first tile is `base`) into pungs and chows, as set codes."""
-    found = _relative_sets(part, base < 27)
-    if base == 0:
-        return found
-    return tuple(tuple(code + base for code in sets) for sets in found)
-
-
-_BASES: Final = (0, 9, 18, 27)
-
-
-@lru_cache(maxsize=8192)
-def splits(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Every (pair, sets) split of the concealed tiles' counts: pair by pair in tile order,
-    each pair's sets in search order, suit by suit (m, p, s, z)."""
-    parts = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-    pair_group = -1
-    for g in range(4):
-        size = sum(parts[g]) % 3
-        if size == 1 or (size == 2 and pair_group >= 0):
-            return ()
-        if size == 2:
-            pair_group = g
-    if pair_group < 0:
-        return ()
-    lists: list[tuple[tuple[int, ...], ...]] = []
-    for g in range(4):
-        if g != pair_group:
-            found = suit_sets(parts[g], _BASES[g])
-            if not found:
-                return ()
-            lists.append(found)
-        else:
-            lists.append(((),))
-    base = _BASES[pair_group]
-    work = list(parts[pair_group])
-    out: list[tuple[int, tuple[int, ...]]] = []
-    for i in range(len(work)):
-        if work[i] < 2:
-            continue
-        work[i] -= 2
-        lists[pair_group] = suit_sets(tuple(work), base)
-        work[i] += 2
-        for m in lists[0]:
-            for p in lists[1]:
-                for s in lists[2]:
-                    for z in lists[3]:
-                        out.append((base + i, m + p + s + z))
-    return tuple(out)
-
-
-def _sets_possible(work: list[int], i: int, end: int, suited: bool) -> bool:
-    """Whether work[i:end] cuts into pungs and chows at all (the search of `_sets_only`, stopping at the first)."""
-    while i < end and work[i] == 0:
-        i += 1
-    if i == end:
-        return True
-    if work[i] >= 3:
-        work[i] -= 3
-        found = _sets_possible(work, i, end, suited)
-        work[i] += 3
-        if found:
-            return True
-    if suited and i % 9 <= 6 and i + 2 < end and work[i + 1] and work[i + 2]:
-        work[i] -= 1
-        work[i + 1] -= 1
-        work[i + 2] -= 1
-        found = _sets_possible(work, i, end, suited)
-        work[i] += 1
-        work[i + 1] += 1
-        work[i + 2] += 1
-        return found
-    return False
-
-
-@lru_cache(maxsize=131072)
-def suit_ok(part: tuple[int, ...], suited: bool) -> bool:
-    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
-    size = sum(part) % 3
-    if size == 1:
-        return False
-    work = list(part)
-    end = len(work)
-    if size == 0:
-        return _sets_possible(work, 0, end, suited)
-    for i in range(end):
-        if work[i] >= 2:
-            work[i] -= 2
-            found = _sets_possible(work, 0, end, suited)
-            work[i] += 2
-            if found:
-                return True
-    return False
-
-
-@lru_cache(maxsize=65536)
-def suit_completions(part: tuple[int, ...], suited: bool) -> tuple[int, ...]:
-    """Tiles of this suit (counted from its first) that, added to `part`, leave it sets only or a pair plus sets."""
-    out: list[int] = []
-    work = list(part)
-    size = len(part)
-    for i in range(size):
-        # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
-        near = part[i] > 0
-        if not near and suited:
-            for d in (-2, -1, 1, 2):
-                if 0 <= i + d < size and part[i + d]:
-                    near = True
-                    break
-        if not near or work[i] >= 4:
-            continue
-        work[i] += 1
-        if suit_ok(tuple(work), suited):
-            out.append(i)
-        work[i] -= 1
-    return tuple(out)
-
-
-def waits(before: tuple[int, ...], held: tuple[int, ...]) -> tuple[int, ...]:
-    """Tiles that complete the 13 tiles `before` into pair + sets, in tile order; a tile of
-    which `held` (every tile the player holds, melds included) has all four is no wait."""
-    parts = (before[0:9], before[9:18], before[18:27], before[27:34])
-    sizes = (sum(parts[0]) % 3, sum(parts[1]) % 3, sum(parts[2]) % 3, sum(parts[3]) % 3)
-    out: list[int] = []
-    for g in range(4):
-        # the tile goes to suit g: afterwards exactly one suit may hold the pair
-        pairs = 0
-        for h in range(4):
-            if (sizes[h] + (1 if h == g else 0)) % 3 == 2:
-                pairs += 1
-        if pairs != 1:
-            continue
-        ok = True
-        for h in range(4):
-            if h != g and not suit_ok(parts[h], h < 3):
-                ok = False
-                break
-        if ok:
-            base = _BASES[g]
-            for t in suit_completions(parts[g], g < 3):
-                if held[base + t] < 4:
-                    out.append(base + t)
-    return tuple(out)
-
-
-def arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-    """Every (pair, sets, win_in) of a hand: its splits, each with every place the winning tile
-    can sit (-1: the pair; else the index of a concealed set, each distinct set once)."""
-    out: list[tuple[int, tuple[int, ...], int]] = []
-    for pair, raw in splits(counts):
-        sets = raw + melds
-        if pair == win:
-            out.append((pair, sets, -1))
-        for index in range(len(raw)):
-            code = raw[index]
-            first = code - CHOW * 34 if code >= CHOW * 34 else code
-            holds = first <= win <= first + 2 if code >= CHOW * 34 else first == win
-            if holds and code not in raw[:index]:
-                out.append((pair, sets, index))
-    return tuple(out)
 
 
 # --- the arithmetic ---------------------------------------------------------------------
@@ -479,7 +275,7 @@ def score(
     zhi = max(suit_len)
     if zhi < plan.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
-    arrs = arrangements(concealed, melds, win)
+    arrs = code_arrangements(concealed, melds, win)
     if not arrs:
         return Outcome(NOT_A_WINNING_HAND, zhi, (), None, (0, 0, 0), (), ())
     before = list(concealed)
