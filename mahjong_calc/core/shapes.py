@@ -6,7 +6,6 @@ that sees the same shapes again pays for the search once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import Literal
@@ -105,45 +104,6 @@ def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int],
 
 # The suits never share a set, so a hand splits suit by suit: (first tile, last tile + 1).
 _GROUPS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
-GroupSets = tuple[tuple[tuple[SetKind, int], ...], ...]
-
-
-@lru_cache(maxsize=32768)
-def _relative_sets(part: tuple[int, ...], honour: bool) -> GroupSets:
-    """Every way to cut one suit's counts into pungs and chows, tiles counted from 0, in search order."""
-    base = 27 if honour else 0
-    work = [0] * NUM_TILES
-    work[base : base + len(part)] = part
-    if honour:
-        return tuple(tuple((kind, first - base) for kind, first in sets) for sets in _sets_only(work, base))
-    return tuple(_sets_only(work, 0))
-
-
-def _group_sets(base: int, part: tuple[int, ...]) -> GroupSets:
-    """Every way to cut one suit's counts (tiles from `base`) into pungs and chows, in search order."""
-    found = _relative_sets(part, base >= 27)
-    if base == 0:
-        return found
-    return tuple(tuple((kind, first + base) for kind, first in sets) for sets in found)
-
-
-@lru_cache(maxsize=32768)
-def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
-    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
-    size = sum(part) % 3
-    if size == 0:
-        return bool(_relative_sets(part, honour))
-    if size == 1:
-        return False
-    work = list(part)
-    for i, n in enumerate(part):
-        if n >= 2:
-            work[i] -= 2
-            found = bool(_relative_sets(tuple(work), honour))
-            work[i] += 2
-            if found:
-                return True
-    return False
 
 
 PUNG_CODE = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
@@ -155,8 +115,96 @@ CODE_KINDS: tuple[SetKind, ...] = ("pung", "chow", "kong")  # a set code's kind 
 
 @lru_cache(maxsize=65536)
 def _group_codes(base: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """`_group_sets` with each set as its code (`kind * 34 + first tile`)."""
-    return tuple(tuple([_KIND_CODES[kind] * 34 + first for kind, first in sets]) for sets in _group_sets(base, part))
+    """Every way to cut one suit's counts (its first tile is `base`) into pungs and chows, as set codes, in search order."""
+    found = _relative_sets(part, base >= 27)
+    if base == 0:
+        return found
+    return tuple(tuple([code + base for code in sets]) for sets in found)
+
+
+def _code_sets(work: list[int], start: int, end: int, suited: bool) -> list[tuple[int, ...]]:
+    """All ways to cut work[start:end] into pungs and chows, as set codes: lowest tile first, pung before chow."""
+    i = start
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        return [()]
+    found: list[tuple[int, ...]] = []
+    if work[i] >= 3:
+        work[i] -= 3
+        for rest in _code_sets(work, i, end, suited):
+            found.append((PUNG_CODE * 34 + i,) + rest)
+        work[i] += 3
+    if suited and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        for rest in _code_sets(work, i, end, suited):
+            found.append((CHOW_CODE * 34 + i,) + rest)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+    return found
+
+
+@lru_cache(maxsize=32768)
+def _relative_sets(part: tuple[int, ...], honour: bool) -> tuple[tuple[int, ...], ...]:
+    """Every way to cut one suit's counts into pungs and chows, as set codes counted from the
+    suit's first tile, in search order (the three suits share these entries)."""
+    base = 27 if honour else 0
+    work = [0] * NUM_TILES
+    for offset, n in enumerate(part):
+        work[base + offset] = n
+    found = _code_sets(work, base, base + len(part), not honour)
+    if not honour:
+        return tuple(found)
+    return tuple(tuple([code - base for code in sets]) for sets in found)
+
+
+def _sets_possible(work: list[int], i: int, end: int, suited: bool) -> bool:
+    """Whether work[i:end] cuts into pungs and chows at all (the search of `_code_sets`, stopping at the first)."""
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        return True
+    if work[i] >= 3:
+        work[i] -= 3
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 3
+        if found:
+            return True
+    if suited and i % 9 <= 6 and i + 2 < end and work[i + 1] and work[i + 2]:
+        work[i] -= 1
+        work[i + 1] -= 1
+        work[i + 2] -= 1
+        found = _sets_possible(work, i, end, suited)
+        work[i] += 1
+        work[i + 1] += 1
+        work[i + 2] += 1
+        return found
+    return False
+
+
+@lru_cache(maxsize=131072)
+def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
+    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
+    size = sum(part) % 3
+    if size == 1:
+        return False
+    work = list(part)
+    end = len(work)
+    if size == 0:
+        return _sets_possible(work, 0, end, not honour)
+    for i in range(end):
+        if work[i] >= 2:
+            work[i] -= 2
+            found = _sets_possible(work, 0, end, not honour)
+            work[i] += 2
+            if found:
+                return True
+    return False
+
+
 
 
 @lru_cache(maxsize=4096)
@@ -209,16 +257,24 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
     return tuple((pair, tuple([(CODE_KINDS[c // 34], c % 34) for c in codes])) for pair, codes in split_codes(counts))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=65536)
 def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
     """Tiles of this suit (counted from 0) that, added to `part`, leave it sets only or a pair plus sets."""
     out: list[int] = []
     work = list(part)
-    for i in range(len(part)):
-        if not _near(part, i, honour):
+    size = len(part)
+    for i in range(size):
+        # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
+        near = part[i] > 0
+        if not near and not honour:
+            for d in (-2, -1, 1, 2):
+                if 0 <= i + d < size and part[i + d]:
+                    near = True
+                    break
+        if not near or work[i] >= 4:
             continue
         work[i] += 1
-        if work[i] <= 4 and _group_ok(tuple(work), honour):
+        if _group_ok(tuple(work), honour):
             out.append(i)
         work[i] -= 1
     return tuple(out)
@@ -231,27 +287,29 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     `held` counts every tile the player holds (melds included); a tile of which all
     four copies are already held cannot be waited on.
     """
-    held = held or counts13
+    have = held or counts13
     parts = [counts13[a:b] for a, b in _GROUPS]
     sizes = [sum(part) % 3 for part in parts]
     out: list[int] = []
-    for g, (base, _) in enumerate(_GROUPS):
+    for g in range(4):
         # the tile goes to suit g: afterwards exactly one suit may hold the pair
-        if sum(1 for h, size in enumerate(sizes) if (size + (h == g)) % 3 == 2) != 1:
+        pairs = 0
+        for h in range(4):
+            if (sizes[h] + (1 if h == g else 0)) % 3 == 2:
+                pairs += 1
+        if pairs != 1:
             continue
-        if not all(_group_ok(parts[h], h == 3) for h in range(4) if h != g):
-            continue
-        out += [base + i for i in _group_completions(parts[g], g == 3) if held[base + i] < 4]
+        ok = True
+        for h in range(4):
+            if h != g and not _group_ok(parts[h], h == 3):
+                ok = False
+                break
+        if ok:
+            base = _GROUPS[g][0]
+            for i in _group_completions(parts[g], g == 3):
+                if have[base + i] < 4:
+                    out.append(base + i)
     return tuple(out)
-
-
-def _near(part: Sequence[int], i: int, honour: bool) -> bool:
-    """Only a tile next to (or equal to) a held tile of its suit can complete a set or pair."""
-    if part[i]:
-        return True
-    if honour:
-        return False
-    return any(part[i + d] for d in (-2, -1, 1, 2) if 0 <= i + d < len(part))
 
 
 def meld_sets(hand: Hand) -> tuple[TileSet, ...]:
