@@ -72,8 +72,9 @@ def test_every_field_is_declared_completely() -> None:
     for field in FIELDS:
         assert field.en and field.zh, field.name
         assert field.variants is None or (field.variants and set(field.variants) <= set(SCORERS)), field.name
-        if field.role != "flag":
-            assert field.variants is None, f"{field.name}: only flags may be variant-specific"
+        if field.role not in ("flag", "table"):
+            assert field.variants is None, f"{field.name}: only flags and the table's fields may be variant-specific"
+        assert field.in_record == (field.role != "table"), field.name  # the table's facts only a game record gives
     assert BY_NAME["discarder"].variants is None  # Wuhu liability will need who discarded
 
 
@@ -82,8 +83,8 @@ def test_every_shipped_variant_has_a_scorer_the_table_knows() -> None:
 
 
 def test_records_take_the_declared_fields_in_key_order() -> None:
-    assert list(RECORD_FIELDS) == [f.name for f in FIELDS]
-    assert RECORD_KEY == KEY_FIELDS == tuple(f.name for f in FIELDS if f.name != "id")
+    assert list(RECORD_FIELDS) == [f.name for f in FIELDS if f.in_record]
+    assert RECORD_KEY == KEY_FIELDS == tuple(f.name for f in FIELDS if f.name != "id" and f.in_record)
 
 
 def test_score_hand_accepts_every_declared_keyword() -> None:

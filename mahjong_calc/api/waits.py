@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import Spelling, check_variant
@@ -30,7 +31,13 @@ _BEFORE_SHAPE = frozenset({"not_a_winning_hand", "no_ba_zhi", "discard_win_not_a
 DEFAULT_DISCARDER: Seat = "previous"
 
 TileOutcome = ScoreResult | MjcalcError
-_SELF_DRAWN = InputError("conflicting_flags", "--after-kong and --heavenly are self-drawn wins: there is no discard win")
+
+
+def _self_drawn() -> InputError:
+    """Why a self-drawn win has no discard column: the declared flags that imply self_draw."""
+    names = [f.spelled for f in flag_table.FLAGS if "self_draw" in f.implies]
+    listed = " and ".join(names) if len(names) <= 2 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return InputError("conflicting_flags", f"{listed} are self-drawn wins: there is no discard win")
 
 
 def outcome_dict(outcome: TileOutcome) -> dict[str, Any]:
@@ -148,18 +155,19 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
             held[t] += 1
     shaped = set(shape_waits(counts13, tuple(held)))
     discarder = ctx.discarder or DEFAULT_DISCARDER
-    # --after-kong and --heavenly are self-drawn wins by definition: no discard column then.
+    # a flag implying self_draw (--after-kong, --heavenly) is a self-drawn win: no discard column then
     on_discard = None if ctx.self_draw else replace(ctx, discarder=discarder)
     on_draw = replace(ctx, self_draw=True, discarder=None, robbing_kong=False)
     found: list[Wait] = []
     blocked: list[Wait] = []
+    self_drawn = _self_drawn()
     if ctx.wild is not None:
         held[ctx.wild] += 1  # the indicator lies face up: one copy fewer to draw
     for tile in range(NUM_TILES):
         if held[tile] >= 4 or not tile_in_variant(tile, tiles):
             continue
         hand = Hand(tuple(concealed) + (tile,), tuple(melds), tile)
-        discard = _try(hand, on_discard, rs) if on_discard is not None else _SELF_DRAWN
+        discard = _try(hand, on_discard, rs) if on_discard is not None else self_drawn
         wait = Wait(tile, 4 - held[tile], discard, _try(hand, on_draw, rs))
         if wait.wins:
             found.append(wait)

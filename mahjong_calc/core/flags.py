@@ -33,8 +33,11 @@ from typing import Any, Literal
 
 from .errors import InputError, shown
 
-Kind = Literal["id", "text", "tile", "seat", "bool", "count", "maybe_count", "melds", "pungs"]
-Role = Literal["id", "ruleset", "hand", "flag"]
+Kind = Literal["id", "text", "tile", "seat", "bool", "count", "maybe_count", "melds", "pungs",
+               "exposed", "hua", "player", "players"]
+# "table": a fact about the other players that only a game record's hand gives (`exposed`, `hua`):
+# not a WinContext fact nor a batch field, it goes to the settler's Table
+Role = Literal["id", "ruleset", "hand", "flag", "table"]
 Spelling = Literal["field", "cli"]
 # How a game record (game/engine.py) takes a field: each winner's own (`winners:` entries
 # may give it), once for the hand (shared by its winners), into the settlement Table rather
@@ -71,12 +74,19 @@ class Field:
     maximum: int | None = None
     example: str | None = None
     implies: tuple[str, ...] = ()  # bool flags this one sets too: --heavenly implies --self-draw
+    # for a table field: the scorers whose settler reads it, where the others accept it only for
+    # the table's copy check (`exposed`); None: its `variants`
+    settled_by: tuple[str, ...] | None = None
+    # the pattern keys this flag's own win makes, which already count the self-draw it implies, so a
+    # scorer does not double them again for it (Wuhu's 杠后开花 嘴子)
+    not_doubled: tuple[str, ...] = ()
     needs: str | None = None  # a field this one means nothing without
     needs_hint: str = ""  # what the message then asks for
     game: GameUse = "winner"
     game_note: str = ""  # for game="computed": why a game record does not give it
     game_en: str | None = None  # its description in game.schema.json, where a game reads it differently
     short: tuple[str, str] | None = None  # (zh, en): a few words for a control on the page; None: zh and en themselves
+    on_page: bool = True  # False: the page asks for it its own way, not as a control (the discarder; the others' melds)
     # its JSON Schema in a game record, where not the kind's
     game_schema: Mapping[str, Any] | None = dataclass_field(default=None, hash=False, compare=False)
 
@@ -96,6 +106,11 @@ class Field:
 
     def named(self, spelling: Spelling) -> str:
         return self.spelled if spelling == "cli" and self.cli else self.name
+
+    @property
+    def in_record(self) -> bool:
+        """Whether a batch record (and `POST /api/score`) takes it; a game record takes every field."""
+        return self.role != "table"
 
     @property
     def record_kind(self) -> str:
@@ -120,7 +135,8 @@ FIELDS: tuple[Field, ...] = (
           game_en="The winner's concealed tiles including the winning tile."),
     Field("win", "tile", "The winning tile (default: the last tile written).",
           "和张 (默认: 手牌最后一张)", role="hand", cli=("--win", "-w"), metavar="TILE"),
-    Field("self_draw", "bool", "Won by self-draw (自摸).", "自摸", cli=("--self-draw", "-s"), game="hand"),
+    Field("self_draw", "bool", "Won by self-draw (自摸).", "自摸", cli=("--self-draw", "-s"), game="hand",
+          on_page=False),
     Field("dealer", "bool", "The winner is the dealer (庄家).", "和牌者是庄家", cli=("--dealer", "-d"),
           variants=("wuhu",), game="computed", game_note="the game works out who deals each hand"),
     Field("dealer_seat", "seat", "Which payer is the dealer, when the winner is not.",
@@ -137,14 +153,16 @@ FIELDS: tuple[Field, ...] = (
           role="hand", cli=("--concealed-kong", "-k"), metavar="MELD", game_en="Concealed kongs: no source.",
           game_schema={"type": ["array", "null"], "items": {"type": "string", "pattern": "^[^@]+$"}}),
     Field("after_kong", "bool", "Won on a kong replacement tile (杠后开花 / 杠开); implies --self-draw, needs a kong.",
-          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",), implies=("self_draw",), short=("杠开", "After kong")),
+          "杠后开花 (杠开), 算自摸, 须有杠", cli=("--after-kong",), implies=("self_draw",), not_doubled=("gang_hou_kai_hua",),
+          short=("杠开", "After kong")),
     Field("robbing_kong", "bool", "Won by robbing a kong (抢杠); --discarder names whose kong.", "抢杠",
           cli=("--robbing-kong",), variants=("chizhou", "pujiang"), short=("抢杠", "Robbing a kong")),
     Field("heavenly", "bool", "Heavenly hand (天胡); implies --self-draw.", "天胡 (算自摸)", cli=("--heavenly",),
           variants=("wuhu",), implies=("self_draw",), short=("天胡", "Heavenly")),
     Field("earthly", "bool", "Earthly hand (地胡).", "地胡", cli=("--earthly",), variants=("wuhu",), short=("地胡", "Earthly")),
     Field("discarder", "seat", "Who discarded the winning tile (or whose kong was robbed).",
-          "放冲的一家 (或被抢杠的一家)", cli=("--discarder", "-f"), metavar="SEAT", game="hand"),
+          "放冲的一家 (或被抢杠的一家)", cli=("--discarder", "-f"), metavar="SEAT", game="hand",
+          on_page=False),
     Field("wild", "tile", "The wild-tile indicator (财神), e.g. 3m.", "财神牌, 如 3m", cli=("--wild",),
           metavar="TILE", variants=("pujiang",), game_en="The 财神 indicator (Pujiang).", short=("财神", "Wild tile")),
     Field("piao", "count", f"Number of 飘财神 (0 to {MAX_PIAO}).", f"飘财神次数 (0 到 {MAX_PIAO})", cli=("--piao",),
@@ -152,7 +170,7 @@ FIELDS: tuple[Field, ...] = (
     Field("opponent_pungs", "pungs",
           f"Exposed pungs of NEXT,OPPOSITE,PREVIOUS (a kong counts 2), each 0 to {MAX_PUNGS}, e.g. 2,0,1.",
           f"下家, 对家, 上家各碰出几刻 (杠算 2), 各 0 到 {MAX_PUNGS}, 如 2,0,1", cli=("--opponent-pungs",),
-          metavar="N,N,N", variants=("pujiang",), minimum=0, maximum=MAX_PUNGS,
+          metavar="N,N,N", variants=("pujiang",), minimum=0, maximum=MAX_PUNGS, on_page=False,
           game_en="Payers' exposed pungs (Pujiang): NEXT,OPPOSITE,PREVIOUS as in batch, or {player: count}; by default counted from exposed.",
           game_schema={"oneOf": [
               {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 3, "maxItems": 3},
@@ -165,6 +183,9 @@ FIELDS: tuple[Field, ...] = (
           f"抢杠: the 番 of the robbed player's own hand (0 to {MAX_FAN}), for options.qiang_gang_amount.",
           f"抢杠: 被抢的人手里的牌翻数 (0 到 {MAX_FAN}), 用于 options.qiang_gang_amount", cli=("--robbed-fan",),
           metavar="N", variants=("pujiang",), minimum=0, maximum=MAX_FAN, game="hand", short=("被抢杠番", "Robbed kong's value")),
+    Field("exposed", "exposed", "Other players' exposed melds with sources: {player: [meld@source]}.",
+          "其他各家的明牌及来源 {玩家: [牌@来源]}", role="table", settled_by=("chizhou", "pujiang"), game="table",
+          game_schema={"type": ["object", "null"], "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/meld"}}}),
     # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
     Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
           "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",), game="table",
@@ -173,17 +194,30 @@ FIELDS: tuple[Field, ...] = (
           f"该家已飘次数 (0 到 {MAX_PIAO})", cli=("--piao-count",), metavar="N", variants=("pujiang",),
           minimum=0, maximum=MAX_PIAO, needs="piao_by", needs_hint="name the seat in the 飘 round", game="table",
           game_en="Pujiang: how many 飘 piao_by has made."),
+    # the other players' facts, which only a game record gives (into the settler's Table)
+    Field("sheng_zhang", "player", "Pujiang: who discarded a tile not yet seen on the table (生张) during the 飘 round.",
+          "飘财期间打出生张的一家", role="table", variants=("pujiang",), needs="piao_by", needs_hint="name the player in the 飘 round",
+          game="table", game_schema={"$ref": "#/$defs/player"}),
+    Field("hua", "hua", "Chizhou: other players' 花 (default: counted from their exposed melds).", "其他各家的花 (默认按其明牌计)",
+          role="table", variants=("chizhou",), game="table",
+          game_schema={"type": ["object", "null"], "additionalProperties": {"type": "integer", "minimum": 0}}),
+    Field("la_zi", "players", "Chizhou: other players whose own hand is at 拉子.", "手牌已到拉子的其他各家", role="table",
+          variants=("chizhou",), game="table", game_schema={"type": ["array", "null"], "items": {"$ref": "#/$defs/player"}}),
 )
 
 # Pairs of flags that cannot describe one win, checked in this order (so that a record with
 # several clashes always names the same one): the first flag, and the flags it clashes with
-# (any one of them set is the clash; the message names them all, joined by "/").
+# (any one of them set is the clash; the message names them all, joined by "/"). What a flag
+# `implies` reaches them too, checked after these: a flag implying self_draw clashes with
+# --discarder with no line of its own, and the message names the flag given.
 CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("heavenly", ("earthly",)),
     ("self_draw", ("discarder",)),
     ("robbing_kong", ("self_draw",)),
     ("robbing_kong", ("after_kong",)),
     ("robbing_kong", ("heavenly", "earthly")),
+    # `implies` alone refuses these two (after the lines above and below); written out, they keep
+    # the clash a record with two clashes names where it was (before --dealer/--dealer-seat)
     ("after_kong", ("discarder",)),
     ("heavenly", ("discarder",)),
     ("dealer", ("dealer_seat",)),
@@ -208,7 +242,7 @@ def _derive() -> None:
     # `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
     _SHORT_NAMES = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
     _SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
-    KEY_FIELDS = tuple(f.name for f in FIELDS if f.role != "id")
+    KEY_FIELDS = tuple(f.name for f in FIELDS if f.role != "id" and f.in_record)
     FLAGS = tuple(f for f in FIELDS if f.role == "flag")
 
 
@@ -360,7 +394,7 @@ def record_schema() -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "required": ["hand"],
-        "properties": {f.name: _schema_of(f) for f in FIELDS},
+        "properties": {f.name: _schema_of(f) for f in FIELDS if f.in_record},
     }
 
 

@@ -64,6 +64,8 @@ _PARSE_ORDER: tuple[Field, ...]  # WinContext's order, then any registered flag
 _ABSENT_FACTS: dict[str, Any]  # each flag's "absent", parsed (parsing an absent value never fails)
 _IMPLYING: tuple[Field, ...]  # the fields with `implies`, in parse order
 _NEEDING: tuple[Field, ...]  # the fields with `needs`, in parse order
+_IMPLIED_BY: dict[str, tuple[str, ...]]  # a field with `implies` -> what it implies
+_PARSE_RANK: dict[str, int]  # each flag's place in the parse order
 
 
 
@@ -161,14 +163,34 @@ def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
 
 @flag_table.derived
 def _derive() -> None:
-    global _DEFAULTS, _BOOLS, _PARSE_ORDER, _ABSENT_FACTS, _IMPLYING, _NEEDING
+    global _DEFAULTS, _BOOLS, _PARSE_ORDER, _ABSENT_FACTS, _IMPLYING, _NEEDING, _IMPLIED_BY, _PARSE_RANK
     _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
     _BOOLS = frozenset(f.name for f in flag_table.FLAGS if f.kind == "bool")
     order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
     _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
     _ABSENT_FACTS = {f.name: _parsed(f, f.default, "field") for f in _PARSE_ORDER}
     _IMPLYING = tuple(f for f in _PARSE_ORDER if f.implies)
+    _IMPLIED_BY = {f.name: f.implies for f in _IMPLYING}
+    _PARSE_RANK = {f.name: i for i, f in enumerate(_PARSE_ORDER)}
     _NEEDING = tuple(f for f in _PARSE_ORDER if f.needs)
+
+
+def _check_implied_clashes(on: set[str], spelling: Spelling) -> None:
+    """The clashes a flag reaches through what it implies (--after-kong is a self-draw, so it
+    clashes with --discarder): after the given flags' own, named by the flag that was given."""
+    by_name = flag_table.BY_NAME
+    source = {name: name for name in on}
+    for name in sorted(on & _IMPLIED_BY.keys(), key=_PARSE_RANK.__getitem__):
+        for implied in _IMPLIED_BY[name]:
+            source.setdefault(implied, name)
+    for name, others in flag_table.CLASHES:
+        if name in source:
+            hit = [n for n in others if n in source]
+            if hit:
+                given = [source[n] for n in (name, *hit)]
+                if len(set(given)) > 1:  # a flag never clashes with what it implies itself
+                    first, *rest = (by_name[n].named(spelling) for n in given)
+                    raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
 
 
 def win_context(facts: dict[str, Any]) -> WinContext:
@@ -197,12 +219,14 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
         if name in on and not on.isdisjoint(others):
             first, *rest = (by_name[n].named(spelling) for n in (name, *others))
             raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+    if not on.isdisjoint(_IMPLIED_BY):
+        _check_implied_clashes(on, spelling)
     facts = dict(_ABSENT_FACTS)
     for f in _PARSE_ORDER:
         if f.name in given:
             facts[f.name] = _parsed(f, given[f.name], spelling)
     for f in _IMPLYING:
-        if facts[f.name]:
+        if f.name in on:
             facts.update(dict.fromkeys(f.implies, True))
     for f in _NEEDING:
         if f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):  # type: ignore[index]

@@ -30,7 +30,7 @@ _EMPTY_KEY: list[Any]  # every field absent
 @flag_table.derived
 def _derive() -> None:
     global RECORD_KINDS, KEY_FIELDS, _INDEX, _HAND, _EMPTY_KEY
-    RECORD_KINDS = {f.name: f.record_kind for f in flag_table.FIELDS}
+    RECORD_KINDS = {f.name: f.record_kind for f in flag_table.FIELDS if f.in_record}
     KEY_FIELDS = flag_table.KEY_FIELDS
     _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
     _HAND = _INDEX["hand"]

@@ -27,20 +27,19 @@ from ..core.tiles import parse_tile, parse_tiles
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
-# A game record's own fields (beyond score's flags), by kind, and where each sits in the list
-# of fields that an error message gives: the head, after the hand's flags, and at the end.
+# A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
+# that an error message gives; the declared ones (flags.FIELDS) follow.
 _OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
-_OWN_MIDDLE: dict[str, str] = {"exposed": "exposed"}
-_OWN_TAIL: dict[str, str] = {"sheng_zhang": "player", "hua": "hua", "la_zi": "players"}
 # a declared field's kind in a game record (a seat is named by its player there)
 _GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
-              "maybe_count": "int", "melds": "list", "pungs": "pungs"}
+              "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
+              "player": "player", "players": "players"}
 
 HAND_KINDS: dict[str, str]  # field -> kind, for one hand of a game record
 WINNER_FIELDS: tuple[str, ...]  # what one winner of several (`winners: [...]`) may say for themself
 COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
 _RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
-_PIAO_FIELDS: tuple[str, ...]  # declared flags that a game reads into the Table, not the WinContext
+_TABLE_FIELDS: tuple[str, ...]  # declared fields that a game reads into the Table, not the WinContext
 _NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
 _SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
 
@@ -48,20 +47,20 @@ _SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly
 @flag_table.derived
 def _derive() -> None:
     """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global HAND_KINDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _PIAO_FIELDS, _NEEDS, _SELF_DRAWN
+    global HAND_KINDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _TABLE_FIELDS, _NEEDS, _SELF_DRAWN
     declared = flag_table.FIELDS
     kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
     head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
     tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
     flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
     table = [f.name for f in declared if f.game == "table"]
-    order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *_OWN_MIDDLE, *table, *_OWN_TAIL)
-    HAND_KINDS = {name: ({**kind, **_OWN_HEAD, **_OWN_MIDDLE, **_OWN_TAIL})[name] for name in order}
+    order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
+    HAND_KINDS = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
     WINNER_FIELDS = ("winner", *(f.name for f in declared if f.game == "winner"))
     COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in HAND_KINDS}
     _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
-    _PIAO_FIELDS = tuple(table)
-    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table") + (("sheng_zhang", "piao_by"),)
+    _TABLE_FIELDS = tuple(table)
+    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
     _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
 
 
@@ -329,7 +328,7 @@ def _win_one(
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _PIAO_FIELDS if k in f}
+    given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _TABLE_FIELDS if k in f}
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
     for needy, needed in _NEEDS:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing

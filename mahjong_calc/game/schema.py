@@ -32,12 +32,6 @@ OWN: dict[str, dict[str, Any]] = {
     },
     "draw": {"type": ["boolean", "null"], "description": "流局 / 黄庄: nobody won."},
     "dealer": {"$ref": "#/$defs/player", "description": "Optional check: the game works out the dealer; a different name is an error (two_dealers)."},
-    "exposed": {"type": ["object", "null"], "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/meld"}},
-                "description": "Other players' exposed melds with sources: {player: [meld@source]}."},
-    "sheng_zhang": {"$ref": "#/$defs/player", "description": "Pujiang: who discarded a tile not yet seen on the table (生张) during the 飘 round."},
-    "hua": {"type": ["object", "null"], "additionalProperties": {"type": "integer", "minimum": 0},
-            "description": "Chizhou: other players' 花 (default: counted from their exposed melds)."},
-    "la_zi": {"type": ["array", "null"], "items": _PLAYER, "description": "Chizhou: other players whose own hand is at 拉子."},
 }
 
 _KIND_SCHEMA: dict[str, dict[str, Any]] = {
@@ -59,6 +53,8 @@ def _declared(field: Field) -> dict[str, Any]:
         out["type"] = "string"
     if field.game_en is not None:
         out["description"] = field.game_en
+    elif field.role == "table":  # a game record's own field: its text says the variant
+        out["description"] = field.en
     elif field.role != "id":
         out["description"] = flag_table.in_field_words(field.en) + ("" if field.variants is None else f" Variants: {', '.join(field.variants)}.")
     return out

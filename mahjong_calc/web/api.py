@@ -81,29 +81,33 @@ def answer_waits(body: Any) -> Answer:
     return (422 if result.reason is not None else 200), json.dumps(result.to_dict(), ensure_ascii=False)
 
 
-# flags a game works out itself, or that the page asks for on their own (winner, discarder, self-draw)
-_PAGE_SKIPS = frozenset({"self_draw", "dealer", "dealer_seat", "discarder", "opponent_pungs", "piao_by", "piao_count"})
+def _page_flags(scorer: str) -> list[Any]:
+    """The flags of a win the page offers as controls: the declared flags this scorer takes, less
+    those a game works out itself (`computed`), the table's (asked with the others' fields) and
+    those the page asks for its own way (`Field.on_page`)."""
+    from ..core.flags import FLAGS
 
-
-# a game hand's fields about the other players, and the scorers whose settlement reads them (docs/games.md)
-_OTHERS_FIELDS = {"exposed": ("chizhou", "pujiang"), "hua": ("chizhou",), "la_zi": ("chizhou",), "sheng_zhang": ("pujiang",)}
+    return [f for f in FLAGS if (f.variants is None or scorer in f.variants) and f.game in ("winner", "hand") and f.on_page]
 
 
 def _others_fields(scorer: str) -> list[str]:
-    """What the page asks about the other players for this scorer: the declared table flags
-    (`piao_by`, `piao_count`) it takes, and the game record's own fields its settler reads."""
+    """What the page asks about the other players for this scorer: the declared table fields
+    (`game="table"`) whose settlement reads them, the game's own (`role="table"`) first."""
     from ..core.flags import FIELDS
 
-    declared = [f.name for f in FIELDS if f.game == "table" and f.variants is not None and scorer in f.variants]
-    return [name for name, scorers in _OTHERS_FIELDS.items() if scorer in scorers] + declared
+    def read(f: Any) -> bool:
+        scorers = f.settled_by if f.settled_by is not None else f.variants
+        return f.game == "table" and scorers is not None and scorer in scorers
+
+    return [f.name for f in FIELDS if read(f) and f.role == "table"] + [f.name for f in FIELDS if read(f) and f.role != "table"]
 
 
 def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
     its tiles (the palette), whether it has chow melds, whether one discard may make several
-    winners (一炮多响), and the other flags of a win it takes (from the declared flags, `flags.FIELDS`)."""
+    winners (一炮多响), the other flags of a win it takes, with what each implies (a flag implying
+    self_draw is a self-drawn win), and the others' fields it asks for (all from `flags.FIELDS`)."""
     from ..api.settle import settlement_options
-    from ..core.flags import FLAGS
     from ..core.tiles import parse_tiles, tile_name
     from ..rules.loader import load_ruleset, shipped_names
 
@@ -111,14 +115,14 @@ def answer_variants() -> Answer:
     for name in shipped_names():
         rs = load_ruleset(name)
         tiles = [f"{n}{s}" for s in rs.tiles.suits for n in range(1, 10)] + [f"{n}z" for n in rs.tiles.honours]
-        flags = [f for f in FLAGS if f.name not in _PAGE_SKIPS and (f.variants is None or rs.scorer in f.variants)]
+        flags = _page_flags(rs.scorer)
         rows.append({
             "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,
-                       "label": dict(zip(("zh", "en"), f.short or (f.zh, f.en)))} for f in flags],
+                       "label": dict(zip(("zh", "en"), f.short or (f.zh, f.en))), "implies": list(f.implies)} for f in flags],
             "others": _others_fields(rs.scorer),
         })
     return 200, json.dumps(rows, ensure_ascii=False)

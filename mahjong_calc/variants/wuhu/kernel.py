@@ -16,6 +16,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
+from ...core import flags as flag_table
 from ...core.shapes import code_arrangements, waits
 from ..common.plan_cache import PlanCache
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
@@ -82,8 +83,9 @@ class Plan:
         self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
         self.detectors: tuple[WuhuDetector, ...] = tuple(fn for _, fn in rs.detectors)
         self.is_jiao: tuple[bool, ...] = tuple(rs.patterns[key].role == "jiao" for key in self.keys)
-        # a 嘴子 is doubled on a self-draw, except 杠后开花 (itself a self-draw)
-        self.doubles: tuple[bool, ...] = tuple(key != "gang_hou_kai_hua" for key in self.keys)
+        # a 嘴子 is doubled on a self-draw, except one a self-drawn flag makes (杠后开花: Field.not_doubled)
+        undoubled = {key for f in flag_table.FIELDS for key in f.not_doubled}
+        self.doubles: tuple[bool, ...] = tuple(key not in undoubled for key in self.keys)
         # the 嘴子 a rule may make 交 by themselves (-1: not listed as a 嘴子)
         self.gang_hou: int = self._zui_zi_index("gang_hou_kai_hua")
         self.hun_yi_se: int = self._zui_zi_index("hun_yi_se")
