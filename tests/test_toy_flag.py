@@ -32,7 +32,7 @@ from mahjong_calc.core.flags import FIELDS, Field, register_flag
 from mahjong_calc.core.hand import make_context
 from mahjong_calc.rules.registry import register_variant
 from mahjong_calc.rules.ruleset import Variant
-from mahjong_calc.variants.common.lazy import lazy_settler
+from mahjong_calc.variants import wuhu as wuhu_variant
 from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
 from mahjong_calc.variants.wuhu import schema as wuhu
 from mahjong_calc.variants.wuhu.patterns import WuhuRead
@@ -52,7 +52,7 @@ def hai_di(r: WuhuRead) -> int:
 
 HAI_DI: Variant[Any, Any, Any] = Variant(
     "wuhu_hai_di", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, {**wuhu_patterns.DETECTORS, "hai_di": hai_di},
-    score_wuhu, wuhu.WuhuSettlement, lazy_settler("wuhu"))
+    score_wuhu, wuhu.WuhuSettlement, wuhu_variant.VARIANT.settle)
 
 
 @pytest.fixture(autouse=True)

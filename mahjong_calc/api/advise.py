@@ -8,8 +8,7 @@ A 听牌 row's waits are `waits_of` of its 13 tiles, so they are exactly `mjcalc
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -106,13 +105,12 @@ class Advice:
 
 
 def plan_for(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:
-    """The variant's `shanten.plan`, or `advise_not_supported` for a variant without one."""
-    try:
-        module = importlib.import_module(f"mahjong_calc.variants.{rs.scorer}.shanten")
-    except ImportError:
-        raise InputError("advise_not_supported", f"{rs.name}: the {rs.scorer} scorer has no shanten rules, so it cannot advise") from None
-    found: Callable[..., Plan] = module.plan
-    return found(melds, ctx, rs)
+    """The variant's shanten rules (`Variant.plan`), or `advise_not_supported` for a variant without them."""
+    rules = rs.variant.plan
+    if rules is None:
+        raise InputError("advise_not_supported", f"{rs.name}: the {rs.scorer} scorer has no shanten rules, so it cannot advise")
+    found: Plan = rules(melds, ctx, rs)
+    return found
 
 
 def check_advise_shape(concealed: Sequence[int], melds: Sequence[Meld], seen: Sequence[int], wild: int | None) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .schema import Label, Tiles
 
@@ -30,6 +30,23 @@ Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]
 # A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settle.py.
 Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
+# The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
+PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def on_first_call(load: Callable[[], F]) -> F:
+    """A plug-in that is a value, its module imported only when first called (start-up time):
+    `on_first_call(_settler)`, where `_settler()` imports and returns the real function."""
+    loaded: list[F] = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not loaded:
+            loaded.append(load())
+        return loaded[0](*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = getattr(load, "__name__", "plug_in").lstrip("_")
+    return cast(F, call)
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +84,8 @@ class Ruleset(Generic[N, O, P]):
 
 @dataclass(frozen=True, eq=False)
 class Variant(Generic[N, O, P]):
-    """One variant's schema, detectors and scorer."""
+    """One variant's schema, detectors and plug-ins: its scorer, settler and shanten rules, each a
+    function (`on_first_call` keeps a module off start-up until it is needed)."""
 
     name: str  # the `scorer:` value its rulesets give
     numbers: type[N]
@@ -79,6 +97,8 @@ class Variant(Generic[N, O, P]):
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None
+    # the shanten rules `advise` plans with (variants/<variant>/shanten.py's `plan`); None: no advise
+    plan: PlanRules | None = None
     # its docs/rules page (`mjcalc options` points into it), and the section there of each group of
     # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries
     docs: str = ""

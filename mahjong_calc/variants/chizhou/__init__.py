@@ -1,19 +1,31 @@
 """Chizhou (池州): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
 
-`VARIANT` is what the registry's "mahjong_calc.variants.chizhou:VARIANT" names; the settler loads
-on its first call.
+`VARIANT` is what the registry's "mahjong_calc.variants.chizhou:VARIANT" names; the settler and the
+shanten rules load on their first call.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...rules.ruleset import Variant
-from ..common.lazy import lazy_settler
+from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
 from . import patterns, schema, score
+
+
+def _settler() -> Settler:
+    from .settle import settle_chizhou
+
+    return settle_chizhou
+
+
+def _plan() -> PlanRules:
+    from .shanten import plan
+
+    return plan
+
 
 VARIANT: Variant[Any, Any, Any] = Variant(
     "chizhou", schema.ChizhouNumbers, schema.ChizhouOptions, schema.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
-    schema.ChizhouSettlement, lazy_settler("chizhou"),
+    schema.ChizhouSettlement, on_first_call(_settler), on_first_call(_plan),
     docs="docs/rules/chizhou.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.PATTERNS},
 )

@@ -1,19 +1,31 @@
 """Pujiang (浦江): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
 
-`VARIANT` is what the registry's "mahjong_calc.variants.pujiang:VARIANT" names; the settler loads
-on its first call.
+`VARIANT` is what the registry's "mahjong_calc.variants.pujiang:VARIANT" names; the settler and the
+shanten rules load on their first call.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...rules.ruleset import Variant
-from ..common.lazy import lazy_settler
+from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
 from . import patterns, schema, score
+
+
+def _settler() -> Settler:
+    from .settle import settle_pujiang
+
+    return settle_pujiang
+
+
+def _plan() -> PlanRules:
+    from .shanten import plan
+
+    return plan
+
 
 VARIANT: Variant[Any, Any, Any] = Variant(
     "pujiang", schema.PujiangNumbers, schema.PujiangOptions, schema.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
-    schema.PujiangSettlement, lazy_settler("pujiang"),
+    schema.PujiangSettlement, on_first_call(_settler), on_first_call(_plan),
     docs="docs/rules/pujiang.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.ZI},
 )

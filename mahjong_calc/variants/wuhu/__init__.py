@@ -1,19 +1,31 @@
 """Wuhu 315/525 (芜湖): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
 
-`VARIANT` is what the registry's "mahjong_calc.variants.wuhu:VARIANT" names; the settler loads
-on its first call.
+`VARIANT` is what the registry's "mahjong_calc.variants.wuhu:VARIANT" names; the settler and the
+shanten rules load on their first call.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...rules.ruleset import Variant
-from ..common.lazy import lazy_settler
+from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
 from . import patterns, schema, score
+
+
+def _settler() -> Settler:
+    from .settle import settle_wuhu
+
+    return settle_wuhu
+
+
+def _plan() -> PlanRules:
+    from .shanten import plan
+
+    return plan
+
 
 VARIANT: Variant[Any, Any, Any] = Variant(
     "wuhu", schema.WuhuNumbers, schema.WuhuOptions, schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
-    schema.WuhuSettlement, lazy_settler("wuhu"),
+    schema.WuhuSettlement, on_first_call(_settler), on_first_call(_plan),
     docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": schema.ZUI_ZI, "labels": schema.AMOUNTS},
 )
