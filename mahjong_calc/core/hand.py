@@ -235,11 +235,6 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     return win_context(facts)
 
 
-def parse_opponent_pungs(value: Sequence[int] | str | None) -> tuple[int, int, int] | None:
-    """'2,0,1' (next, opposite, previous) → (2, 0, 1); each count 0..4."""
-    return None if value is None else parse_pungs(value)
-
-
 WAITS_HINT = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
 
 

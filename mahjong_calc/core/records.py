@@ -183,11 +183,6 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     return _finish(values), rid
 
 
-def csv_id(row: Mapping[str, str]) -> RecordId:
-    """The `id` cell of a CSV row, if any."""
-    return row.get("id") or None
-
-
 def score_kwargs(key: Key) -> dict[str, Any]:
     """Keyword arguments for `score_hand` from a record key: the fields it gives (an absent
     one is its default in `score_hand` too, so leaving it out changes nothing and is faster)."""

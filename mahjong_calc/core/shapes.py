@@ -344,17 +344,6 @@ def hand_counts(hand: Hand) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def waits_before_win(hand: Hand) -> tuple[int, ...]:
-    """The waits of the 13 tiles that stood before the winning tile arrived."""
-    counts = [0] * NUM_TILES
-    for t in hand.concealed:
-        counts[t] += 1
-    counts[hand.win_tile] -= 1
-    held = list(hand_counts(hand))
-    held[hand.win_tile] -= 1
-    return waits(tuple(counts), tuple(held))
-
-
 # --- the same splits as set codes, for the variants' kernels -------------------------------
 
 def set_code(kind: str, first: int) -> int:

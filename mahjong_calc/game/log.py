@@ -271,11 +271,6 @@ def _sections(name: str, heads: list[tuple[dict[str, Any], str | None]], items: 
 # --- CSV ---------------------------------------------------------------------------------
 
 
-def csv_kinds() -> dict[str, str]:
-    """Each column of a CSV log and its kind: the game column, the header fields, the hand's fields."""
-    return {GAME_COLUMN: "label", **{k: "header" for k in HEADER_COLUMNS if k != "dealer"}, **HAND_KINDS}
-
-
 def _cell(column: str, kind: str, text: str) -> Any:
     """One CSV cell of a hand as the value a YAML hand would hold (the cell is not empty)."""
     if kind in ("bool", "int"):
