@@ -98,6 +98,43 @@ def test_score_hand_accepts_every_declared_keyword() -> None:
         make_context(nonsense=True)
 
 
+# each kind's keyword type in score_hand's signature
+SCORE_HAND_TYPE = {"bool": "bool", "seat": "str | None", "tile": "str | None", "count": "int", "maybe_count": "int | None",
+                   "pungs": "Sequence[int] | str | None"}
+
+
+def test_score_hand_has_one_keyword_per_declared_flag_and_passes_each_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its keywords are written out (for mypy and editors); they must be the declaration's, in its
+    order, each typed by its kind and defaulting to its "absent", and each must reach the checks."""
+    import mahjong_calc.api as api
+
+    params = list(inspect.signature(score_hand).parameters.values())
+    start = [p.name for p in params].index("spelling") + 1
+    declared = params[start:-1]
+    assert [p.name for p in declared] == [f.name for f in FLAGS]
+    for param in declared:
+        field = BY_NAME[param.name]
+        assert param.kind is inspect.Parameter.KEYWORD_ONLY, param.name
+        assert (param.annotation, param.default) == (SCORE_HAND_TYPE[field.kind], field.default), param.name
+    assert params[-1].kind is inspect.Parameter.VAR_KEYWORD  # a flag added by register_flag
+
+    seen: list[dict[str, Any]] = []
+
+    class Seen(Exception):
+        pass
+
+    def spy(values: dict[str, Any], *args: Any) -> None:
+        seen.append(dict(values))
+        raise Seen
+
+    monkeypatch.setattr(api, "check_variant", spy)
+    for field in FLAGS:
+        with pytest.raises(Seen):
+            score_hand(HAND, **{field.name: SET_BY_KIND[field.kind]})
+        assert seen[-1][field.name] == SET_BY_KIND[field.kind], field.name
+        assert all(v == BY_NAME[k].default for k, v in seen[-1].items() if k != field.name), field.name
+
+
 def _score_options() -> dict[str, Any]:
     command = typer.main.get_command(app).commands["score"]  # type: ignore[attr-defined]
     return {param.name: param for param in command.params}

@@ -33,20 +33,42 @@ def score_hand(
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
     spelling: Spelling = "field",
-    **flags: Any,
+    # the win-situation keywords, one per declared flag (flags.FLAGS, in order; tests/test_flags.py
+    # checks them against the declaration, kind for kind)
+    self_draw: bool = False,
+    dealer: bool = False,
+    dealer_seat: str | None = None,
+    after_kong: bool = False,
+    robbing_kong: bool = False,
+    heavenly: bool = False,
+    earthly: bool = False,
+    discarder: str | None = None,
+    wild: str | None = None,
+    piao: int = 0,
+    opponent_pungs: Sequence[int] | str | None = None,
+    robbed_fan: int | None = None,
+    piao_by: str | None = None,
+    piao_count: int = 0,
+    **registered: Any,
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
 
-    `flags` are the win-situation keywords of `flags.FLAGS` (self_draw, dealer, discarder,
-    piao, ...). One that the ruleset's variant does not use is `flag_not_in_variant`.
-    `spelling` says how messages name a flag: `piao` (field, the default) or `--piao` (cli).
-    A meld may name the seat that fed it (`555p@opposite`); then, or with `piao_by`, the
-    hand is also settled (liability: 包牌, 承包) and the result gains `liability`.
+    The keywords after `spelling` are the win-situation flags of `flags.FLAGS` (`registered`:
+    any that `flags.register_flag` added). One that the ruleset's variant does not use is
+    `flag_not_in_variant`. `spelling` says how messages name a flag: `piao` (field, the
+    default) or `--piao` (cli). A meld may name the seat that fed it (`555p@opposite`); then,
+    or with `piao_by`, the hand is also settled (liability: 包牌, 承包) and the result gains
+    `liability`.
     """
     names = flag_table.BY_NAME
-    if not all(name in names and names[name].role == "flag" for name in flags):
-        unknown = sorted(name for name in flags if name not in names or names[name].role != "flag")
+    if registered and not all(name in names and names[name].role == "flag" for name in registered):
+        unknown = sorted(name for name in registered if name not in names or names[name].role != "flag")
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
+    flags: dict[str, Any] = {
+        "self_draw": self_draw, "dealer": dealer, "dealer_seat": dealer_seat, "after_kong": after_kong, "robbing_kong": robbing_kong,
+        "heavenly": heavenly, "earthly": earthly, "discarder": discarder, "wild": wild, "piao": piao,
+        "opponent_pungs": opponent_pungs, "robbed_fan": robbed_fan, "piao_by": piao_by, "piao_count": piao_count, **registered,
+    }
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
     sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
