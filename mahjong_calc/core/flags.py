@@ -27,7 +27,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
@@ -276,6 +276,36 @@ def register_flag(field: Field, clashes: Iterable[tuple[str, tuple[str, ...]]] =
         yield field
     finally:
         FIELDS, CLASHES = saved
+        _changed()
+
+
+@contextmanager
+def also_for(scorer: str, names: Iterable[str]) -> Iterator[None]:
+    """Let a variant (by its `scorer:`) take the declared fields `names` too, for the length of a
+    `with` block (tests of a new variant): what its name added to each Field's `variants=` (or,
+    for a table field every variant takes, `settled_by=`) does in the tree."""
+    global FIELDS
+    wanted = set(names)
+    unknown = wanted - {f.name for f in FIELDS}
+    if unknown:
+        raise ValueError(f"no declared field {sorted(unknown)[0]!r}")
+    saved = FIELDS
+
+    def widened(f: Field) -> Field:
+        if f.name not in wanted:
+            return f
+        if f.variants is not None:
+            return replace(f, variants=(*f.variants, scorer))
+        if f.settled_by is not None:
+            return replace(f, settled_by=(*f.settled_by, scorer))
+        raise ValueError(f"{f.name!r} is taken by every variant already")
+
+    FIELDS = tuple(widened(f) for f in FIELDS)
+    try:
+        _changed()
+        yield
+    finally:
+        FIELDS = saved
         _changed()
 
 
