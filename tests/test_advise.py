@@ -116,6 +116,7 @@ def _random_hand(rng: random.Random) -> str:
     return format_tiles(rng.sample(wall, 14))
 
 
+@pytest.mark.slow
 def test_drawing_a_useful_tile_of_the_best_row_never_raises_the_shanten() -> None:
     rng = random.Random("advise-property")
     for _ in range(12):

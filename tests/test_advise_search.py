@@ -26,6 +26,8 @@ from mahjong_calc.core.tiles import NUM_TILES, format_tiles, is_honour, tile_str
 from mahjong_calc.core.wilds import seven_pairs, thirteen, wild_splits
 from mahjong_calc.rules.schema import tile_in_variant
 
+pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
+
 Counts = tuple[int, ...]
 
 

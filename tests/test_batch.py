@@ -403,6 +403,7 @@ def test_a_reader_that_goes_away_stops_the_run_quietly(tmp_path: Path, jobs: str
     assert stderr == b""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path, jobs: str) -> None:
     path = _write_jsonl(tmp_path / "in.jsonl", [{**WIN_315, "id": i} for i in range(50000)])

@@ -196,6 +196,7 @@ def _workers(proc: subprocess.Popen[bytes], jobs: int) -> list[int]:
     return kids
 
 
+@pytest.mark.slow
 @linux_only
 def test_a_worker_that_dies_stops_the_run_with_exit_3_and_where_to_resume(tmp_path: Path) -> None:
     path = _big_jsonl(tmp_path)
@@ -213,6 +214,7 @@ def test_a_worker_that_dies_stops_the_run_with_exit_3_and_where_to_resume(tmp_pa
     assert f"resume from line {written + 1}" in stderr  # one record a line here
 
 
+@pytest.mark.slow
 @linux_only
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_killing_the_parent_leaves_no_worker(tmp_path: Path, sig: signal.Signals) -> None:

@@ -49,6 +49,7 @@ BAD_YAML: dict[str, tuple[bytes, str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("kind", sorted(BAD_YAML))
 def test_a_yaml_item_that_cannot_be_read_is_its_own_row(tmp_path: Path, kind: str, jobs: str) -> None:
@@ -144,6 +145,7 @@ def _big_jsonl(n: int) -> bytes:
     return b"".join(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_large_records_all_have_their_rows_in_order(tmp_path: Path, jobs: str) -> None:
     n = 45

@@ -23,6 +23,7 @@ def _records() -> list[dict[str, Any]]:
     return [{**record, "id": i} for i, record in enumerate(base * 5)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheduler", ["sync", "processes"])
 def test_dask_bag_matches_single_process(scheduler: str) -> None:
     records = _records()

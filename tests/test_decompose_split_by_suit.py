@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def _counts(chosen: list[int]) -> tuple[int, ...] | None:
     return tuple(counts) if max(counts) <= 4 else None
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(tiles)
 def test_splits_match_the_whole_hand_search(chosen: list[int]) -> None:

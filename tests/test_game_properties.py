@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_game_helpers import PLAYERS, settle_hands
@@ -73,6 +74,7 @@ def games(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]], int | None]:
     return variant, draw(st.lists(hands(variant), min_size=1, max_size=12)), chips
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_every_hand_sums_to_zero_and_transfers_settle_the_totals(game: tuple[str, list[dict[str, Any]], int | None]) -> None:

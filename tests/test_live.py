@@ -247,6 +247,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_concurrent_writers_never_lose_or_duplicate_a_hand(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     with Store(db) as store:
@@ -268,6 +269,7 @@ def test_concurrent_writers_never_lose_or_duplicate_a_hand(tmp_path: Path) -> No
         assert mine == [f"w{w}-{k}" for k in range(per_writer)]
 
 
+@pytest.mark.slow
 def test_concurrent_cli_processes(tmp_path: Path) -> None:
     """The installed `mjcalc game add`, several at once on one game: every hand lands once."""
     db = str(tmp_path / "g.db")
@@ -292,6 +294,7 @@ def _session() -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.startswith("mjcalc game ")]
 
 
+@pytest.mark.slow
 def test_readme_game_session(tmp_path: Path) -> None:
     """README's live-game session runs in order against one database, and its export settles the same."""
     lines = _session()

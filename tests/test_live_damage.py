@@ -125,6 +125,7 @@ def test_the_damage_is_named(pristine: Path, tmp_path: Path) -> None:
         path.unlink()
 
 
+@pytest.mark.slow
 def test_flipped_bytes_never_lose_a_hand(pristine: Path, tmp_path: Path) -> None:
     """A byte flipped anywhere in the file: the game is shown whole, or refused; never shown short."""
     size = pristine.stat().st_size

@@ -126,6 +126,7 @@ def test_an_edit_that_ends_the_game_earlier_makes_later_hands_error_rows(runner:
     assert [h.get("draw") for h in json.loads(js.stdout)["hands"]] == [True, True]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_the_fold_after_corrections_is_game_settle_of_the_export(runner: CliRunner, tmp_path: Path, seed: int) -> None:
     """Random adds, edits, deletes, undos and redos: after each, `game show` is `game settle` of `game export`."""

@@ -126,6 +126,7 @@ def _slow_nonblocking_read(args: list[str], env: dict[str, str]) -> tuple[int, b
         return code, bytes(got), err.read().decode()
 
 
+@pytest.mark.slow
 @linux_only
 @pytest.mark.parametrize("buffering", list(BUFFERING))
 @pytest.mark.parametrize(("name", "template"), WRITERS, ids=[w[0] for w in WRITERS])
@@ -158,6 +159,7 @@ def test_a_slow_nonblocking_pipe_gets_every_byte(files: dict[str, str], name: st
     ("new", ["game", "new", "--db", "{newdb}", "--players", "a,b,c,d"]),
     ("new_json", ["game", "new", "--db", "{newdb}", "--players", "a,b,c,d", "--json"]),
 ], ids=[*(w[0] for w in WRITERS), "version", "game_help", "new", "new_json"])
+@pytest.mark.slow
 def test_a_full_disk_is_output_error_exit_3(files: dict[str, str], name: str, template: list[str], buffering: str) -> None:
     with open("/dev/full", "wb") as full:
         proc = popen_installed(_args(template, files), env=BUFFERING[buffering], stdout=full, stderr=subprocess.PIPE)
@@ -189,6 +191,7 @@ def _complete_rows(data: bytes, out_format: str) -> list[int]:
     return [int(row[0]) for row in whole[1:]]  # without the header
 
 
+@pytest.mark.slow
 @linux_only
 @pytest.mark.parametrize(("out_format", "jobs", "size"), [("jsonl", "1", "2m"), ("jsonl", "2", "2m"), ("csv", "1", "256k"), ("csv", "2", "256k")])
 def test_after_a_full_disk_the_resume_line_counts_the_rows_on_disk(files: dict[str, str], tmp_path: Path, out_format: str, jobs: str, size: str) -> None:

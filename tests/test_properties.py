@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def test_random_tiles_score_or_raise_a_typed_error(tiles: list[int], self_draw: 
         assert result.value > 0
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
 @given(complete_wuhu_hands(), st.booleans(), st.sampled_from(["wuhu315", "wuhu525"]))
 def test_complete_hands_win_unless_short_of_ba_zhi(hand: tuple[list[int], int], self_draw: bool, variant: str) -> None:

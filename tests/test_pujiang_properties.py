@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import score_hand
 from mahjong_calc.core.errors import MjcalcError
 from mahjong_calc.core.tiles import WHITE, tile_str
+
+pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
 
 TILES = list(range(34))
 

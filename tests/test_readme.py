@@ -74,6 +74,7 @@ def test_readme_has_an_example_for_every_command() -> None:
     assert not missing, f"README has no example of: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("doc", "line"), EXAMPLES, ids=[f"{d.relative_to(ROOT)}: {line[:60]}" for d, line in EXAMPLES])
 def test_example_runs(doc: Path, line: str, tmp_path: Path) -> None:
     for name, body in _files().items():
@@ -89,6 +90,7 @@ def test_example_runs(doc: Path, line: str, tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("doc", "body"), PYTHON, ids=[f"{d.relative_to(ROOT)}: {b.splitlines()[0][:50]}" for d, b in PYTHON])
 def test_python_example_runs(doc: Path, body: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

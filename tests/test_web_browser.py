@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from installed import free_port, popen_installed, run_installed, stop, wait_until_serving
 
+pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -154,6 +154,7 @@ def test_two_concurrent_editors_get_one_409(tmp_path: Path) -> None:
         stop(proc)
 
 
+@pytest.mark.slow
 def test_the_event_stream_has_one_event_per_change_wherever_made(tmp_path: Path) -> None:
     """`GET /api/games/{id}/events`: `ready` with the version now, then one `change` per new
     version, for changes made through this server and by the CLI in another process alike."""

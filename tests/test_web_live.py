@@ -20,6 +20,8 @@ import pytest
 from installed import free_port, popen_installed, run_installed, stop, wait_until_serving
 from test_web_browser import ARGS, CHROMIUM, HAND, PLAYERS, sync_api
 
+pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
+
 WIN = "123456m13m99p555p2m"
 
 

@@ -76,6 +76,7 @@ def started(tmp_path: Path) -> Iterator[Callable[..., tuple[int, subprocess.Pope
 FDS = 512  # the server's open-file limit in the test: uvicorn alone ran out of descriptors at ~500 connections
 
 
+@pytest.mark.slow
 def test_slow_clients_do_not_shut_out_a_normal_request(started: Any, tmp_path: Path) -> None:
     """Half-sent headers, more of them than the server has file descriptors: a normal
     request still answers, the latest slow clients are still held, and the log has one
@@ -121,6 +122,7 @@ def _short_limits_server(tmp_path: Path) -> Callable[[int], subprocess.Popen[byt
     return make
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "sent",
     [
@@ -139,6 +141,7 @@ def test_a_request_that_never_arrives_in_full_is_dropped(started: Any, tmp_path:
     assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
 
 
+@pytest.mark.slow
 def test_a_keep_alive_connection_gets_the_same_deadline(started: Any, tmp_path: Path) -> None:
     port, _ = started(_short_limits_server(tmp_path))
     with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:

@@ -7,6 +7,7 @@ every hand), built on the same rule for which groups may hold a tile (`_groups_w
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ def hands(draw: st.DrawFn) -> tuple[tuple[int, ...], int]:
     return tuple(counts), jokers
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(hands())
 def test_the_tables_give_the_search_s_readings_in_its_order(hand: tuple[tuple[int, ...], int]) -> None:

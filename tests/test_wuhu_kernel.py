@@ -155,6 +155,7 @@ def _library(record: dict[str, Any], overrides: tuple[str, ...]) -> tuple[bytes,
     return body, result.value, result.total, pays, tuple(result.patterns)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(legal_wins())
 @example(  # a zero multiplier once read as "not doubled" in a detail text
@@ -175,6 +176,7 @@ def test_batch_equals_the_library_on_legal_wins(case: tuple[dict[str, Any], tupl
     assert (got.body, got.value, got.total, got.payments, got.patterns) == library
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(legal_wins())
 def test_the_chosen_reading_is_the_first_of_the_highest_value(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
@@ -196,6 +198,7 @@ def test_integer_half_up_rounding_equals_decimal(n: int, factor: str) -> None:
 KINDS = {"pung": decompose.PUNG_CODE, "chow": decompose.CHOW_CODE}
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.lists(st.integers(0, 33), min_size=2, max_size=14))
 def test_the_suit_tables_split_as_the_search_does(tiles: list[int]) -> None:
@@ -208,6 +211,7 @@ def test_the_suit_tables_split_as_the_search_does(tiles: list[int]) -> None:
     assert decompose.split_codes(tuple(counts)) == wanted  # the set codes the Wuhu kernel reads
 
 
+@pytest.mark.slow
 def test_the_generator_reaches_what_matters() -> None:
     """The property above proves little unless its hands cover the scoring's branches."""
     seen: Counter[str] = Counter()

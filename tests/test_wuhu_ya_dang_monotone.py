@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from mahjong_calc import MjcalcError, score_hand
 from mahjong_calc.core.result import ScoreResult
 from mahjong_calc.core.tiles import format_tiles, parse_tiles, tile_str
+
+pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
 
 RED = 33  # 红中, Wuhu's only honour
 TOGGLES = (  # options that change how 压档 or 交 are scored, flipped from the shipped value
