@@ -629,12 +629,21 @@ class Store:
         return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
 
 
-def _game_number(game_id: int | str) -> int:
+def game_number(game_id: object) -> int | None:
+    """A game's number from how it is named (an int, or decimal digits, as a URL or the CLI gives
+    it), or None."""
     if isinstance(game_id, int) and not isinstance(game_id, bool):
         return game_id
-    if isinstance(game_id, str) and game_id.strip().isascii() and game_id.strip().isdigit() and len(game_id) < 19:
+    if isinstance(game_id, str) and game_id.isascii() and game_id.isdigit() and len(game_id) < 19:
         return int(game_id)
-    raise StoreError("unknown_game", f"a game is named by its number (see `mjcalc game list`), not {game_id!r:.40}")
+    return None
+
+
+def _game_number(game_id: int | str) -> int:
+    number = game_number(game_id.strip() if isinstance(game_id, str) and len(game_id) < 19 else game_id)
+    if number is None:
+        raise StoreError("unknown_game", f"a game is named by its number (see `mjcalc game list`), not {game_id!r:.40}")
+    return number
 
 
 def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
@@ -646,5 +655,5 @@ def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
     return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
 
 
-__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml",
+__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml", "game_number",
            "history", "live_hands", "replay"]

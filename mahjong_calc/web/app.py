@@ -178,7 +178,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
             try:
                 game = None
                 if game_route:
-                    game = _game_number(request.path_params["game"])
+                    game = _game_in_path(request.path_params["game"])
                 check_host(request)
                 check_origin(request)
                 check_token(request, game)
@@ -486,10 +486,13 @@ def _hand_no(value: str) -> int:
     raise ApiError("unknown_hand", f"a hand is named by its number (1, 2, ...), not {value[:40]!r}")
 
 
-def _game_number(value: str) -> int:
-    if value.isascii() and value.isdigit() and len(value) < 19:
-        return int(value)
-    raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
+def _game_in_path(value: str) -> int:
+    from ..live.store import game_number
+
+    number = game_number(value)
+    if number is None:
+        raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
+    return number
 
 
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
