@@ -149,6 +149,25 @@ def test_a_test_variant_through_the_cli(runner: CliRunner) -> None:
     assert json.loads(result.stdout)["value"] == 9
 
 
+def test_a_test_variant_supplies_its_shanten_rules_and_one_without_cannot_advise(tmp_path: Path) -> None:
+    """A plug-in is a value on the Variant: the toy's `plan` advises; the same toy without one cannot."""
+    import dataclasses
+
+    from mahjong_calc.api.advise import hand_advice
+    from mahjong_calc.core.errors import InputError
+
+    with register_variant(TOY):
+        advice = hand_advice("123456m13m99p555p2m", rules=YAML)
+        drawn = score_hand("123456m13m99p555p2m", rules=YAML, self_draw=True)
+    assert advice.variant == "toy" and advice.shanten == -1 and advice.win is not None and advice.win.value == drawn.value
+    assert [row.shanten for row in advice.rows] and min(row.shanten for row in advice.rows) == 0  # every discard planned
+    rules = tmp_path / "toy.yaml"  # a ruleset once loaded keeps its variant: load the same file afresh
+    rules.write_text(YAML.read_text(encoding="utf-8"), encoding="utf-8")
+    with register_variant(dataclasses.replace(TOY, plan=None)), pytest.raises(InputError) as info:
+        hand_advice("123456m13m99p555p2m", rules=rules)
+    assert info.value.code == "advise_not_supported"
+
+
 def test_a_variant_without_a_settler_says_so_when_a_meld_names_its_feeder(runner: CliRunner) -> None:
     with register_variant(TOY):
         result = runner.invoke(app, ["score", "222m333m456m77m", "-m", "111m@next", "--rules", str(YAML), "--json"])

@@ -6,21 +6,24 @@ Everything a real variant needs, in the three places docs/architecture.md names
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import NotAWin
-from mahjong_calc.core.hand import Hand
+from mahjong_calc.core.hand import Hand, Meld
 from mahjong_calc.core.result import ScoreResult
 from mahjong_calc.core.shapes import KONG_CODE, PUNG_CODE, Arrangement, arrangements, hand_counts
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.rules.schema import Label
 from mahjong_calc.variants.common import detectors as common
 from mahjong_calc.variants.common.candidate import Detectors, detect
+from mahjong_calc.variants.common.plan import Plan
 from mahjong_calc.variants.common.read import SetsRead, read_arrangement
 from mahjong_calc.variants.common.reading import Reading, Settled, best_result, each_pays, item
+from mahjong_calc.variants.common.shanten import Goal, melded
 
 if TYPE_CHECKING:
     from mahjong_calc.rules.ruleset import Ruleset
@@ -83,6 +86,25 @@ def score(hand: Hand, ctx: WinContext, rs: ToyRuleset) -> ScoreResult:
     return best_result(rs, hand, readings, settle, lambda _: NotAWin("not_a_winning_hand", "not a toy win"))
 
 
+# --- the shanten rules (advise) -----------------------------------------------------------
+
+
+class ToyPlan(Plan):
+    """A toy win's one target: a pair and four sets, the melds among them."""
+
+    def __init__(self, melds: Sequence[Meld], rs: ToyRuleset) -> None:
+        fixed = melded(melds, rs.tiles)
+        super().__init__(fixed.size)
+        self._goals = [Goal(fixed.avail, fixed.sets, 1, fixed.size)]
+
+    def goals(self, counts: Sequence[int]) -> list[Goal]:
+        return self._goals
+
+
+def plan(melds: Sequence[Meld], ctx: WinContext, rs: ToyRuleset) -> Plan:
+    return ToyPlan(melds, rs)
+
+
 # --- the one line in the table ----------------------------------------------------------
 
-TOY: Variant[Any, Any, Any] = Variant("toy", ToyNumbers, ToyOptions, ToyPattern, DETECTORS, score)
+TOY: Variant[Any, Any, Any] = Variant("toy", ToyNumbers, ToyOptions, ToyPattern, DETECTORS, score, plan=plan)
