@@ -40,7 +40,7 @@ SCORERS = tuple(VARIANTS)
 # A value that sets a flag of each kind (so a new flag needs no line here).
 SET_BY_KIND: dict[str, Any] = {"bool": True, "seat": "next", "tile": "3m", "count": 1, "maybe_count": 1, "pungs": "1,0,0"}
 SET_VALUE: dict[str, Any] = {f.name: SET_BY_KIND[f.kind] for f in FLAGS}
-VARIANT_OF = {"wuhu": "wuhu315", "chizhou": "chizhou", "pujiang": "pujiang"}
+VARIANT_OF = {load_ruleset(name).scorer: name for name in reversed(shipped_names())}  # a shipped ruleset of each scorer, the first by name
 HAND = "123456m13m99p555p2m"
 REPO = Path(__file__).resolve().parent.parent
 
