@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError, MjcalcError, NotAWin
+
+if TYPE_CHECKING:
+    from ..core.flags import Field
 
 Answer = tuple[int, str]
 
@@ -81,7 +84,7 @@ def answer_waits(body: Any) -> Answer:
     return (422 if result.reason is not None else 200), json.dumps(result.to_dict(), ensure_ascii=False)
 
 
-def _page_flags(scorer: str) -> list[Any]:
+def _page_flags(scorer: str) -> list[Field]:
     """The flags of a win the page offers as controls: the declared flags this scorer takes, less
     those a game works out itself (`computed`), the table's (asked with the others' fields) and
     those the page asks for its own way (`Field.on_page`)."""
@@ -95,7 +98,7 @@ def _others_fields(scorer: str) -> list[str]:
     (`game="table"`) whose settlement reads them, the game's own (`role="table"`) first."""
     from ..core.flags import FIELDS
 
-    def read(f: Any) -> bool:
+    def read(f: Field) -> bool:
         scorers = f.settled_by if f.settled_by is not None else f.variants
         return f.game == "table" and scorers is not None and scorer in scorers
 
