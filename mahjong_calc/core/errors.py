@@ -48,6 +48,11 @@ class InputError(MjcalcError):
     """The hand, a flag or a record cannot be understood (exit 2)."""
 
 
+class RuleRefused(InputError):
+    """Well-formed tiles that a variant's rule refuses for this hand (Chizhou's chow restriction):
+    bad input to `score` (exit 2), and a hand that does not win to a search over hands (`advise`)."""
+
+
 class RulesetError(InputError):
     """A ruleset file or `--set` override is invalid; the message names file and key."""
 
