@@ -255,3 +255,10 @@ def test_a_drawn_white_dragon_playing_the_wild_face_counts(hand: str, flags: dic
         assert won.value > 0
     else:
         assert row["shanten"] == 1
+
+
+def test_a_pung_target_whose_pair_is_a_held_wild_and_the_last_copy_of_a_tile() -> None:
+    # 111m 555m and 3m + the wild 2m as the pair (全碰子): the last 3m is held, the pair needs no other copy
+    advice = hand_advice("1m1m1m2m3m5m5m1m", variant="pujiang", melds=["333m", "444m"], wild="2m")
+    row = next(r for r in _rows(advice) if r["tile"] == "1m")
+    assert row["shanten"] == 0 and "5m" in [w["tile"] for w in row["waits"]]

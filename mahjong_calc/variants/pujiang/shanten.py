@@ -42,14 +42,16 @@ class PujiangPlan(Plan):
 
     def _choices(self, counts: Sequence[int]) -> list[tuple[int, int]]:
         """(held, drawn): how many held 白板 play as the wild's face, and how many more a target
-        may draw to play it. Drawn ones come only once every held one plays it (a held 白板 is
-        as good as a drawn one), and every 白板 playing the face is one fewer as itself; so
-        between them the choices give each target its exact count of both."""
+        may draw to play it; every 白板 playing the face is one fewer as itself. Drawn ones
+        come only once every held one plays it (a held 白板 is as good as a drawn one), and
+        then all that are left may: a target drawing 白板 both as the face and as themselves
+        is never needed, since those as themselves make a set or pair holding no held tile,
+        which another untouched tile makes as well."""
         if not self.swaps:
             return [(0, 0)]
         held = counts[WHITE]
         spare = max(self.fixed.avail[WHITE] - held, 0)
-        return [(k, 0) for k in range(held + 1)] + [(held, j) for j in range(1, spare + 1)]
+        return [(k, 0) for k in range(held + 1)] + ([(held, spare)] if spare else [])
 
     def goals(self, counts: Sequence[int]) -> list[Goal]:
         jokers = counts[self.wild] if self.wild is not None else 0
