@@ -223,7 +223,7 @@ def test_the_meld_order_is_documented() -> None:
     ("variant", "hand", "says", "never"),
     [
         # Pujiang wins by self-draw or 抢杠 only (seed 002): there is no discard win to name a discarder for
-        ("pujiang", PUJIANG_FAN, ["no discard wins", "self_draw: true", "robbing_kong: true", "抢杠"], ["a discard win needs"]),
+        ("pujiang", PUJIANG_FAN, ["pujiang has no discard wins", "self-draw (self_draw: true)", "robbing_kong: true", "抢杠"], ["a discard win needs"]),
         # Wuhu has discard wins and no 抢杠
         ("wuhu315", {"hand": TONG_TIAN}, ["a discard win needs discarder", "self_draw: true"], ["抢杠", "robbing"]),
         ("chizhou", {"hand": "111m222p333s456s77p"}, ["a discard win needs discarder", "抢杠", "self_draw: true"], ["no discard wins"]),

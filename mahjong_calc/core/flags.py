@@ -318,8 +318,8 @@ def win_ways(scorer: str) -> str:
     about a win that gives neither self_draw nor discarder."""
     robbing = scorer in (BY_NAME["robbing_kong"].variants or (scorer,))
     if scorer in SELF_DRAW_ONLY:
-        rob = "; or robbing_kong: true with discarder, the player whose kong was robbed (抢杠)" if robbing else ""
-        return f"there are no discard wins: give self_draw: true{rob}"
+        rob = " or 抢杠 (robbing_kong: true, with discarder the player whose kong was robbed)" if robbing else ""
+        return f"{scorer} has no discard wins: a win is a self-draw (self_draw: true){rob}"
     rob = " (or, for 抢杠, whose kong was robbed)" if robbing else ""
     return f"a discard win needs discarder, who discarded the winning tile{rob}; or give self_draw: true"
 
