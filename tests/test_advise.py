@@ -262,3 +262,10 @@ def test_a_pung_target_whose_pair_is_a_held_wild_and_the_last_copy_of_a_tile() -
     advice = hand_advice("1m1m1m2m3m5m5m1m", variant="pujiang", melds=["333m", "444m"], wild="2m")
     row = next(r for r in _rows(advice) if r["tile"] == "1m")
     assert row["shanten"] == 0 and "5m" in [w["tile"] for w in row["waits"]]
+
+
+def test_a_wild_still_to_draw_may_be_the_pair_of_a_tile_with_no_copy_left() -> None:
+    # 1111m 555m and the melds 333m 444m: drawing the 财神 2m makes 111m 555m + 1m 财神 (全碰子)
+    advice = hand_advice("1m1m1m1m5m5m5m3m", variant="pujiang", melds=["333m", "444m"], wild="2m")
+    row = next(r for r in _rows(advice) if r["tile"] == "3m")
+    assert row["shanten"] == 0 and [w["tile"] for w in row["waits"]] == ["2m"]

@@ -80,11 +80,14 @@ class PujiangPlan(Plan):
         if wild is None:
             return out
         patterns = self.rs.patterns
-        if jokers and "quan_peng_zi" in patterns:  # all pungs of natural tiles, the wilds in the pair
-            if jokers >= 2:
-                out.append(Goal(natural, sets, 0, 3 * sets, chows=False, wild=wild, whites=whites))
-            else:
-                out.append(Goal(natural, sets, 1, 3 * sets + 1, pair_keep=1, chows=False, wild=wild, whites=whites))
+        if "quan_peng_zi" in patterns:  # all pungs of natural tiles, the wilds in the pair
+            # with too few wilds held, the wilds still to draw are draws too: the pair a wild
+            # completes may be of a tile with no copy left (`1111m` and a wild: 111m + 1m 财神)
+            left = max(min(int(self.rs.numbers.wild_copies), fixed.avail[wild] - 1) - jokers, 0)
+            if jokers + left >= 2:
+                out.append(Goal(natural, sets, 0, 3 * sets, add=max(2 - jokers, 0), chows=False, wild=wild, whites=whites))
+            if jokers <= 1 and jokers + left >= 1:
+                out.append(Goal(natural, sets, 1, 3 * sets + 1, add=1 - jokers, pair_keep=1, chows=False, wild=wild, whites=whites))
         if "cai_shen_tou" in patterns:
             filled = self._avail(whites + drawn, True)
             # 财神头: a held wild waits in the pair for the tile drawn last (drawing the wild last is not 财神头)
