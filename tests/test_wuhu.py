@@ -276,3 +276,18 @@ def test_an_integral_factor_prints_without_a_point() -> None:
     assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 2 = 22"]
     items = run("123m456m789m11m555p", "wuhu315")["items"]
     assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 0.2 = 2.2 → 2"]
+
+
+def test_mjcalc_options_shows_the_three_readings_of_gang_hou_du_diao_jiao() -> None:
+    from typer.testing import CliRunner
+
+    from mahjong_calc.cli.app import app
+
+    done = CliRunner().invoke(app, ["options", "wuhu315", "--json"])
+    assert done.exit_code == 0, done.output
+    (row,) = [r for r in json.loads(done.stdout)["options"] if r["key"] == "options.gang_hou_du_diao_jiao"]
+    assert row["value"] == "off"
+    assert all(word in row["en"] for word in ("off", "da_diao_che", "any_single_wait", "大吊车"))
+    assert "大吊车" in row["zh"] and row["docs"].startswith("docs/rules/wuhu.md")
+    assert load_ruleset("wuhu315").options.gang_hou_du_diao_jiao == "off"
+    assert load_ruleset("wuhu525").options.gang_hou_du_diao_jiao == "off"
