@@ -291,3 +291,15 @@ def test_mjcalc_options_shows_the_three_readings_of_gang_hou_du_diao_jiao() -> N
     assert "大吊车" in row["zh"] and row["docs"].startswith("docs/rules/wuhu.md")
     assert load_ruleset("wuhu315").options.gang_hou_du_diao_jiao == "off"
     assert load_ruleset("wuhu525").options.gang_hou_du_diao_jiao == "off"
+
+
+@pytest.mark.parametrize(("given", "shown"), [("true", "any_single_wait"), ("false", "off"), ("da_diao_che", "da_diao_che")])
+def test_mjcalc_options_shows_an_old_spelling_as_the_value_it_loads_as(given: str, shown: str) -> None:
+    from typer.testing import CliRunner
+
+    from mahjong_calc.cli.app import app
+
+    done = CliRunner().invoke(app, ["options", "wuhu315", "--set", f"options.gang_hou_du_diao_jiao={given}", "--json"])
+    assert done.exit_code == 0, done.output
+    (row,) = [r for r in json.loads(done.stdout)["options"] if r["key"] == "options.gang_hou_du_diao_jiao"]
+    assert row["value"] == shown

@@ -261,6 +261,19 @@ def _dataclass(value: Mapping[Any, Any], cls: type, where: str, source: str, par
     return None if partial else cls(**built)
 
 
+def unaliased(value: Any, hint: Any) -> Any:
+    """Plain YAML/JSON data with every older spelling (`Aliases`) written as the value it loads as,
+    so that what a ruleset shows (`mjcalc options`) is what it means."""
+    for old, new in _aliases(hint).items():
+        if type(value) is type(old) and value == old:
+            return new
+    base, _ = _unwrap(hint)
+    if is_dataclass(base) and isinstance(base, type) and isinstance(value, Mapping):
+        types_ = hints(base)
+        return {k: unaliased(v, types_[k]) if k in types_ else v for k, v in value.items()}
+    return value
+
+
 def frozen(value: Any) -> Any:
     """A read-only deep copy of plain YAML/JSON data: mappings become read-only, lists tuples."""
     if isinstance(value, Mapping):
