@@ -206,3 +206,67 @@ def test_the_table_says_when_the_hand_already_wins() -> None:
     out = runner.invoke(app, ["advise", "123456789m11p555p", "--lang", "en"], env={"COLUMNS": "80"})
     assert out.exit_code == 0
     assert "Already a win" in out.output
+
+
+# --- hands a rule refuses, and 白板 as the 财神's face ------------------------------------
+
+CHOW_RESTRICTED = [
+    ("6z6z6z6m6m1p2p3p", ["234m", "333p"]),
+    ("6z6m1p6m3p2p6z6z", ["2m3m4m", "3p3p3p"]),
+    ("4m4m7p5p9p8p5p5p", ["8p8p8p", "5m6m7m"]),
+]
+
+
+@pytest.mark.parametrize(("hand", "melds"), CHOW_RESTRICTED)
+def test_a_complete_chizhou_hand_the_chow_restriction_refuses_gets_rows(hand: str, melds: list[str]) -> None:
+    meld_args = [a for m in melds for a in ("--meld", m)]
+    scored = runner.invoke(app, ["score", hand, "--variant", "chizhou", *meld_args, "--self-draw", "--json"])
+    assert scored.exit_code == 2 and json.loads(scored.stdout)["error"]["code"] == "chow_restricted"
+    out = runner.invoke(app, ["advise", hand, "--variant", "chizhou", *meld_args, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert "win" not in data and data["shanten"] >= 0
+    assert sorted(r["tile"] for r in data["discards"]) == sorted({tile_str(t) for t in parse_tiles(hand)})
+    # 1 花 or none with these melds: every target needs 2 花, so no row is 听牌 on a plain shape
+    for row in data["discards"]:
+        assert row["shanten"] > 0
+
+
+WHITE_AS_FACE = [
+    # (hand, flags, discard, the tile a drawn 白板 or the draw completes with)
+    ("1m1m1m4s4s4s7z7z7z5s5s1p3p9m", {"wild": "2p"}, "9m", "5z"),
+    ("5s6s1p1p5s", {"wild": "2p", "melds": ["888s", "111s", "555p"]}, "1p", "3p"),
+    ("9p7s9m7s7s3m9m3m", {"wild": "8m", "melds": ["222z"], "concealed_kongs": ["4444z"]}, "9m", "7m"),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "discard", "tile"), WHITE_AS_FACE)
+def test_a_drawn_white_dragon_playing_the_wild_face_counts(hand: str, flags: dict[str, Any], discard: str, tile: str) -> None:
+    advice = hand_advice(hand, variant="pujiang", **flags)
+    row = next(r for r in _rows(advice) if r["tile"] == discard)
+    assert tile in [u["tile"] for u in row["ukeire"]]
+    kept = parse_tiles(hand)
+    kept.remove(parse_tiles(discard)[0])
+    waits = hand_waits(format_tiles(kept), variant="pujiang", **flags)
+    if waits.waits:  # 听牌: exactly the waits of `mjcalc waits`, a 白板 among them
+        assert row["shanten"] == 0
+        assert [w["tile"] for w in row["waits"]] == [tile_str(w.tile) for w in waits.waits]
+        assert tile in [w["tile"] for w in row["waits"]]
+        won = score_hand(format_tiles(kept) + tile, variant="pujiang", self_draw=True, **flags)
+        assert won.value > 0
+    else:
+        assert row["shanten"] == 1
+
+
+def test_a_pung_target_whose_pair_is_a_held_wild_and_the_last_copy_of_a_tile() -> None:
+    # 111m 555m and 3m + the wild 2m as the pair (全碰子): the last 3m is held, the pair needs no other copy
+    advice = hand_advice("1m1m1m2m3m5m5m1m", variant="pujiang", melds=["333m", "444m"], wild="2m")
+    row = next(r for r in _rows(advice) if r["tile"] == "1m")
+    assert row["shanten"] == 0 and "5m" in [w["tile"] for w in row["waits"]]
+
+
+def test_a_wild_still_to_draw_may_be_the_pair_of_a_tile_with_no_copy_left() -> None:
+    # 1111m 555m and the melds 333m 444m: drawing the 财神 2m makes 111m 555m + 1m 财神 (全碰子)
+    advice = hand_advice("1m1m1m1m5m5m5m3m", variant="pujiang", melds=["333m", "444m"], wild="2m")
+    row = next(r for r in _rows(advice) if r["tile"] == "3m")
+    assert row["shanten"] == 0 and [w["tile"] for w in row["waits"]] == ["2m"]

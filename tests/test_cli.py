@@ -306,3 +306,15 @@ def test_a_closed_stdout_is_one_line(args: list[str], code: str, exit_code: int)
     assert proc.returncode == exit_code
     lines = proc.stderr.decode().splitlines()
     assert len(lines) == 1 and f"[{code}]" in lines[0]
+
+
+def test_a_hand_word_without_a_suit_is_refused_pointing_at_it(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["score", "13m", "456", "678m11p555p2m"])
+    assert result.exit_code == 2
+    assert "[missing_suit]" in result.stderr and "write 456m, or join the words" in result.stderr
+    assert "13m [4]56 678m" in result.stderr
+    result = runner.invoke(app, ["score", "13m", "456", "678m11p555p2m", "--json"])
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"] == {"code": "missing_suit", "position": 4,
+                                                  "message": "the word 456 has no suit: write 456m, or join the words"}
+    assert runner.invoke(app, ["score", "13m456678m11p555p2m"]).exit_code == 0

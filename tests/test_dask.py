@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import dask.bag as db  # the dask extra; README's test command installs it
 import pytest
+from installed import REPO, child_env
 
 from mahjong_calc.batch import score_partition, score_records
 from mahjong_calc.batch.evaluate import outcome
@@ -44,3 +50,30 @@ def test_the_dask_path_is_the_batch_engine_s_fast_path() -> None:
     assert outcome.cache_info().currsize == len({normalize(r)[0] for r in scored})
     key, _ = normalize(WIN_315)
     assert outcome(key).compiled is kernel_compiled("wuhu")
+
+
+def _recipe() -> str:
+    """The Dask code block of docs/batch.md, as a user copies it."""
+    text = (REPO / "docs" / "batch.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    (block,) = [b for b in blocks if "import dask.bag" in b]
+    return block
+
+
+def test_the_docs_recipe_runs_as_a_script(tmp_path: Path) -> None:
+    """Saved as a file and run with `python FILE` (where Dask starts worker processes), it writes
+    the results of every record, as `score_records` scores them, one results file per input file."""
+    script = tmp_path / "score_hands.py"
+    script.write_text(_recipe(), encoding="utf-8")
+    records = _records()
+    halves = [records[: len(records) // 2], records[len(records) // 2 :]]
+    for i, half in enumerate(halves):
+        (tmp_path / f"hands-{i}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in half) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=child_env(), capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    outputs = sorted(tmp_path.glob("results-*.jsonl"))
+    assert [p.name for p in outputs] == ["results-0.jsonl", "results-1.jsonl"]
+    for path, half in zip(outputs, halves, strict=True):
+        got = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        assert got == list(score_records(half, start=None))

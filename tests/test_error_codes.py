@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "mahjong_calc"
 # Callables whose first argument is an error code.
-CODE_TAKERS = {"InputError", "NotAWin", "RulesetError", "MjcalcError", "BatchStopped", "_fail", "fail", "not_a_win",
+CODE_TAKERS = {"InputError", "NotAWin", "RuleRefused", "RulesetError", "MjcalcError", "BatchStopped", "_fail", "fail", "not_a_win",
                "StoreError", "ApiError", "_error"}  # live games and the JSON API
 SNAKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 

@@ -217,3 +217,30 @@ def test_the_meld_order_is_documented() -> None:
     record_format = doc[doc.index("\n## A game record\n"):doc.index("\n## Output\n")]
     assert "四对转包" in record_format
     assert "0: no 子 ledger" in record_format
+
+
+@pytest.mark.parametrize(
+    ("variant", "hand", "says", "never"),
+    [
+        # Pujiang wins by self-draw or 抢杠 only (seed 002): there is no discard win to name a discarder for
+        ("pujiang", PUJIANG_FAN, ["pujiang has no discard wins", "self-draw (self_draw: true)", "robbing_kong: true", "抢杠"], ["a discard win needs"]),
+        # Wuhu has discard wins and no 抢杠
+        ("wuhu315", {"hand": TONG_TIAN}, ["a discard win needs discarder", "self_draw: true"], ["抢杠", "robbing"]),
+        ("chizhou", {"hand": "111m222p333s456s77p"}, ["a discard win needs discarder", "抢杠", "self_draw: true"], ["no discard wins"]),
+    ],
+)
+def test_a_win_without_discarder_says_how_this_variant_wins(variant: str, hand: dict[str, Any], says: list[str],
+                                                             never: list[str]) -> None:
+    error = error_of(settle_hands(variant, [{"winner": "B", **hand}]))
+    assert error["code"] == "missing_discarder"
+    for text in says:
+        assert text in error["message"], (variant, error["message"])
+    for text in never:
+        assert text not in error["message"], (variant, error["message"])
+
+
+def test_the_catalogue_text_of_missing_discarder_fits_a_variant_without_discard_wins() -> None:
+    from mahjong_calc.core.errors import MESSAGES
+
+    zh, en = MESSAGES["missing_discarder"]
+    assert "discard win" not in en and "self-drawn" in en and "点炮" not in zh and "自摸" in zh

@@ -109,3 +109,21 @@ def test_upper_case_and_chinese_errors_point_at_the_character(text: str, code: s
 def test_chinese_notation_reads_as_mpsz(tiles: list[int]) -> None:
     zh = "".join("一二三四五六七八九"[t % 9] + "万筒条"[t // 9] for t in tiles)
     assert parse_tiles(zh) == tiles
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "hint"),
+    [
+        ("13m 456 678m11p555p2m", 4, "the word 456 has no suit: write 456m, or join the words"),
+        ("13m45 6m78m11p555p2m", 3, "the word 13m45 ends in digits with no suit: write 45m, or join the words"),
+        ("一二三万 四五 六万", 5, "the word 四五 has no suit: write 四五万, or join the words"),
+    ],
+)
+def test_a_word_of_digits_never_takes_the_next_words_suit(text: str, position: int, hint: str) -> None:
+    with pytest.raises(InputError) as err:
+        parse_tiles(text)
+    assert (err.value.code, err.value.position, err.value.message) == ("missing_suit", position, hint)
+
+
+def test_one_word_and_words_that_each_end_in_a_suit_read_as_before() -> None:
+    assert parse_tiles("13m456678m11p555p2m") == parse_tiles("13m 456m 678m11p555p2m") == parse_tiles("13m456m678m11p555p2m")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from mahjong_calc import NotAWin, load_ruleset, score_hand
+from mahjong_calc.core.errors import RulesetError
 
 
 def run(hand: str, variant: str = "wuhu315", **kw: Any) -> dict[str, Any]:
@@ -212,6 +213,40 @@ def test_du_diao_and_three_si_he_options(variant: str, hand: str, flags: dict[st
         assert run(hand, variant, **flags) == result
 
 
+# The three readings of gang_hou_du_diao_jiao on the hands (wuhu315): each (hand, flags), then
+# the value under off, da_diao_che and any_single_wait. 大吊车 (all four sets melded, one tile left)
+# is the independent implementation's reading (its isDaDiaoChe).
+DA_DIAO_CHE = ("4m4m", {"melds": ["5555m", "7777p", "777m", "777z"], "after_kong": True, "win": "4m"})
+TWO_KONGS = ("8p1s1s2s2s3s3s8p", {"melds": ["6666p"], "concealed_kongs": ["5555p"], "after_kong": True, "dealer": True, "win": "8p"})
+DU_DIAO_READINGS = [
+    # a 独吊 with one meld: a plain 杠后开花 (10) unless any single wait counts (交 30)
+    (*DU_DIAO, {"off": 10, "da_diao_che": 10, "any_single_wait": 30}),
+    # the dealer's 独吊 with two kongs: 15 each, or 交 30
+    (*TWO_KONGS, {"off": 15, "da_diao_che": 15, "any_single_wait": 30}),
+    # 大吊车: 对对胡 and 杠后开花 make 交 30 when off; as 交 by itself, 对对胡 is a 嘴子 beyond it: 30 + 10
+    (*DA_DIAO_CHE, {"off": 30, "da_diao_che": 40, "any_single_wait": 40}),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "values"), DU_DIAO_READINGS, ids=str)
+def test_the_three_readings_of_gang_hou_du_diao_jiao(hand: str, flags: dict[str, Any], values: dict[str, int]) -> None:
+    for reading, value in values.items():
+        result = run(hand, "wuhu315", **flags, overrides=[f"options.gang_hou_du_diao_jiao={reading}"])
+        assert result["value"] == value, reading
+        assert set(result["payments"].values()) == {value}, reading
+    # true and false load as the old switch meant them; the default is off
+    assert run(hand, "wuhu315", **flags, overrides=["options.gang_hou_du_diao_jiao=true"])["value"] == values["any_single_wait"]
+    assert run(hand, "wuhu315", **flags, overrides=["options.gang_hou_du_diao_jiao=false"])["value"] == values["off"]
+    assert run(hand, "wuhu315", **flags)["value"] == values["off"]
+
+
+def test_gang_hou_du_diao_jiao_refuses_another_value_naming_the_choices() -> None:
+    with pytest.raises(RulesetError) as info:
+        run(DU_DIAO[0], **DU_DIAO[1], overrides=["options.gang_hou_du_diao_jiao=maybe"])
+    assert info.value.code == "ruleset_invalid"
+    assert "'off', 'da_diao_che', 'any_single_wait'" in info.value.message and "maybe" in info.value.message
+
+
 def test_the_new_options_through_mjcalc_score() -> None:
     from typer.testing import CliRunner
 
@@ -241,3 +276,30 @@ def test_an_integral_factor_prints_without_a_point() -> None:
     assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 2 = 22"]
     items = run("123m456m789m11m555p", "wuhu315")["items"]
     assert [i["detail"] for i in items if i["key"] == "zhi_fan"] == ["11 × 0.2 = 2.2 → 2"]
+
+
+def test_mjcalc_options_shows_the_three_readings_of_gang_hou_du_diao_jiao() -> None:
+    from typer.testing import CliRunner
+
+    from mahjong_calc.cli.app import app
+
+    done = CliRunner().invoke(app, ["options", "wuhu315", "--json"])
+    assert done.exit_code == 0, done.output
+    (row,) = [r for r in json.loads(done.stdout)["options"] if r["key"] == "options.gang_hou_du_diao_jiao"]
+    assert row["value"] == "off"
+    assert all(word in row["en"] for word in ("off", "da_diao_che", "any_single_wait", "大吊车"))
+    assert "大吊车" in row["zh"] and row["docs"].startswith("docs/rules/wuhu.md")
+    assert load_ruleset("wuhu315").options.gang_hou_du_diao_jiao == "off"
+    assert load_ruleset("wuhu525").options.gang_hou_du_diao_jiao == "off"
+
+
+@pytest.mark.parametrize(("given", "shown"), [("true", "any_single_wait"), ("false", "off"), ("da_diao_che", "da_diao_che")])
+def test_mjcalc_options_shows_an_old_spelling_as_the_value_it_loads_as(given: str, shown: str) -> None:
+    from typer.testing import CliRunner
+
+    from mahjong_calc.cli.app import app
+
+    done = CliRunner().invoke(app, ["options", "wuhu315", "--set", f"options.gang_hou_du_diao_jiao={given}", "--json"])
+    assert done.exit_code == 0, done.output
+    (row,) = [r for r in json.loads(done.stdout)["options"] if r["key"] == "options.gang_hou_du_diao_jiao"]
+    assert row["value"] == shown

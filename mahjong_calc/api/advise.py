@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.context import WinContext
-from ..core.errors import InputError, MjcalcError
+from ..core.errors import InputError, NotAWin, RuleRefused
 from ..core.flags import Spelling, check_variant
 from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
@@ -148,9 +148,7 @@ def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, 
     win: ScoreResult | None
     try:
         win = score(hand, on_draw, rs)
-    except MjcalcError as err:
-        if err.exit_code != 1:
-            raise
+    except (NotAWin, RuleRefused):  # a rule that refuses these tiles makes them no win, not bad input
         win = None
     plan = plan_for(melds, on_draw, rs)
     counts = [0] * NUM_TILES

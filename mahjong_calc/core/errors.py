@@ -48,6 +48,11 @@ class InputError(MjcalcError):
     """The hand, a flag or a record cannot be understood (exit 2)."""
 
 
+class RuleRefused(InputError):
+    """Well-formed tiles that a variant's rule refuses for this hand (Chizhou's chow restriction):
+    bad input to `score` (exit 2), and a hand that does not win to a search over hands (`advise`)."""
+
+
 class RulesetError(InputError):
     """A ruleset file or `--set` override is invalid; the message names file and key."""
 
@@ -122,7 +127,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_robbed_fan": ("被抢杠的番数必须是 0 到 16", "the robbed kong's value must be 0 to 16"),
     "missing_robbed_fan": ("缺少被抢杠的番数", "the robbed kong's value is missing"),
     "robbed_fan_unused": ("这个规则不用被抢杠的番数", "this ruleset does not use the robbed kong's value"),
-    "missing_discarder": ("点炮和要说明放冲的是谁", "a discard win needs the discarder"),
+    "missing_discarder": ("不是自摸的和牌要说明放冲 (或被抢杠) 的是谁", "a win that is not self-drawn must name who discarded (or whose kong was robbed)"),
     "chow_restricted": ("花不够时不能这样吃碰", "with too few flowers (hua), this call is not allowed"),
     # not a win
     "not_a_winning_hand": ("这手牌不能和", "this hand does not win"),

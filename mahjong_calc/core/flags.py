@@ -223,6 +223,10 @@ CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dealer", ("dealer_seat",)),
 )
 
+# Scorers without discard wins (点炮, 冲): a win is a self-draw, or 抢杠 where `robbing_kong` is
+# theirs (Pujiang, seed 002: 只能自摸). Messages about how a win was won follow from it.
+SELF_DRAW_ONLY: tuple[str, ...] = ("pujiang",)
+
 BY_NAME: dict[str, Field]
 _LONG_NAMES: dict[str, str]
 _LONG_FLAG: re.Pattern[str]
@@ -371,6 +375,17 @@ def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spe
                 f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
                 f"it is taken by: {', '.join(field.variants)}",
             )
+
+
+def win_ways(scorer: str) -> str:
+    """How a win of this variant names the way it was won, in record fields: for a message
+    about a win that gives neither self_draw nor discarder."""
+    robbing = scorer in (BY_NAME["robbing_kong"].variants or (scorer,))
+    if scorer in SELF_DRAW_ONLY:
+        rob = " or 抢杠 (robbing_kong: true, with discarder the player whose kong was robbed)" if robbing else ""
+        return f"{scorer} has no discard wins: a win is a self-draw (self_draw: true){rob}"
+    rob = " (or, for 抢杠, whose kong was robbed)" if robbing else ""
+    return f"a discard win needs discarder, who discarded the winning tile{rob}; or give self_draw: true"
 
 
 # --- derived documents ----------------------------------------------------------------------

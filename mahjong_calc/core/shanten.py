@@ -77,7 +77,7 @@ class _Search:
             if d0 + 3 - used <= spare[i]:
                 self.add(out, self.rec(i, _minus(cnt, i, used), d0 + 3 - used, d1, d2), 1, 0, 1, used, bit if used < 3 else 0)
         for used in range(1, min(c, self.pair_keep) + 1):
-            if d0 + 2 - used <= spare[i]:
+            if d0 + self.pair_keep - used <= spare[i]:  # a wild, not a copy, is the other half of a pair keeping 1
                 # a pair keeping `pair_keep` held tiles lacks nothing that a draw could bring (a wild is its other half)
                 self.add(out, self.rec(i, _minus(cnt, i, used), d0 + 2 - used, d1, d2), 0, 1, 0, used, bit if used < self.pair_keep else 0)
         if self.chows:
@@ -147,10 +147,10 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     # a suit always has room for a chow, an honour pung and the pair need distinct tiles
     untouched = [s for s, h in zip(spare, part) if h == 0]
     free_pungs = MAX_SETS if chows else sum(1 for s in untouched if s >= 3)
-    free_pairs = sum(1 for s in untouched if s >= 2)
+    free_pairs = sum(1 for s in untouched if s >= pair_keep)
     # what free blocks lack: any tile with a spare copy (a chow), or an untouched honour (a pung)
     set_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if s >= 1 and (chows or (h == 0 and s >= 3)))
-    pair_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if h == 0 and s >= 2)
+    pair_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if h == 0 and s >= pair_keep)
     out: Table = {}
     for (m, p, k), (kept, mask) in found.items():
         for extra in range(0, min(max_sets - m, free_pungs) + 1):

@@ -90,6 +90,9 @@ def parse_tiles(text: str) -> list[int]:
     while i < len(text):
         ch = text[i]
         if ch.isspace():
+            # `13m 456 678m`: a word's digits never take the next word's suit (words are joined with spaces)
+            if pending and ch == " " and text[i:].strip():
+                raise _word_without_suit(pending, text, i)
             i += 1
             continue
         if ch in "0123456789":
@@ -131,6 +134,15 @@ def parse_tiles(text: str) -> list[int]:
 
 def _missing_suit(pending: list[tuple[int, int]], text: str) -> InputError:
     return InputError("missing_suit", "digits without a suit (m, p, s, z or 万 筒 条)", pending[0][1], text)
+
+
+def _word_without_suit(pending: list[tuple[int, int]], text: str, end: int) -> InputError:
+    """Digits that end a word with more words after it: which suit they meant is not written."""
+    digits = "".join(text[pos] for _, pos in pending)
+    later = next((ch for ch in text[end:] if ch in SUITS or ch in SUIT_CHARS), "m")
+    word = text[:end].split()[-1]
+    what = f"the word {word} has" if word == digits else f"the word {word} ends in digits with"
+    return InputError("missing_suit", f"{what} no suit: write {digits}{later}, or join the words", pending[0][1], text)
 
 
 def _upper_case_suit(ch: str, pending: list[tuple[int, int]], i: int, text: str) -> InputError:

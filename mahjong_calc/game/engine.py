@@ -285,7 +285,7 @@ def _win_one(
     if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", f"{players[w.seat]}'s win: a 抢杠 win needs discarder, the player whose kong was robbed")
-        raise _fail("missing_discarder", f"{players[w.seat]}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
+        raise _fail("missing_discarder", f"{players[w.seat]}'s win: {flag_table.win_ways(rs.scorer)}")
     melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:

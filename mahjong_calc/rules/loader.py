@@ -26,7 +26,7 @@ from . import cache as ruleset_cache
 from .cache import read_limited
 from .registry import VARIANTS
 from .ruleset import N, O, P, Ruleset, Variant
-from .schema import convert, frozen, hints, optional_fields
+from .schema import convert, frozen, hints, optional_fields, unaliased
 
 if TYPE_CHECKING:
     import yaml
@@ -96,7 +96,9 @@ def build(doc: Mapping[str, Any], source: str) -> Ruleset[Any, Any, Any]:
     built = _check(doc, variant, source, partial=False)
     assert built is not None
     detectors = tuple((key, variant.detectors[key]) for key in built["patterns"])
-    return Ruleset(**built, source=source, variant=variant, detectors=detectors, data=frozen(doc))
+    schema = document_schema(variant)
+    shown_doc = {key: unaliased(value, schema[key]) if key in schema else value for key, value in doc.items()}
+    return Ruleset(**built, source=source, variant=variant, detectors=detectors, data=frozen(shown_doc))
 
 
 def _key_text(key: object) -> str:

@@ -45,6 +45,14 @@ class Range:
     hi: int | float
 
 
+@dataclass(frozen=True)
+class Aliases:
+    """`Annotated[Literal[...], Aliases({True: "on_value", ...})]`: older spellings a ruleset may
+    still give for a value (a switch that became a choice keeps `true`/`false`); loaded as the value."""
+
+    of: Mapping[object, str]
+
+
 INTEGERS = Range(0, 1_000_000_000)
 NUMBERS = Range(0, 1_000_000)
 SIGNED = Range(-1_000_000_000, 1_000_000_000)  # only for a key whose docs say why it may be negative
@@ -126,9 +134,21 @@ def optional_fields(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING)
 
 
+def _aliases(hint: Any) -> Mapping[object, str]:
+    if get_origin(hint) is Annotated:
+        for m in get_args(hint)[1:]:
+            if isinstance(m, Aliases):
+                return m.of
+    return {}
+
+
 def describe(hint: Any) -> str:
     """What a value of type `hint` must be, in words."""
+    aliases = _aliases(hint)
     hint, bounds = _unwrap(hint)
+    if aliases and get_origin(hint) is Literal:
+        old = ", ".join(f"{'true' if k is True else 'false' if k is False else k} for {v!r}" for k, v in aliases.items())
+        return "one of " + ", ".join(repr(v) for v in get_args(hint)) + f" (or {old})"
     if hint is bool:
         return "true or false"
     if hint is int:
@@ -174,6 +194,9 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
         return RulesetError("ruleset_invalid", f"{source}: {where or '<top>'}: {problem}")
 
     base, bounds = _unwrap(hint)
+    for old, new in _aliases(hint).items():
+        if type(value) is type(old) and value == old:
+            value = new
     if base is bool or base is int or base is float:
         number = base is not bool and isinstance(value, int | float) and not isinstance(value, bool)
         if base is bool:
@@ -196,7 +219,7 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
     origin = get_origin(base)
     if origin is Literal:
         if not any(value == choice and type(value) is type(choice) for choice in get_args(base)):
-            raise fail(f"must be {describe(base)}, got {shown(value)}")
+            raise fail(f"must be {describe(hint)}, got {shown(value)}")
         return value
     if origin in (types.UnionType, Union):  # `X | None`: an optional key, or null
         if value is None:
@@ -236,6 +259,19 @@ def _dataclass(value: Mapping[Any, Any], cls: type, where: str, source: str, par
         elif not partial and name not in optional:
             raise RulesetError("ruleset_invalid", f"{source}: {_join(where, name)}: missing key")
     return None if partial else cls(**built)
+
+
+def unaliased(value: Any, hint: Any) -> Any:
+    """Plain YAML/JSON data with every older spelling (`Aliases`) written as the value it loads as,
+    so that what a ruleset shows (`mjcalc options`) is what it means."""
+    for old, new in _aliases(hint).items():
+        if type(value) is type(old) and value == old:
+            return new
+    base, _ = _unwrap(hint)
+    if is_dataclass(base) and isinstance(base, type) and isinstance(value, Mapping):
+        types_ = hints(base)
+        return {k: unaliased(v, types_[k]) if k in types_ else v for k, v in value.items()}
+    return value
 
 
 def frozen(value: Any) -> Any:

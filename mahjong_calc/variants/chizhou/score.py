@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.context import WinContext
-from ...core.errors import InputError, NotAWin
+from ...core.errors import InputError, NotAWin, RuleRefused
 from ...core.hand import Hand
 from ...core.result import ScoreResult
 from ...core.tiles import SUITS, is_honour
@@ -43,7 +43,7 @@ def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None
         # a concealed kong is not called from a discard (and brings 2+ 花, so never gets here)
         if m.concealed or (is_honour(m.first) and not honours_restricted) or m.first // 9 == suit:
             continue
-        raise InputError(
+        raise RuleRefused(
             "chow_restricted",
             f"with {flowers} 花 (fewer than {need}) every meld called after a chow must be of one suit, "
             f"the chow {chows[0].notation()}'s ({SUITS[suit]}); the {m.kind} --meld {m.notation()} is not",

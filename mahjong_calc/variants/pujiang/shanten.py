@@ -9,7 +9,9 @@
 A wild (`--wild`) stands for any tile: a target keeps the natural tiles it shares with the
 hand, and the held wilds fill as many of its gaps as there are wilds. The wilds may also be
 let go (a target with none needs no 番). A 白板 may play as the wild's face
-(`white_as_wild_face`), so each choice of how many do is tried.
+(`white_as_wild_face`), so each choice of how many held ones do is tried, and a target may
+lack the wild's face as long as a 白板 is left to draw for it (a drawn 白板 plays it as well
+as a held one; there is no natural copy of the wild's face).
 """
 
 from __future__ import annotations
@@ -38,41 +40,56 @@ class PujiangPlan(Plan):
         self.direct = frozenset(() if self.wild is None else (self.wild, WHITE) if self.swaps else (self.wild,))
         self._cache: dict[tuple[int, int], list[Goal]] = {}
 
-    def _choices(self, counts: Sequence[int]) -> range:
-        """How many 白板 may play as the wild's face."""
-        return range(counts[WHITE] + 1 if self.swaps else 1)
+    def _choices(self, counts: Sequence[int]) -> list[tuple[int, int]]:
+        """(held, drawn): how many held 白板 play as the wild's face, and how many more a target
+        may draw to play it; every 白板 playing the face is one fewer as itself. Drawn ones
+        come only once every held one plays it (a held 白板 is as good as a drawn one), and
+        then all that are left may: a target drawing 白板 both as the face and as themselves
+        is never needed, since those as themselves make a set or pair holding no held tile,
+        which another untouched tile makes as well."""
+        if not self.swaps:
+            return [(0, 0)]
+        held = counts[WHITE]
+        spare = max(self.fixed.avail[WHITE] - held, 0)
+        return [(k, 0) for k in range(held + 1)] + ([(held, spare)] if spare else [])
 
     def goals(self, counts: Sequence[int]) -> list[Goal]:
         jokers = counts[self.wild] if self.wild is not None else 0
         whites = counts[WHITE] if self.swaps else 0
         key = (jokers, whites)
         if key not in self._cache:
-            self._cache[key] = [g for k in self._choices(counts) for g in self._goals(jokers, k)]
+            self._cache[key] = [g for k, drawn in self._choices(counts) for g in self._goals(jokers, k, drawn)]
         return self._cache[key]
 
-    def _avail(self, whites: int, jokers_fill: bool) -> tuple[int, ...]:
-        """Copies a target may hold; the wild's face only as a 白板 playing it, or filled by wilds."""
+    def _avail(self, faces: int, jokers_fill: bool) -> tuple[int, ...]:
+        """Copies a target may hold; the wild's face only as a 白板 playing it (`faces` of them,
+        held or drawn), or filled by wilds; 白板 as itself, those left."""
         avail = list(self.fixed.avail)
         if self.wild is not None:
-            avail[self.wild] = min(4, self.fixed.avail[self.wild] - 1 + whites) if jokers_fill else whites
+            avail[self.wild] = min(4, self.fixed.avail[self.wild] - 1 + faces) if jokers_fill else faces
+            if self.swaps:
+                avail[WHITE] = max(self.fixed.avail[WHITE] - faces, 0)
         return tuple(avail)
 
-    def _goals(self, jokers: int, whites: int) -> list[Goal]:
+    def _goals(self, jokers: int, whites: int, drawn: int = 0) -> list[Goal]:
         fixed, need, wild = self.fixed, self.need, self.wild
         size, sets = fixed.size, fixed.sets
-        natural = self._avail(whites, False)
+        natural = self._avail(whites + drawn, False)
         # the wilds let go (or none): no 番 needed
         out = [Goal(natural, sets, 1, size, pungs=need, wild=wild, whites=whites)]
         if wild is None:
             return out
         patterns = self.rs.patterns
-        if jokers and "quan_peng_zi" in patterns:  # all pungs of natural tiles, the wilds in the pair
-            if jokers >= 2:
-                out.append(Goal(natural, sets, 0, 3 * sets, chows=False, wild=wild, whites=whites))
-            else:
-                out.append(Goal(natural, sets, 1, 3 * sets + 1, pair_keep=1, chows=False, wild=wild, whites=whites))
+        if "quan_peng_zi" in patterns:  # all pungs of natural tiles, the wilds in the pair
+            # with too few wilds held, the wilds still to draw are draws too: the pair a wild
+            # completes may be of a tile with no copy left (`1111m` and a wild: 111m + 1m 财神)
+            left = max(min(int(self.rs.numbers.wild_copies), fixed.avail[wild] - 1) - jokers, 0)
+            if jokers + left >= 2:
+                out.append(Goal(natural, sets, 0, 3 * sets, add=max(2 - jokers, 0), chows=False, wild=wild, whites=whites))
+            if jokers <= 1 and jokers + left >= 1:
+                out.append(Goal(natural, sets, 1, 3 * sets + 1, add=1 - jokers, pair_keep=1, chows=False, wild=wild, whites=whites))
         if "cai_shen_tou" in patterns:
-            filled = self._avail(whites, True)
+            filled = self._avail(whites + drawn, True)
             # 财神头: a held wild waits in the pair for the tile drawn last (drawing the wild last is not 财神头)
             out.append(Goal(filled, sets, 0, 3 * sets + 1 - jokers, add=1, pungs=need, wild=wild, whites=whites))
             if self.rs.options.two_wilds_pair_is_cai_shen_tou:
@@ -94,12 +111,12 @@ class PujiangPlan(Plan):
         best = FAR
         if self.melds:
             return best
-        for k in self._choices(counts):
+        for k, drawn in self._choices(counts):
             faces = list(counts)
             if wild is not None:
                 faces[wild] = k
                 faces[WHITE] -= k
-            best = min(best, self._special(faces, jokers, k, min(best, beat)))
+            best = min(best, self._special(faces, jokers, k, drawn, min(best, beat)))
         return best
 
     def extra_lacking(self, counts: Sequence[int], base: int) -> int:
@@ -109,17 +126,18 @@ class PujiangPlan(Plan):
         wild = self.wild
         jokers = counts[wild] if wild is not None else 0
         out = 0
-        for k in self._choices(counts):
+        for k, drawn in self._choices(counts):
             faces = list(counts)
             if wild is not None:
                 faces[wild] = k
                 faces[WHITE] -= k
-            out |= self._special(faces, jokers, k, base + 1, base)
+            out |= self._special(faces, jokers, k, drawn, base + 1, base)
         return out
 
-    def _special(self, faces: list[int], jokers: int, whites: int, beat: int, lacking: int = -1) -> int:
+    def _special(self, faces: list[int], jokers: int, whites: int, drawn: int, beat: int, lacking: int = -1) -> int:
         """七对 and the thirteen-style shapes (a hand without melds), when one may come under
-        `beat`; with `lacking` set to a distance, the tiles whose draw brings one under it."""
+        `beat`; with `lacking` set to a distance, the tiles whose draw brings one under it.
+        `whites` held 白板 and `drawn` ones to come play the wild's face."""
         rs, wild = self.rs, self.wild
         gain = 0
         num, opt = rs.numbers, rs.options
@@ -129,7 +147,9 @@ class PujiangPlan(Plan):
         if "qi_dui" in rs.patterns:
             plain = list(full)
             if wild is not None:
-                plain[wild] = whites
+                plain[wild] = whites + drawn
+                if self.swaps:
+                    plain[WHITE] = 4 - whites - drawn
             kept = seven_pairs_kept(faces, plain, four)
             if kept >= 0:
                 best = 14 - kept

@@ -77,7 +77,8 @@ class Plan:
         self.hun_yi_se_self_draw_jiao: bool = opt.hun_yi_se_self_draw_jiao
         self.jiao_self_draw_after_kong: bool = opt.jiao_self_draw_after_kong
         self.tong_tian_overlapping: bool = opt.tong_tian_overlapping
-        self.gang_hou_du_diao_jiao: bool = opt.gang_hou_du_diao_jiao
+        # 杠后开花 on a 独吊 made 交: on any (any_single_wait), or only with all four sets melded (da_diao_che, 大吊车)
+        self.du_diao_jiao_melds: int = {"off": 5, "da_diao_che": 4, "any_single_wait": 0}[opt.gang_hou_du_diao_jiao]
         self.si_he_three_extra: bool = opt.si_he_three_extra
         # the patterns, in YAML order: key, detector, whether it is 交 by itself
         self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
@@ -183,7 +184,7 @@ def read(plan: Plan, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool
             zui_zi.append(index)
     # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
     promoted: list[int] = []
-    if plan.gang_hou >= 0 and plan.gang_hou in zui_zi and ((ya > 0 and plan.gang_hou_ya_dang_jiao) or (du_diao and plan.gang_hou_du_diao_jiao)):
+    if plan.gang_hou >= 0 and plan.gang_hou in zui_zi and ((ya > 0 and plan.gang_hou_ya_dang_jiao) or (du_diao and len(r.melds) >= plan.du_diao_jiao_melds)):
         promoted.append(plan.gang_hou)  # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
     if plan.hun_yi_se >= 0 and plan.hun_yi_se in zui_zi and r.self_draw and plan.hun_yi_se_self_draw_jiao:
         promoted.append(plan.hun_yi_se)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import LIABILITY, Doc, GameRules, Label
+from ...rules.schema import LIABILITY, Aliases, Doc, GameRules, Label
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -72,7 +72,14 @@ class WuhuOptions:
     hun_yi_se_self_draw_jiao: Annotated[bool, Doc("自摸混一色算交", "a self-drawn 混一色 is paid as 交", YA_DANG)]
     jiao_self_draw_after_kong: Annotated[bool, Doc("杠开也加交的自摸分", "the 交 self-draw bonus applies to a win after a kong too", ZUI_ZI)]
     tong_tian_overlapping: Annotated[bool, Doc("通天可用重叠的顺子 (123 345 567 789)", "通天 may use overlapping sequences covering 1-9", ZUI_ZI)]
-    gang_hou_du_diao_jiao: Annotated[bool, Doc("杠后开花独吊 (单钓将) 也算交", "杠后开花 won on a single wait on the pair (独吊) is paid as 交", JIAO)]
+    gang_hou_du_diao_jiao: Annotated[
+        Literal["off", "da_diao_che", "any_single_wait"],
+        Doc("杠后开花独吊 (单钓将) 算交: off 不算; da_diao_che 只有大吊车 (四副全在外, 手里单吊一张); "
+            "any_single_wait 任何独吊 (true/false 同 any_single_wait/off)",
+            "杠后开花 won on a single wait on the pair (独吊) is paid as 交: off never; da_diao_che only on 大吊车 (all four "
+            "sets melded, one tile left to pair); any_single_wait on any 独吊 (true/false mean any_single_wait/off)", JIAO),
+        Aliases({True: "any_single_wait", False: "off"}),
+    ]
     si_he_three_extra: Annotated[bool, Doc("三个四核: 双四核再加一个四核嘴子", "three 四核 tiles: 双四核 plus one more 四核 as a 嘴子 beyond the 交", JIAO)]
 
 
