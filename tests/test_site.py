@@ -369,3 +369,25 @@ def test_a_game_recorded_offline_settles_the_same_from_its_export(offline: Any, 
     pg.set_input_files("[data-testid=import]", str(tmp_path / "game.yaml"))
     pg.wait_for_function(f"document.body.dataset.game !== '{game}' && document.querySelectorAll('#hand-list li').length === 9")
     assert _totals(pg) == totals
+
+
+# --- a phone's game moved to a server: `mjcalc game import` -----------------------------------------
+
+
+def test_an_exported_game_imports_into_the_servers_games_with_the_same_totals(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    game = tmp_path / "mjcalc-game-1.yaml"
+    game.write_text("variant: wuhu315\nplayers: [王, 李, 张, 赵]\ndealer: 王\nhands:\n"
+                    "- {winner: 李, discarder: 王, hand: 123456m13m99p555p2m}\n- {draw: true}\n"
+                    "- {winner: 张, self_draw: true, melds: ['555s@李'], hand: 123456789m11p}\n", encoding="utf-8")
+    done = run_installed(["game", "import", str(game), "--db", db, "--json"])
+    assert done.returncode == 0, done.stderr
+    (gid,) = json.loads(done.stdout)["ids"]
+    shown = json.loads(run_installed(["game", "show", str(gid), "--db", db, "--json"]).stdout)
+    assert shown["totals"] == _settled(game) and len(shown["hands"]) == 3
+    # a file with a hand that does not settle is refused whole: no game is stored
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(game.read_text(encoding="utf-8") + "- {winner: 李, discarder: 王, hand: 123m}\n", encoding="utf-8")
+    refused = run_installed(["game", "import", str(bad), "--db", db])
+    assert refused.returncode == 2 and "hand 4" in refused.stderr and "nothing was imported" in refused.stderr
+    assert [g["id"] for g in json.loads(run_installed(["game", "list", "--db", db, "--json"]).stdout)] == [gid]

@@ -48,7 +48,6 @@ async function init() {
       engine = "failed";
     }
     showHome(engine);
-    if (engine === "ready" && "serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {});
   }
   await play.loadGames();
   const params = new URLSearchParams(location.search);

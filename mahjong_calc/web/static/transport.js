@@ -59,13 +59,34 @@ function serveHome() {
 }
 
 // the browser alone: the worker answers; the variants and messages come with the site (made by the same Python)
+// The service worker first (sw.js, written by the build): at the first visit it fetches every file of the
+// site once into its cache, and the engine's worker then loads from that cache, so nothing is fetched twice.
+// Where there is none (not a secure origin), or it takes too long, the engine loads from the network.
+function keptOffline() {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(false);
+  const controlled = new Promise((done) => {
+    if (navigator.serviceWorker.controller) { done(true); return; }
+    navigator.serviceWorker.addEventListener("controllerchange", () => done(true), { once: true });
+  });
+  const registered = navigator.serviceWorker.register("sw.js").then(() => controlled, () => false);
+  return Promise.race([registered, new Promise((done) => setTimeout(() => done(false), 60_000))]);
+}
+
 function siteHome() {
   const base = new URL("static/", document.baseURI);
-  const worker = new Worker(new URL("worker.js", base), { type: "module" });
   const pending = new Map();
-  let next = 1, loaded, failed;
+  let next = 1, loaded, failed, worker = null;
+  const queued = [];
   const ready = new Promise((ok, bad) => { loaded = ok; failed = bad; });
-  worker.onmessage = (event) => {
+  const offline = keptOffline();
+  offline.then((kept) => {
+    worker = new Worker(new URL("worker.js", base), { type: "module" });
+    worker.onmessage = receive;
+    worker.onerror = (e) => failed(new Error(e.message || "the engine's worker failed"));
+    document.body.dataset.offline = kept ? "1" : "0";
+    for (const msg of queued.splice(0)) worker.postMessage(msg);
+  });
+  function receive(event) {
     const msg = event.data;
     if (msg.ready === true) { loaded(msg); return; }
     if (msg.ready === false) { failed(new Error(msg.failed)); return; }
@@ -73,9 +94,12 @@ function siteHome() {
     if (!call) return;
     pending.delete(msg.id);
     if (msg.failed) call.bad(new Error(msg.failed)); else call.ok(msg);
-  };
-  worker.onerror = (e) => failed(new Error(e.message || "the engine's worker failed"));
-  const post = (msg) => new Promise((ok, bad) => { const id = next++; pending.set(id, { ok, bad }); worker.postMessage({ ...msg, id }); });
+  }
+  const post = (msg) => new Promise((ok, bad) => {
+    const id = next++;
+    pending.set(id, { ok, bad });
+    if (worker) worker.postMessage({ ...msg, id }); else queued.push({ ...msg, id });
+  });
   const files = {};
   for (const name of ["variants", "messages"]) files[`/api/${name}`] = fetch(new URL(`${name}.json`, base)).then((r) => r.text());
   const changes = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("mjcalc-games");  // other tabs of this phone
