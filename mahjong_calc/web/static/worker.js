@@ -17,7 +17,17 @@ const ready = (async () => {
   py.FS.mount(py.FS.filesystems.IDBFS, {}, "/data");
   await sync(py, true);
   mark("files");
-  py.runPython('import os, sys; sys.path.insert(0, "/lib/mjcalc"); os.environ["MJCALC_CACHE_DIR"] = "/data/cache"');
+  // One fixed time on the unpacked files, so that what a start compiles and validates is still good at the next:
+  // the modules' bytecode (kept in /data/pycache) and the validated rulesets (rules/cache.py, in /data/cache).
+  py.runPython(`
+import os, sys
+for folder, _, names in os.walk("/lib/mjcalc"):
+    for name in names:
+        os.utime(os.path.join(folder, name), (1577836800, 1577836800))
+sys.pycache_prefix = "/data/pycache"
+sys.path.insert(0, "/lib/mjcalc")
+os.environ["MJCALC_CACHE_DIR"] = "/data/cache"
+`);
   pocket = { py, module: py.pyimport("mahjong_calc.web.pocket") };
   mark("import");
   pocket.module.answer("GET", "/api/variants");  // the rulesets loaded (and cached in /data) before the first hand
