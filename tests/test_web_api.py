@@ -304,7 +304,7 @@ def test_tokens_guard_every_route(db: Path) -> None:
     # the list shows only the games the token opens; the page itself needs no token
     assert [g["id"] for g in remote.get("/api/games", params={"token": two["token"]}).json()] == [two["id"]]
     assert remote.get("/").status_code == 200
-    assert remote.get("/static/app.js").status_code == 200
+    assert remote.get("/static/main.js").status_code == 200
 
 
 @pytest.mark.parametrize("stored", [None, "", " ", "None", "short", 7], ids=["null", "empty", "blank", "None", "short", "integer"])
@@ -334,9 +334,13 @@ def test_a_game_without_a_valid_token_opens_for_no_token(db: Path, stored: Any) 
 def test_the_page_is_served_offline(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    for asset in ("/static/app.js", "/static/app.css"):
+    from mahjong_calc.web.app import STATIC
+
+    assets = ["/static/app.css", *(f"/static/{p.name}" for p in sorted(STATIC.glob("*.js")))]  # the page's modules
+    assert "/static/main.js" in assets
+    for asset in assets:
         assert client.get(asset).status_code == 200
-    text = page.text + client.get("/static/app.js").text + client.get("/static/app.css").text
+    text = page.text + "".join(client.get(asset).text for asset in assets)
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text  # no CDN
 
 

@@ -90,7 +90,8 @@ def test_a_hand_added_on_one_phone_shows_on_the_other(phones: tuple[Any, Any], s
     # phone two, still at the version it saw, and phone one both undo: the second is refused, and told why
     with urllib.request.urlopen(f"{url}/api/games/{gid}") as answer:
         assert answer.headers["etag"] == '"2"'
-    two.evaluate("S.version = 1")  # as if phone two had not yet heard of the CLI's hand
+    # as if phone two had not yet heard of the CLI's hand: its undo is sent against version 1
+    two.route("**/undo", lambda route: route.continue_(headers={**route.request.headers, "if-match": '"1"'}))
     two.click("[data-testid=undo]")
     two.wait_for_selector("[data-testid=message]:has-text('Someone else just changed this game')")
     assert _hands_shown(two) == 2  # nothing was taken back; the game as it stands
@@ -125,7 +126,7 @@ def _new_game(pg: Any, url: str, variant: str) -> None:
     pg.select_option("[data-testid=variant]", variant)
     before = len(_api(url, "/api/games"))
     pg.click("[data-testid=start]")
-    pg.wait_for_function(f"S.games.length === {before + 1} && S.state && S.state.variant === '{variant}'")
+    pg.wait_for_function(f"document.body.dataset.games === '{before + 1}' && document.body.dataset.variant === '{variant}'")
 
 
 def _api(url: str, path: str) -> Any:
@@ -322,12 +323,12 @@ def test_on_a_network_a_game_begun_on_a_phone_gets_its_link_at_once(phones: tupl
         for i, name in enumerate(["甲", "乙", "丙", "丁"]):
             pg.fill(f"[data-testid=p{i}]", name)
         pg.click("[data-testid=start]")
-        pg.wait_for_function("S.games.length === 2 && S.state && S.state.players[0] === '甲'")
+        pg.wait_for_function("document.body.dataset.games === '2' && document.querySelector('#winners [data-player]')?.dataset.player === '甲'")
         options = pg.locator("[data-testid=game-select] option")
         assert options.count() == 3  # the two games, and the prompt
         printed = proc.stdout.readline().decode().strip()  # no restart: the new game's own link
-        second = pg.evaluate("S.game")
-        own = pg.evaluate(f"S.tokens[{second}]")
+        second = pg.evaluate("Number(document.body.dataset.game)")
+        own = pg.evaluate(f"JSON.parse(localStorage.getItem('mjcalc.tokens'))[{second}]")
         assert printed.startswith(f"game {second} (甲,乙,丙,丁): http://") and printed.endswith(f"?game={second}&token={own}")
         assert pg.get_attribute("[data-testid=join-link]", "href").endswith(f"?game={second}&token={own}")
     finally:

@@ -36,6 +36,7 @@ COMMANDS = {
     "game": "mahjong_calc.cli.game:game_app",  # a group: game files (settle) and live games
     "serve": "mahjong_calc.cli.serve:serve",  # the page and its JSON API (the `web` extra)
     "stats": "mahjong_calc.cli.stats:stats",  # a season: per player and per pattern, over game files and live games
+    "site": "mahjong_calc.cli.site:site_app",  # the page as a static site, offline, Python on Pyodide (no server)
 }
 
 

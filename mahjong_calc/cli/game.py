@@ -33,6 +33,7 @@ GAME_COMMANDS = {
     "history": "mahjong_calc.cli.live:history",
     "list": "mahjong_calc.cli.live:list_games",
     "export": "mahjong_calc.cli.live:export",
+    "import": "mahjong_calc.cli.live:import_file",
 }
 
 game_app = typer.Typer(

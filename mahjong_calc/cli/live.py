@@ -372,3 +372,18 @@ def export(game: GameArg = None, db: DbOption = None,
         else:
             text = export_yaml(info, store.hands(info.id))
     emit(text.rstrip("\n"))
+
+
+def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game file: YAML, JSON Lines or a CSV log; - reads stdin.")],
+                db: DbOption = None, json_out: JsonOption = False) -> None:
+    """Store the games of a game file as live games (a phone's game moved to `mjcalc serve`) and print their numbers.
+
+    Every hand is settled first: a file with an error row is refused whole, nothing stored.
+
+    Example: mjcalc game import mjcalc-game-1.yaml
+    """
+    from ..live.transfer import import_games
+
+    with errors_to_exit(json_out), _store(db) as store:
+        made = import_games(store, file)
+    emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

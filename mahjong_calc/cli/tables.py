@@ -37,7 +37,9 @@ def waits(**params: Any) -> None:
     with errors_to_exit(json_out):
         result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+        from ..present.answers import waits_json
+
+        emit(waits_json(result))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
@@ -102,7 +104,9 @@ def advise(**params: Any) -> None:
     with errors_to_exit(json_out):
         result = hand_advice(hand, spelling="cli", **params)
     if json_out:
-        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+        from ..present.answers import advise_json
+
+        emit(advise_json(result))
     else:
         print_advise(result, lang.value)
 

@@ -204,6 +204,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_found": ("没有这个地址", "no such address"),
     "method_not_allowed": ("这个地址不接受这种请求", "this address does not take that method"),
     "bad_request": ("请求不对", "a bad request"),
+    # mjcalc site build
+    "npm_unavailable": ("找不到 npm, 无法取得 Pyodide", "npm is not installed: Pyodide cannot be fetched"),
+    "npm_failed": ("npm 取不到 Pyodide", "npm could not fetch Pyodide"),
+    "bad_pyodide": ("这不是可用的 Pyodide 包", "not a usable copy of the Pyodide package"),
+    "site_dir_not_empty": ("目标文件夹不是空的", "the site folder is not empty"),
+    "site_dir_not_writable": ("目标文件夹不能写", "the site folder cannot be written"),
+    "missing_package": ("缺少网页要带上的 Python 包", "a Python package the page ships is not installed"),
 }
 
 

@@ -1,0 +1,34 @@
+"""A game file into live games: how a game recorded on a phone alone (the static site) moves to
+`mjcalc serve`, and how any game file (YAML, JSON Lines, a CSV log) becomes a live game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+def import_games(store: Store, name: str) -> list[int]:
+    """Each game of the file `name` (as `mjcalc game settle` reads it) stored as a new live game,
+    its hands in order; the numbers of the games made. Every hand is settled first: a file with an
+    error row (or that cannot be read) is refused whole and nothing is stored."""
+    from ..game import RawHand, check_header, settle_game
+    from ..game.log import open_games
+    from ..game.record import GameFileError
+
+    games: list[tuple[dict[str, Any], list[Any]]] = []
+    for game in open_games(name):
+        hands = [raw.value for raw in game.hands]
+        report = settle_game(check_header(game.header, [RawHand(i + 1, h) for i, h in enumerate(hands)], name))
+        bad = next((row for row in report.rows if row.error is not None), None)
+        if bad is not None and bad.error is not None:
+            raise GameFileError(bad.error.code, f"{name}: hand {bad.no}: {bad.error.message}; nothing was imported")
+        games.append((dict(game.header), hands))
+    made = []
+    for header, hands in games:
+        info = store.new_game(header)
+        for hand in hands:
+            store.add(info.id, hand)
+        made.append(info.id)
+    return made

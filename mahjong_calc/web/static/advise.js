@@ -1,0 +1,49 @@
+// The advise view: 14 tiles after the draw, and which to throw under the variant's own rules.
+import { problem, tileName, variantOf } from "./catalog.js";
+import { $, countTiles, el, palette, say, tileNode } from "./dom.js";
+import { t } from "./i18n.js";
+
+export function createAdvise(home, gameVariant) {
+  const view = { tiles: [] };
+
+  function render() {
+    const v = variantOf($("advise-variant").value || gameVariant());
+    if (!v) return;
+    $("advise-wild-wrap").hidden = !v.flags.some((f) => f.name === "wild");
+    const used = countTiles([view.tiles]);
+    palette($("advise-palette"), v, (tile) => {
+      if ((used[tile] || 0) >= 4) { say(t("no_more", { tile: tileName(tile) }), true, "advise-message"); return; }
+      if (view.tiles.length < 14) view.tiles.push(tile);
+      render();
+    }, used);
+    $("advise-tiles").replaceChildren(...view.tiles.map((x, i) => tileNode(x, { onclick: () => { view.tiles.splice(i, 1); render(); } })));
+    $("advise-count").textContent = view.tiles.length;
+  }
+
+  async function show() {
+    const table = $("advise-table");
+    table.replaceChildren();
+    const pasted = $("advise-paste").value.trim();
+    const hand = view.tiles.length ? view.tiles.join("") : pasted;
+    if (!hand) { say(t("need14").replace("{n}", 14), true, "advise-message"); return; }
+    const body = { hand, variant: $("advise-variant").value };
+    const wild = $("advise-wild").value.trim();
+    if (wild && !$("advise-wild-wrap").hidden) body.wild = wild;
+    const { status, data } = await home.request("POST", "/api/advise", body);
+    if (status !== 200) { say(problem(data), true, "advise-message"); return; }
+    say(data.win ? t("already_win").replace("{v}", data.win.value) : "", false, "advise-message");
+    table.append(el("tr", {}, el("th", {}, t("discard")), el("th", { class: "num" }, t("shanten")), el("th", {}, t("ukeire")), el("th", { class: "num" }, t("expected"))));
+    for (const r of data.discards) {
+      const useful = el("td", { class: "tiles" }, ...r.ukeire.map((u) => tileNode(u.tile)), ` ${r.ukeire_count}`);
+      const shanten = r.shanten === 0 ? `0 ${t("tenpai")}` : String(r.shanten);
+      table.append(el("tr", { "data-tile": r.tile, "data-shanten": r.shanten }, el("td", {}, tileNode(r.tile)),
+        el("td", { class: "num" }, shanten), useful, el("td", { class: "num" }, r.expected == null ? "" : String(r.expected))));
+    }
+  }
+
+  $("advise-go").addEventListener("click", show);
+  $("advise-use").addEventListener("click", () => { view.tiles = []; render(); show(); });
+  $("advise-clear").addEventListener("click", () => { view.tiles = []; $("advise-paste").value = ""; $("advise-table").replaceChildren(); say("", false, "advise-message"); render(); });
+  $("advise-variant").addEventListener("change", () => { view.tiles = []; render(); });
+  return { render };
+}

@@ -1,0 +1,59 @@
+// mjcalc's table companion: the views, wired to one home (transport.js). It computes no score itself:
+// every answer comes from mjcalc's Python, on `mjcalc serve` or in the page's Web Worker.
+import { createAdvise } from "./advise.js";
+import { loadCatalog } from "./catalog.js";
+import { $ } from "./dom.js";
+import { installEngine } from "./engine.js";
+import { applyLang, onLang, t, toggleLang } from "./i18n.js";
+import { createPlay } from "./play.js";
+import { openHome } from "./transport.js";
+import { createWaits } from "./waits.js";
+
+const home = openHome();
+installEngine(home);
+document.body.dataset.home = home.name;
+
+function showHome(state) {
+  const box = $("home");
+  box.dataset.home = home.name;
+  box.dataset.engine = state;
+  const words = [t(`home_${home.name}`)];
+  if (state === "loading") words.push(t("loading"));
+  if (state === "failed") words.push(t("engine_failed"));
+  box.textContent = words.join(" · ");
+  box.className = `home${state === "failed" ? " bad" : ""}`;
+}
+
+async function init() {
+  let engine = home.name === "site" ? "loading" : "ready";
+  await loadCatalog(home);  // on a site, files made at build time: there before Python is
+  const play = createPlay(home, { onChange: () => { waits.render(); advise.render(); } });
+  const waits = createWaits(home, play.variant);
+  const advise = createAdvise(home, play.variant);
+  onLang(() => { play.render(); showHome(engine); });
+  $("lang").addEventListener("click", toggleLang);
+  document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
+    document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
+    for (const id of ["play", "waits", "advise"]) $(id).hidden = b.dataset.tab !== id;
+  }));
+  applyLang();
+  document.body.dataset.shown = "1";  // tiles and entry are usable; on a site the engine may still be loading
+  if (home.name === "site") {
+    try {
+      const started = await home.ready;
+      engine = "ready";
+      document.body.dataset.engineMs = String(Math.round(started.ms));
+      document.body.dataset.engineSteps = JSON.stringify(started.steps);
+    } catch (err) {
+      engine = "failed";
+    }
+    showHome(engine);
+  }
+  await play.loadGames();
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("game") || (play.games()[0] && play.games()[0].id);
+  if (wanted != null && wanted !== "") await play.choose(wanted);
+  else play.render();
+  document.body.dataset.ready = "1";
+}
+init();
