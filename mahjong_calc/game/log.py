@@ -318,7 +318,10 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, mode: str) -> RawHand:
-    """One row as a hand (a header field on a later row must repeat the first row's, or be empty)."""
+    """One row as a hand (a header field on a later row must repeat the first row's, or be empty).
+
+    An error's message is the cell's; its place (`line N: `) is put before it once, below.
+    """
     value: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     try:
@@ -327,7 +330,7 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             if column in HEADER_COLUMNS and column != "dealer":
                 if text not in ("", first.get(column, "")):
-                    raise InputError("conflicting_fields", f"line {line}: {column}: {shown(text)} differs from this game's first row "
+                    raise InputError("conflicting_fields", f"{column}: {shown(text)} differs from this game's first row "
                                      f"({shown(first.get(column, ''))}); a new game needs a new value in the {GAME_COLUMN!r} column")
                 continue
             if column == "dealer" and row is first:
