@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from enum import Enum
 from functools import partial
 from typing import IO, TYPE_CHECKING, Annotated, Any
 
@@ -13,7 +12,7 @@ import typer
 from ..core.errors import MjcalcError
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import Lang, lang_given
+from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
@@ -55,30 +54,15 @@ def _game(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
-class ExtraFields(str, Enum):
-    """--extra-fields: what a column (or key) that is not a field does."""
-
-    error = "error"
-    keep = "keep"
-
-
-ExtraOption = Annotated[ExtraFields, typer.Option(
-    "--extra-fields", metavar="error|keep",
-    help='A column that is not a field: an unknown_field error row (error, the default), or echoed under "extra" in its row (keep).')]
-
-
 def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help="Language of the table and, when given, of error messages.")] = Lang.zh,
-    variant: Annotated[str | None, typer.Option("--variant", "-v", metavar="NAME", help="The variant of games whose header names none (a CSV log).",
-                                                show_default=False)] = None,
-    players: Annotated[str | None, typer.Option("--players", metavar="A,B,C,D", help="The players of games whose header names none, comma-separated "
-                                                "in seat order E,S,W,N.", show_default=False)] = None,
-    dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME", help="The first dealer of games whose header names none.",
-                                               show_default=False)] = None,
-    extra_fields: ExtraOption = ExtraFields.error,
+    variant: HeaderVariant = None,
+    players: HeaderPlayers = None,
+    dealer: HeaderDealer = None,
+    extra_fields: ExtraFieldsOption = "error",
 ) -> None:
     """Settle recorded games: each hand's payments and liability, the totals, the 子, who pays whom.
 
@@ -93,10 +77,10 @@ def settle_command(
     from ..game import Fold
     from ..game.log import open_games
 
-    defaults = {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
+    defaults = header_defaults(variant, players, dealer)
     failed = False
     try:
-        games = open_games(file, defaults, extra_fields.value)
+        games = open_games(file, defaults, extra_fields)
         errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
         bar = Bar()
         with errors:
