@@ -272,3 +272,35 @@ def _one(game: dict[str, Any], i: int) -> Path:
     path = Path(f"alone{i}.yaml")
     path.write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
     return path
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_the_season_folds_as_games_stream_and_keeps_nothing_per_game(fmt: str, tmp_path: Path) -> None:
+    import gc
+
+    from mahjong_calc.game.log import open_games, to_csv
+    from mahjong_calc.game.record import GameFile
+    from mahjong_calc.game.stats import Season
+
+    games = [{**SEASON[i % 2], "date": f"2026-11-{1 + i % 28:02d}"} for i in range(60)]
+    path = tmp_path / f"many.{fmt}"
+    if fmt == "jsonl":
+        path.write_text("".join(json.dumps({k: v for k, v in g.items() if k != "hands"}) + "\n" + "".join(json.dumps(h) + "\n" for h in g["hands"])
+                                for g in games), encoding="utf-8")
+    else:
+        path.write_text(to_csv([(str(i), {k: v for k, v in g.items() if k != "hands"}, g["hands"]) for i, g in enumerate(games)]), encoding="utf-8")
+    del games
+    gc.collect()
+    before = sum(isinstance(o, dict) and "players" in o and "dealer" in o for o in gc.get_objects())  # SEASON's, the test's own
+    season = Season()
+    alive = []
+    for i, game in enumerate(open_games(str(path)), 1):
+        season.add(game, f"many#{i}", game.header.get("date"))
+        del game
+        gc.collect()
+        alive.append(sum(isinstance(o, GameFile) for o in gc.get_objects()))
+        heads = sum(isinstance(o, dict) and "players" in o and "dealer" in o for o in gc.get_objects()) - before
+        assert heads <= 6, (i, heads)  # a game's own few copies of its header, never those of the games before it
+    assert season.games == 60 and season.errors == 0
+    assert max(alive) <= 2 and season.history == []  # no game outlives its fold, and no line per game is kept
+    assert sum(isinstance(v, list) for v in vars(season).values()) == 2  # history (empty) and the caches: nothing else grows
