@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..batch.output import neutralise, unneutralise
 from ..batch.readers import CSV, ERR, BytesRead, read_csv
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.records import _cell as record_cell
@@ -306,10 +307,10 @@ def _cell(column: str, kind: str, text: str) -> Any:
     """One CSV cell of a hand as the value a YAML hand would hold (the cell is not empty)."""
     if kind in ("bool", "int"):
         return record_cell(column, kind, text)  # as `mjcalc batch` reads a CSV cell
-    if kind in _LIST_KINDS:
-        return text.split()
-    if kind == "players":
-        return [p.strip() for p in text.split(",") if p.strip()]
+    if kind in _LIST_KINDS or kind == "players":
+        if text.lstrip().startswith("["):
+            return _names(column, text)
+        return text.split() if kind in _LIST_KINDS else [p.strip() for p in text.split(",") if p.strip()]
     if kind == "pungs" and not text.lstrip().startswith("{"):
         return text
     if kind in _JSON_KINDS:
@@ -324,6 +325,17 @@ _JSON_EXAMPLE = {"exposed": '{"赵": ["666s@李"]}', "hua": '{"李": 2}', "winne
                  "pungs": '{"李": 2}'}
 
 
+def _names(column: str, text: str) -> list[str]:
+    """A list cell written as a JSON array of strings (what `to_csv` writes when a name has a comma or edge spaces)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError("bad_field", f"column {column!r}: a cell starting with [ must be a JSON array of strings, not {shown(text)}")
+    return value
+
+
 def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
     """The header fields a game's first row gives."""
     out: dict[str, Any] = {}
@@ -332,7 +344,7 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
         if text == "":
             continue
         if key == "players":
-            out[key] = [p.strip() for p in text.split(",")]
+            out[key] = _names(key, text) if text.lstrip().startswith("[") else [p.strip() for p in text.split(",")]
         elif key == "chips":
             digits = text.strip()
             if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
@@ -376,6 +388,11 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
     return RawHand(no, value, None, extra or None)
 
 
+def _unmarked(row: Mapping[str, str]) -> dict[str, str]:
+    """A row with `to_csv`'s spreadsheet marks taken off (`'=1+1` is read as `=1+1`)."""
+    return {k: unneutralise(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
 def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
     """Every game's header checked in a first pass that keeps none of them; the second pass builds each again."""
 
@@ -398,6 +415,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
             if not count:
                 raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
             continue
+        payload = _unmarked(payload)
         game = payload.get(GAME_COLUMN)
         if count and game == label:
             continue
@@ -421,6 +439,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
                     yield RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
                     continue
                 assert kind == CSV
+                payload = _unmarked(payload)
                 label = payload.get(GAME_COLUMN)
                 if not started or label != current:
                     started, count, first, current = True, 0, payload, label
@@ -439,20 +458,35 @@ def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
     return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
 
 
-def _cell_out(value: Any) -> str:
+def _plain(values: list[str], separator: str) -> bool:
+    """Whether a list of names reads back as itself when joined by `separator` (else it is written as JSON)."""
+    def plain(v: str) -> bool:
+        if not v or v != v.strip() or v.startswith("["):
+            return False
+        return not any(ch.isspace() for ch in v) if separator == " " else separator not in v
+
+    return bool(values) and all(plain(v) for v in values)
+
+
+def _cell_out(value: Any, separator: str = " ") -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " ".join(value)
+        return separator.join(value) if _plain(value, separator) else json.dumps(value, ensure_ascii=False)
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
 
 
 def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
-    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row."""
+    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row.
+
+    It reads back as itself: a list of names that a comma or space (or an edge space) would break is
+    a JSON array, and a cell a spreadsheet would take for a formula gets a leading `'` (`neutralise`,
+    as `stats --csv` and `batch -o csv` write), which the reader takes off again.
+    """
     hands_all = [h for _, _, hands in games for h in hands]
     columns = csv_columns(hands_all)
     out = io.StringIO()
@@ -462,18 +496,18 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
         if not hands:
             raise InputError("bad_game", f"game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)")
         for i, hand in enumerate(hands):
-            head = {k: ",".join(v) if k == "players" else v for k, v in header.items()} if i == 0 else {}
+            head = header if i == 0 else {}
             cells = []
             for column in columns:
                 if column == GAME_COLUMN:
                     cells.append(label)
                 elif column in HEADER_COLUMNS:
-                    cells.append(_cell_out(head.get(column)) if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
-                elif HAND_KINDS[column] == "players" and isinstance(hand.get(column), list):
-                    cells.append(",".join(hand[column]))
+                    cells.append(_cell_out(head.get(column), ",") if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
+                elif HAND_KINDS[column] == "players":
+                    cells.append(_cell_out(hand.get(column), ","))
                 else:
                     cells.append(_cell_out(hand.get(column)))
-            writer.writerow(cells)
+            writer.writerow([neutralise(c) for c in cells])
     return out.getvalue()
 
 
