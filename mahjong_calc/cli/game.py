@@ -17,6 +17,7 @@ from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVaria
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
     from ..game.log import Games
+    from ..present.render_game import Screen
 
 # built when used, as `mjcalc`'s own commands are (cli/app.py's COMMANDS)
 GAME_COMMANDS = {
@@ -165,13 +166,14 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     """Each game's table in turn, then the totals over all of them and who pays whom."""
     from ..game import Fold
     from ..game.ledger import fewest_transfers, season_totals
-    from ..present.render_game import print_totals
+    from ..present.render_game import Screen, print_totals
 
     done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
     failed = False
+    screen = Screen()  # found once: a log may hold thousands of games
     for i, game in enumerate(games, 1):
         fold = Fold(game)
-        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar)
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar, screen)
         typer.echo("")
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -261,7 +263,8 @@ def _print_json(fold: Fold, errors: IO[str], bar: Bar | None = None) -> None:
     typer.echo("".join(buffer))
 
 
-def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None) -> None:
+def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None,
+                 screen: Screen | None = None) -> None:
     """The table; each hand keeps only what the table shows of it (its value, not its full result)."""
     from ..game.report import report_tail, row_dict
     from ..present.render_game import print_game
@@ -278,6 +281,6 @@ def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title:
             **report_tail(players, fold.state, fold.transfers)}
     if bar is not None:
         bar.pause()
-    print_game(data, lang, title=title)
+    print_game(data, lang, title=title, screen=screen)
     if bar is not None:
         bar.resume()
