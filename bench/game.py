@@ -10,6 +10,7 @@ enough that the game does not end. Figures: the whole process (`mjcalc game sett
 Nothing is asserted; it prints what it measured.
 
     python bench/game.py --memory        # peak RSS settling a 1,000,000-hand JSON Lines game
+    python bench/game.py --games 10000   # a log of 10,000 one-hand games: the table against --json
 
 `--memory` writes a game of --memory-hands hands (one in three drawn, the rest drawn from
 the seeded hands above, in compact JSON, so that it fits the 64 MiB limit of a game file)
@@ -125,6 +126,32 @@ def peak_rss(command: list[str]) -> tuple[int, int, float]:
     return int(out[0]) * 1024, int(out[1]), float(out[2])
 
 
+def bench_games(games: int, variant: str, seed: int, runs: int) -> None:
+    """`game settle` of a JSON Lines log of `games` one-hand games: the table (piped) against --json."""
+    rng = random.Random(seed)
+    pool = make_game(2_000, variant, seed)[1:]
+    lines = []
+    for g in range(games):
+        lines.append(json.dumps({"variant": variant, "players": PLAYERS, "dealer": PLAYERS[g % 4], "date": f"2026-11-{1 + g % 28:02d}"},
+                                ensure_ascii=False))
+        lines.append(rng.choice(pool))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "log.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"game settle, {variant}: a log of {games:,} one-hand games, piped to /dev/null (median of {runs}):")
+        for label, extra in (("--json", ["--json"]), ("table", []), ("table --lang en", ["--lang", "en"])):
+            walls, cpus = [], []
+            for _ in range(runs):
+                start = time.perf_counter()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([sys.executable, "-m", "mahjong_calc", "game", "settle", str(path), *extra],
+                               stdout=subprocess.DEVNULL, env={**os.environ, "COLUMNS": ""}, check=False)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                walls.append(time.perf_counter() - start)
+                cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            print(f"  {label:16} {statistics.median(walls):6.2f} s wall  {statistics.median(cpus):6.2f} s CPU")
+
+
 def bench_memory(hands: int, variant: str, seed: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.jsonl"
@@ -149,7 +176,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--memory", action="store_true", help="measure the peak RSS of a long game instead")
     parser.add_argument("--memory-hands", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=0, help="time the table of a log of this many one-hand games instead")
     args = parser.parse_args()
+    if args.games:
+        bench_games(args.games, args.variant, args.seed, min(args.runs, 3))
+        return
     if args.memory:
         bench_memory(args.memory_hands, args.variant, args.seed)
         return

@@ -2,11 +2,15 @@
 
     python bench/stats.py                # 1,000 games x 16 hands, Wuhu 315, a club of 8
     python bench/stats.py --games 5000
+    python bench/stats.py --memory       # peak RSS of `mjcalc stats FILE --json` at 1,500 and 20,000 games
 
 A seeded season written as JSON Lines with a header line per game (bench/game.py's random
 legal hands, each game's four players drawn from the club). Figures: the library alone
 (open_games + Season.add for every game, the median of --runs) and the whole process
 (`mjcalc stats FILE --json` to /dev/null). Nothing is asserted; it prints what it measured.
+
+`--memory` draws the hands from a pool of 30,000 (a club's hands rarely repeat, so the cache of
+scored hands fills) and prints the peak RSS of the whole process at 1,500 and 20,000 games.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from game import PLAYERS, make_game
+from game import PLAYERS, make_game, peak_rss
 
 from mahjong_calc.game.log import open_games
 from mahjong_calc.game.stats import Season
@@ -30,9 +34,9 @@ from mahjong_calc.game.stats import Season
 CLUB = ["王", "李", "张", "赵", "钱", "孙", "周", "吴"]
 
 
-def make_season(games: int, hands: int, variant: str, seed: int) -> list[str]:
+def make_season(games: int, hands: int, variant: str, seed: int, pool_size: int = 2_000) -> list[str]:
     rng = random.Random(seed)
-    pool = [json.loads(line) for line in make_game(2_000, variant, seed)[1:]]
+    pool = [json.loads(line) for line in make_game(pool_size, variant, seed)[1:]]
     lines = []
     for g in range(games):
         players = rng.sample(CLUB, 4)
@@ -66,7 +70,11 @@ def main() -> None:
     parser.add_argument("--variant", default="wuhu315")
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--memory", action="store_true", help="peak RSS at 1,500 and 20,000 games, hands from a pool of 30,000")
     args = parser.parse_args()
+    if args.memory:
+        bench_memory(args.hands, args.variant, args.seed)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "season.jsonl"
         path.write_text("\n".join(make_season(args.games, args.hands, args.variant, args.seed)) + "\n", encoding="utf-8")
@@ -85,6 +93,16 @@ def main() -> None:
             subprocess.run([sys.executable, "-m", "mahjong_calc", "stats", str(path), "--json"], stdout=subprocess.DEVNULL, check=True)
             walls.append(time.perf_counter() - start)
         print(f"  mjcalc stats FILE --json: {statistics.median(walls):.2f} s wall, median of {args.runs}")
+
+
+def bench_memory(hands: int, variant: str, seed: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for games in (1_500, 20_000):
+            path = Path(tmp) / f"season-{games}.jsonl"
+            path.write_text("\n".join(make_season(games, hands, variant, seed, 30_000)) + "\n", encoding="utf-8")
+            rss, rc, wall = peak_rss([sys.executable, "-m", "mahjong_calc", "stats", str(path), "--json"])
+            print(f"stats, {variant}: {games:,} games x {hands} hands ({path.stat().st_size / 2**20:.1f} MiB): "
+                  f"peak RSS {rss / 2**20:.1f} MiB (exit {rc}, {wall:.1f} s wall)")
 
 
 if __name__ == "__main__":

@@ -50,3 +50,32 @@ def test_an_empty_live_game_is_not_exported_as_csv(tmp_path: Path) -> None:
     assert game(db, "new", "--variant", "wuhu315", "--players", PLAYERS).exit_code == 0
     out = game(db, "export", "--format", "csv")
     assert out.exit_code == 2 and "bad_game" in out.stderr and out.stdout == ""
+
+
+def test_every_name_exports_and_reads_back_as_itself_and_formulas_are_inert(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    names = ["Wang, Jr.", " c", "=1+1", "@SUM(A1)"]
+    from mahjong_calc.live import Store
+
+    with Store(db) as store:  # as POST /api/games makes it: `game new --players` splits at commas
+        store.new_game({"variant": "wuhu315", "players": names, "dealer": names[0]})
+    for args in (("--winner", "=1+1", "--discarder", "Wang, Jr.", "123m456m789m11p999p"),
+                 ("--winner", " c", "-m", "111m@@SUM(A1)", "-s", "456m99m123p555s"),
+                 ("--winner", "@SUM(A1)", "--discarder", " c", "--fields", '{"id": "+cmd"}', "123m456m789m11p999p")):
+        added = game(db, "add", *args)
+        assert added.exit_code == 0, added.output
+    exported = game(db, "export", "--format", "csv")
+    assert exported.exit_code == 0, exported.output
+    for row in csv.reader(io.StringIO(exported.stdout)):
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@")), cell  # a spreadsheet takes none of them for a formula
+    path = tmp_path / "game.csv"
+    path.write_text(exported.stdout, encoding="utf-8")
+    yaml_path = tmp_path / "game.yaml"
+    yaml_path.write_text(game(db, "export").stdout, encoding="utf-8")
+    from_csv = json.loads(runner.invoke(app, ["game", "settle", str(path), "--json"]).stdout)
+    from_yaml = json.loads(runner.invoke(app, ["game", "settle", str(yaml_path), "--json"]).stdout)
+    assert from_csv["players"] == from_yaml["players"] == names
+    assert from_csv["totals"] == from_yaml["totals"] and set(from_csv["totals"]) == set(names)
+    assert [h.get("winner") for h in from_csv["hands"]] == ["=1+1", " c", "@SUM(A1)"]
+    assert all("error" not in h for h in from_csv["hands"])

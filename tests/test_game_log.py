@@ -131,6 +131,20 @@ def test_a_header_field_that_changes_inside_a_game_is_an_error_row(tmp_path: Pat
     assert "mjcalc: hand 2: error [conflicting_fields]" in res.stderr
 
 
+def test_a_message_names_its_place_once(tmp_path: Path) -> None:
+    log = tmp_path / "log.csv"
+    log.write_text("game,date,variant,players,dealer,winner,self_draw,hand,exposed\n"
+                   "1,2026-11-01,wuhu315,\"A,B,C,D\",A,B,true,123456m13m99p555p2m,\n"
+                   "1,2026-11-02,,,,C,true,123456m13m99p555p2m,\n1,,,,,C,true,123456m13m99p555p2m,{bad\n", encoding="utf-8")
+    res = run("game", "settle", str(log), "--json")
+    assert res.exit_code == 1
+    messages = [h["error"]["message"] for h in json.loads(res.stdout)["hands"] if "error" in h]
+    assert [m.split(":")[0] for m in messages] == ["line 3", "line 4"]
+    assert messages[0].startswith("line 3: date: '2026-11-02' differs")
+    for text in (*messages, res.stderr):
+        assert "line 3: line 3" not in text and "line 4: line 4" not in text
+
+
 def test_error_lines_name_the_game_when_the_file_has_several(tmp_path: Path) -> None:
     games = yaml.safe_load(YAML_TWIN.read_text(encoding="utf-8"))
     games[1]["hands"][0]["winner"] = "nobody"

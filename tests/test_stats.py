@@ -70,6 +70,11 @@ def _json(*args: str) -> dict[str, Any]:
     assert res.exit_code == 0, res.output
     data: dict[str, Any] = json.loads(res.stdout)
     for p in data["players"].values():
+        by_variant = p.pop("by_variant")
+        if len(by_variant) == 1:  # one variant: its counts are the player's
+            assert list(by_variant.values()) == [{k: v for k, v in p.items() if k != "biggest"}]
+        else:
+            assert sum(c["net"] for c in by_variant.values()) == p["net"]
         if p["biggest"] is not None:
             assert set(p["biggest"].pop("hand")) == {"concealed", "melds", "win"}
             assert p["biggest"].pop("variant") in ("wuhu315", "wuhu525")
@@ -78,8 +83,10 @@ def _json(*args: str) -> dict[str, Any]:
 
 def test_the_stats_of_a_hand_made_season_are_the_counts_worked_out_by_hand(season: str) -> None:
     data = _json(season, "--until", "2026-11-30")
-    assert list(data) == ["players", "patterns", "games"]
+    assert list(data) == ["players", "patterns", "games", "variants"]
     assert data["games"] == 2
+    assert data["variants"] == {"wuhu315": {"games": 2, "hands": 6, "standings": [
+        {"player": n, "net": EXPECTED[n]["net"]} for n in sorted(EXPECTED, key=lambda n: -EXPECTED[n]["net"])]}}
     assert data["players"] == EXPECTED
     assert data["patterns"] == {"wuhu315": {"tong_tian": 2, "qing_yi_se": 1, "jiao": 1}}
     assert sum(p["net"] for p in data["players"].values()) == 0
@@ -167,5 +174,133 @@ def test_without_a_database_there_is_nothing_to_count_and_none_is_made(tmp_path:
     db = tmp_path / "none.db"
     res = stats("--json", env={"MJCALC_DB": str(db)})
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0}
+    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0, "variants": {}}
     assert not db.exists()
+
+
+CLUB_LOG = Path(__file__).resolve().parent.parent / "examples" / "club-season.csv"
+
+
+def _with_column(tmp_path: Path, name: str, value: str) -> Path:
+    rows = list(csv.reader(io.StringIO(CLUB_LOG.read_text(encoding="utf-8"))))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*rows[0], name])
+    for row in rows[1:]:
+        writer.writerow([*row, value])
+    path = tmp_path / "club.csv"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_stats_reads_a_log_with_a_column_that_is_not_a_field_as_game_settle_does(tmp_path: Path) -> None:
+    log = _with_column(tmp_path, "table_no", "3")
+    plain, kept = _json(str(CLUB_LOG)), _json(str(log), "--extra-fields", "keep")
+    for data in (plain, kept):
+        for p in data["players"].values():
+            if p["biggest"]:
+                p["biggest"].pop("game")  # named by the file
+    assert kept == plain and kept["games"] == 3
+    default = stats(str(log), "--json")  # as game settle: each such row is an unknown_field error row, and stderr says so
+    assert default.exit_code == 1 and "unknown_field" in default.stderr and "--extra-fields keep" in default.stderr
+    settle = runner.invoke(app, ["game", "settle", str(log), "--json"])
+    assert settle.exit_code == default.exit_code == 1
+    for command in (["stats", str(log)], ["game", "settle", str(log)], ["batch", str(log)]):
+        wrong = runner.invoke(app, [*command, "--extra-fields", "drop"])
+        assert wrong.exit_code == 2 and "bad_extra_fields" in wrong.stderr, command
+
+
+def test_stats_takes_the_header_defaults_game_settle_takes(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.csv"
+    bare.write_text(f"winner,discarder,self_draw,hand\nB,,true,{SELF_8}\nC,A,,{TONG_TIAN}\n", encoding="utf-8")
+    assert stats(str(bare), "--json").exit_code == 2  # no variant, no players: bad_game, as game settle says
+    args = ("--variant", "wuhu315", "--players", "A,B,C,D", "--dealer", "A")
+    settled = json.loads(runner.invoke(app, ["game", "settle", str(bare), *args, "--json"]).stdout)
+    counted = _json(str(bare), *args)
+    assert {n: p["net"] for n, p in counted["players"].items()} == settled["totals"]
+
+
+@pytest.mark.parametrize("second", ["same", "./same", "link"])
+def test_the_same_file_named_twice_is_read_once_with_a_warning(second: str, season: str, tmp_path: Path) -> None:
+    Path("same").write_bytes(Path(season).read_bytes())
+    Path("link").symlink_to("same")
+    once = _json("same")
+    res = stats("same", second, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["games"] == once["games"] == 3
+    assert "warning" in res.stderr and "read once" in res.stderr and second in res.stderr
+    other = Path("other.yaml")
+    other.write_bytes(Path(season).read_bytes())  # a copy is another file: counted again
+    assert json.loads(stats("same", str(other), "--json").stdout)["games"] == 6
+
+
+def test_a_game_whose_chips_run_out_says_how_to_go_on(tmp_path: Path) -> None:
+    log = tmp_path / "short.csv"
+    log.write_text("game,variant,players,dealer,chips,winner,self_draw,hand\n"
+                   f"1,wuhu315,\"A,B,C,D\",A,10,B,true,{SELF_8}\n1,,,,,B,true,{SELF_8}\n1,,,,,C,true,{SELF_8}\n", encoding="utf-8")
+    for command in (["game", "settle", str(log)], ["stats", str(log)]):
+        res = runner.invoke(app, command)
+        assert res.exit_code == 1, command
+        assert "game_over" in res.stderr
+        assert "`chips`" in res.stderr and "chips: 0" in res.stderr and "new `game` id" in res.stderr, res.stderr
+
+
+def test_points_of_two_variants_are_never_one_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    games = [SEASON[0], {**SEASON[1], "variant": "wuhu525"}]
+    Path("mixed.yaml").write_text(yaml.safe_dump(games, allow_unicode=True), encoding="utf-8")
+    res = stats("mixed.yaml", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    alone = [json.loads(stats(str(_one(game, i)), "--json").stdout) for i, game in enumerate(games)]
+    assert list(data["variants"]) == ["wuhu315", "wuhu525"]
+    for (variant, part), one in zip(data["variants"].items(), alone, strict=True):
+        assert part == {**one["variants"][variant]}  # each variant's standings are its games' alone
+        for name, p in one["players"].items():
+            assert data["players"][name]["by_variant"][variant] == {k: v for k, v in p.items() if k not in ("biggest", "by_variant")}
+    first, second = (one["players"]["A"]["net"] for one in alone)
+    assert first == -103 and second != 0
+    assert data["players"]["A"]["by_variant"]["wuhu315"]["net"] == first and data["players"]["A"]["net"] == first + second
+    rows = list(csv.DictReader(io.StringIO(stats("mixed.yaml", "--csv").stdout)))
+    assert [(r["player"], r["variant"], r["net"]) for r in rows if r["player"] == "A"] == [("A", "wuhu315", "-103"), ("A", "wuhu525", str(second))]
+    table = stats("mixed.yaml", "--lang", "en", env={"COLUMNS": "100"}).stdout
+    assert "wuhu315: 1 games, 4 hands" in table and "wuhu525: 1 games, 2 hands" in table
+    assert f"{first + second:+d}" not in table  # A's two nets are never added
+
+
+def _one(game: dict[str, Any], i: int) -> Path:
+    path = Path(f"alone{i}.yaml")
+    path.write_text(yaml.safe_dump(game, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_the_season_folds_as_games_stream_and_keeps_nothing_per_game(fmt: str, tmp_path: Path) -> None:
+    import gc
+
+    from mahjong_calc.game.log import open_games, to_csv
+    from mahjong_calc.game.record import GameFile
+    from mahjong_calc.game.stats import Season
+
+    games = [{**SEASON[i % 2], "date": f"2026-11-{1 + i % 28:02d}"} for i in range(60)]
+    path = tmp_path / f"many.{fmt}"
+    if fmt == "jsonl":
+        path.write_text("".join(json.dumps({k: v for k, v in g.items() if k != "hands"}) + "\n" + "".join(json.dumps(h) + "\n" for h in g["hands"])
+                                for g in games), encoding="utf-8")
+    else:
+        path.write_text(to_csv([(str(i), {k: v for k, v in g.items() if k != "hands"}, g["hands"]) for i, g in enumerate(games)]), encoding="utf-8")
+    del games
+    gc.collect()
+    before = sum(isinstance(o, dict) and "players" in o and "dealer" in o for o in gc.get_objects())  # SEASON's, the test's own
+    season = Season()
+    alive = []
+    for i, game in enumerate(open_games(str(path)), 1):
+        season.add(game, f"many#{i}", game.header.get("date"))
+        del game
+        gc.collect()
+        alive.append(sum(isinstance(o, GameFile) for o in gc.get_objects()))
+        heads = sum(isinstance(o, dict) and "players" in o and "dealer" in o for o in gc.get_objects()) - before
+        assert heads <= 6, (i, heads)  # a game's own few copies of its header, never those of the games before it
+    assert season.games == 60 and season.errors == 0
+    assert max(alive) <= 2 and season.history == []  # no game outlives its fold, and no line per game is kept
+    assert sum(isinstance(v, list) for v in vars(season).values()) == 2  # history (empty) and the caches: nothing else grows

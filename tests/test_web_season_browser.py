@@ -6,6 +6,7 @@ Runs the installed `mjcalc serve`; skips where the system Chromium or Playwright
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,3 +66,36 @@ def test_the_season_view_shows_the_standings_and_a_line_per_player(server: str) 
         browser.close()
     assert errors == [], errors
     assert width <= 360
+
+
+def test_a_season_of_two_variants_shows_one_at_a_time(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    for variant in ("wuhu315", "wuhu525"):
+        assert run_installed(["game", "new", "--db", str(db), "--variant", variant, "--players", "王,李,张,赵"]).returncode == 0
+        assert run_installed(["game", "add", "--db", str(db), "--winner", "李", "-s", "123456m13m99p555p2m"]).returncode == 0
+    port = free_port()
+    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wait_until_serving(proc, port)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page: Any = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+            page.set_default_timeout(15_000)
+            page.goto(f"http://127.0.0.1:{port}/season")
+            page.wait_for_selector("[data-testid=standings] tr[data-player]")
+            assert page.locator("[data-testid=season-variant]").is_visible()
+            rows = page.locator("[data-testid=standings] tr[data-player]")
+            first = rows.nth(0).get_attribute("data-variant")
+            nets = {rows.nth(i).get_attribute("data-player"): rows.nth(i).locator("td").nth(1).inner_text() for i in range(rows.count())}
+            assert rows.count() == 4 and {rows.nth(i).get_attribute("data-variant") for i in range(4)} == {first}
+            other = "wuhu525" if first == "wuhu315" else "wuhu315"
+            page.select_option("[data-testid=season-variant]", other)
+            page.wait_for_selector(f"[data-testid=standings] tr[data-variant={other}]")
+            assert page.locator("[data-testid=standings] tr[data-player]").count() == 4
+            assert page.locator("[data-testid=season-chart] polyline").count() == 4
+            winner = page.locator("[data-testid=standings] tr[data-player=李] td").nth(1).inner_text()
+            counted = json.loads(run_installed(["stats", "--db", str(db), "--json"]).stdout)["players"]["李"]["by_variant"]
+            assert (nets["李"], winner) == tuple(f"{counted[v]['net']:+d}" for v in (first, other))  # each variant's own net
+            browser.close()
+    finally:
+        stop(proc, timeout=10)

@@ -10,7 +10,7 @@ from itertools import chain
 from typing import IO, Any
 
 from ..core.errors import InputError, MjcalcError
-from ..core.records import RECORD_KINDS
+from ..core.records import RECORD_KINDS, check_extra_fields
 from ..core.stdout import silence
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
@@ -18,7 +18,6 @@ from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4
-EXTRA_FIELDS = ("error", "keep")
 
 
 def max_jobs() -> int:
@@ -44,8 +43,7 @@ def run_file(
     """
     if jobs < 1 or jobs > max_jobs():
         raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
-    if extra_fields not in EXTRA_FIELDS:
-        raise InputError("bad_extra_fields", f"--extra-fields must be one of {', '.join(EXTRA_FIELDS)}, not {extra_fields!r}")
+    check_extra_fields(extra_fields)
     defaults = Defaults(rules, tuple(overrides), extra_fields)
     if not defaults.plain:
         from ..api import resolve_ruleset

@@ -72,8 +72,14 @@ def head_json(line: int | None, rid: RecordId) -> bytes:
 
 
 def neutralise(cell: str) -> str:
-    """A cell a spreadsheet would take for a formula, made inert with a leading `'`."""
-    return "'" + cell if cell.startswith(FORMULA_START) else cell
+    """A cell a spreadsheet would take for a formula, made inert with a leading `'`; a cell that already
+    looks so marked (`'=x`) gets one more, so that `unneutralise` gives every cell back as it was."""
+    return "'" + cell if cell.lstrip("'").startswith(FORMULA_START) else cell
+
+
+def unneutralise(cell: str) -> str:
+    """`neutralise` undone: the one `'` it put before a cell that (after its `'`s) starts like a formula."""
+    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_START) else cell
 
 
 def csv_row(line: int, rid: RecordId, outcome: Outcome, extra: tuple[str, ...] | bool | None = False) -> list[Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from enum import Enum
 from functools import partial
 from typing import IO, TYPE_CHECKING, Annotated, Any
 
@@ -13,11 +12,12 @@ import typer
 from ..core.errors import MjcalcError
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import Lang, lang_given
+from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
     from ..game.log import Games
+    from ..present.render_game import Screen
 
 # built when used, as `mjcalc`'s own commands are (cli/app.py's COMMANDS)
 GAME_COMMANDS = {
@@ -56,30 +56,15 @@ def _game(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
-class ExtraFields(str, Enum):
-    """--extra-fields: what a column (or key) that is not a field does."""
-
-    error = "error"
-    keep = "keep"
-
-
-ExtraOption = Annotated[ExtraFields, typer.Option(
-    "--extra-fields", metavar="error|keep",
-    help='A column that is not a field: an unknown_field error row (error, the default), or echoed under "extra" in its row (keep).')]
-
-
 def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help="Language of the table and, when given, of error messages.")] = Lang.zh,
-    variant: Annotated[str | None, typer.Option("--variant", "-v", metavar="NAME", help="The variant of games whose header names none (a CSV log).",
-                                                show_default=False)] = None,
-    players: Annotated[str | None, typer.Option("--players", metavar="A,B,C,D", help="The players of games whose header names none, comma-separated "
-                                                "in seat order E,S,W,N.", show_default=False)] = None,
-    dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME", help="The first dealer of games whose header names none.",
-                                               show_default=False)] = None,
-    extra_fields: ExtraOption = ExtraFields.error,
+    variant: HeaderVariant = None,
+    players: HeaderPlayers = None,
+    dealer: HeaderDealer = None,
+    extra_fields: ExtraFieldsOption = "error",
 ) -> None:
     """Settle recorded games: each hand's payments and liability, the totals, the 子, who pays whom.
 
@@ -94,10 +79,10 @@ def settle_command(
     from ..game import Fold
     from ..game.log import open_games
 
-    defaults = {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
+    defaults = header_defaults(variant, players, dealer)
     failed = False
     try:
-        games = open_games(file, defaults, extra_fields.value)
+        games = open_games(file, defaults, extra_fields)
         errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
         bar = Bar()
         with errors:
@@ -182,13 +167,14 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     """Each game's table in turn, then the totals over all of them and who pays whom."""
     from ..game import Fold
     from ..game.ledger import fewest_transfers, season_totals
-    from ..present.render_game import print_totals
+    from ..present.render_game import Screen, print_totals
 
     done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
     failed = False
+    screen = Screen()  # found once: a log may hold thousands of games
     for i, game in enumerate(games, 1):
         fold = Fold(game)
-        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar)
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar, screen)
         typer.echo("")
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -278,7 +264,8 @@ def _print_json(fold: Fold, errors: IO[str], bar: Bar | None = None) -> None:
     typer.echo("".join(buffer))
 
 
-def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None) -> None:
+def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title: str | None = None, bar: Bar | None = None,
+                 screen: Screen | None = None) -> None:
     """The table; each hand keeps only what the table shows of it (its value, not its full result)."""
     from ..game.report import report_tail, row_dict
     from ..present.render_game import print_game
@@ -295,6 +282,6 @@ def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title:
             **report_tail(players, fold.state, fold.transfers)}
     if bar is not None:
         bar.pause()
-    print_game(data, lang, title=title)
+    print_game(data, lang, title=title, screen=screen)
     if bar is not None:
         bar.resume()

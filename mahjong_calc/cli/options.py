@@ -1,5 +1,6 @@
 """The Typer parameters that several commands share: a declared flag's option (flags.FIELDS),
---rules/--set/--json/--lang, and the one `Lang` choice.
+--rules/--set/--json/--lang, the one `Lang` choice, --extra-fields (`batch`, `game settle`, `stats`)
+and the header defaults of game files (`game settle`, `stats`: --variant, --players, --dealer).
 
 `score`, `waits` and `game add` build their signatures from the declared flags here, so that
 a flag added to `flags.FIELDS` reaches every command that takes it.
@@ -101,3 +102,25 @@ def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[s
     rules, overrides = params.pop("rules"), params.pop("set_")
     values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
     return json_out, lang, rules, overrides, " ".join(values.pop("hand")), values
+
+
+# --extra-fields: one option for every command reading records or game files; the library checks the value
+# (bad_extra_fields), so that each command answers a wrong one with the same code.
+ExtraFieldsOption = Annotated[str, typer.Option(
+    "--extra-fields", metavar="error|keep", show_default=False,
+    help='A field (a column, a key) that is not a field of a record: an unknown_field error row (error, the default), '
+         'or echoed under "extra" in its row, and in batch\'s CSV output as trailing columns (keep; stats counts the hand).')]
+
+# the header fields a game file may leave out (a CSV log without a variant or players column)
+HeaderVariant = Annotated[str | None, typer.Option(
+    "--variant", "-v", metavar="NAME", show_default=False, help="The variant of games whose header names none (a CSV log).")]
+HeaderPlayers = Annotated[str | None, typer.Option(
+    "--players", metavar="A,B,C,D", show_default=False,
+    help="The players of games whose header names none, comma-separated in seat order E,S,W,N.")]
+HeaderDealer = Annotated[str | None, typer.Option(
+    "--dealer", metavar="NAME", show_default=False, help="The first dealer of games whose header names none.")]
+
+
+def header_defaults(variant: str | None, players: str | None, dealer: str | None) -> dict[str, Any]:
+    """--variant, --players and --dealer as the defaults `game.log.open_games` fills a header with."""
+    return {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}

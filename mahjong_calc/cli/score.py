@@ -20,7 +20,7 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, errors_to_exit, stdout_open
-from .options import KEYWORD, hand_inputs, hand_signature, with_signature
+from .options import KEYWORD, ExtraFieldsOption, hand_inputs, hand_signature, with_signature
 
 
 def score_command(**params: Any) -> None:
@@ -103,7 +103,7 @@ def batch(
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
-    extra_fields: Annotated[str, typer.Option("--extra-fields", metavar="error|keep", help='A field that is not a record field: an unknown_field error row (error, the default), or echoed under "extra" in its row and as trailing CSV columns (keep).')] = "error",
+    extra_fields: ExtraFieldsOption = "error",
 ) -> None:
     """Score many hands: one result per record, in input order.
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..core.errors import InputError
+from ..present.render import clean
 from .app import emit, errors_to_exit
-from .options import Lang, lang_given
+from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
 
 if TYPE_CHECKING:
     from ..game.stats import Season
@@ -31,12 +32,17 @@ def stats(
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
                                                     help="Language of the table (default zh) and, when given, of error messages.")] = Lang.zh,
+    variant: HeaderVariant = None,
+    players: HeaderPlayers = None,
+    dealer: HeaderDealer = None,
+    extra_fields: ExtraFieldsOption = "error",
 ) -> None:
     """Season statistics: per player games, hands, wins, self-draws, deal-ins, draws, rates, net, liability and
     the biggest win; per variant how often each pattern was won.
 
     A game's date is its `date` header field (game files) or the day it was begun (live games);
-    --since/--until leave out games without one (stderr counts them).
+    --since/--until leave out games without one (stderr counts them). FILES are read as
+    `game settle` reads them: --variant, --players, --dealer and --extra-fields mean the same.
 
     Example: mjcalc stats examples/club-season.csv
     """
@@ -52,7 +58,7 @@ def stats(
         if db is None and not files:
             db = _default_db()
             db = db if db.exists() else None  # no live games yet: nothing to count, and no database made for it
-        undated = _collect(season, files or [], db, start, end, player)
+        undated = _collect(season, files or [], db, start, end, player, header_defaults(variant, players, dealer), extra_fields)
         if player is not None:
             check_player(season, player)
         if undated:
@@ -60,6 +66,10 @@ def stats(
         if season.errors:
             sys.stderr.write(f"mjcalc: {season.errors} hand(s) are error rows and count for nothing "
                              "(`mjcalc game settle FILE` says why)\n")
+            for code, n in season.error_codes.most_common():
+                sys.stderr.write(f"mjcalc:   {n} {code}, the first {clean(season.first_errors[code])}\n")
+                if code == "unknown_field" and extra_fields == "error":
+                    sys.stderr.write("mjcalc:   a column that is not a field: --extra-fields keep counts such hands and reads past it\n")
         names = [player] if player is not None else list(season.players)
         if json_out:
             import json
@@ -79,14 +89,15 @@ def _default_db() -> Path:
     return default_db_path()
 
 
-def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None) -> int:
+def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None,
+             defaults: dict[str, Any], extra_fields: str) -> int:
     """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
     from ..game.log import open_games
     from ..game.stats import within
 
     undated = 0
-    for name in files:
-        games = open_games(name)
+    for name in _once(files):
+        games = open_games(name, defaults, extra_fields)
         for i, game in enumerate(games, 1):
             date = game.header.get("date")
             chosen = within(date, start, end)
@@ -108,6 +119,28 @@ def _collect(season: Season, files: list[str], db: Path | None, start: str | Non
                     continue
                 season.add(store.game_file(info), f"live {info.id}", date)
     return undated
+
+
+def _once(files: list[str]) -> list[str]:
+    """The files, each read once: a name that is the same file as an earlier one (by device and inode) is left out, with a warning."""
+    import os
+    import sys
+
+    seen: dict[tuple[int, int] | str, str] = {}
+    out = []
+    for name in files:
+        try:
+            st = os.stat(name) if name != "-" else None
+        except (OSError, ValueError):
+            out.append(name)  # open_games says what is wrong with it
+            continue
+        key: tuple[int, int] | str = "-" if st is None else (st.st_dev, st.st_ino)
+        if key in seen:
+            sys.stderr.write(f"mjcalc: warning: {name} is the same file as {seen[key]}: it is read once\n")
+            continue
+        seen[key] = name
+        out.append(name)
+    return out
 
 
 def _csv(season: Season, names: list[str]) -> str:

@@ -49,6 +49,16 @@ _KIND_TEXT = {
 Key = tuple[Any, ...]  # values of KEY_FIELDS, in that order
 RecordId = str | int | None
 
+EXTRA_FIELDS = ("error", "keep")  # --extra-fields: a field that is not one is an unknown_field error row, or echoed under "extra"
+
+
+def check_extra_fields(mode: str) -> str:
+    """An --extra-fields value (`batch`, `game settle`, `stats`), or bad_extra_fields."""
+    if mode not in EXTRA_FIELDS:
+        raise InputError("bad_extra_fields", f"--extra-fields must be one of {', '.join(EXTRA_FIELDS)}, not {shown(mode)}")
+    return mode
+
+
 _TRUE = frozenset({"true", "1"})
 _FALSE = frozenset({"false", "0"})
 

@@ -396,7 +396,9 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         if raw.error is not None:
             raise raw.error
         if state.ended_at is not None:
-            raise _fail("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out")
+            raise _fail("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out; to go on, give the game "
+                        "its 子 (a `chips` header field or CSV column; `chips: 0` keeps no 子 ledger) or begin the next sitting "
+                        "as a new game (a new `game` id in a CSV log)")
         return _step(game, state, raw)
     except MjcalcError as err:
         return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)

@@ -23,9 +23,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..batch.output import neutralise, unneutralise
 from ..batch.readers import CSV, ERR, BytesRead, read_csv
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.records import _cell as record_cell
+from ..core.records import check_extra_fields
 from . import record
 from .engine import COMPUTED, HAND_KINDS
 from .record import GameFile, GameFileError, RawHand, check_header
@@ -33,7 +35,6 @@ from .record import GameFile, GameFileError, RawHand, check_header
 GAME_COLUMN = "game"
 # header fields a CSV log gives as columns, on the first row of each game (`dealer` on a later row is the hand's check)
 HEADER_COLUMNS = tuple(k for k in record.HEADER_KEYS if k != "hands")
-EXTRA_FIELDS = ("error", "keep")  # --extra-fields: an unknown column is an error row, or echoed under "extra"
 _JSON_KINDS = frozenset(("exposed", "hua", "winners", "pungs"))  # a CSV cell holding one of these is JSON (or 2,0,1 for pungs)
 _LIST_KINDS = frozenset(("list",))  # space-separated
 
@@ -99,6 +100,7 @@ def _keep(raw: RawHand, mode: str) -> RawHand:
 def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_fields: str = "error") -> Games:
     """Every game of a game file (`-` is stdin): YAML (one game or a list), JSON Lines, or a CSV log."""
     defaults = dict(defaults or {})
+    check_extra_fields(extra_fields)
     raw = record._open(name)
     try:
         record._check_utf8(raw, name)
@@ -157,52 +159,64 @@ def _jsonl_header(line: str) -> dict[str, Any] | None:
 
 
 def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], mode: str) -> Games:
-    heads: list[tuple[int, dict[str, Any]]] = []
+    """Every header checked in a first pass that keeps none of them; the second pass reads each again as it comes."""
+    count, first_line = 0, 0
+    first: tuple[int, dict[str, Any]] | None = None  # the first header, checked once a second one shows the file holds several
     for line_no, line in enumerate(lines, 1):
+        if not first_line and line.strip():
+            first_line = line_no
         head = _jsonl_header(line)
-        if head is not None:
-            heads.append((line_no, head))
+        if head is None:
+            continue
+        count += 1
+        if first is None:
+            first = (line_no, head)
+            continue
+        if count == 2:
+            if first_line != first[0]:
+                raise _bad(f"{name}: line {first_line}: in JSON Lines a game's header comes before its hands")
+            _jsonl_head(name, *first, defaults)
+        _jsonl_head(name, line_no, head, defaults)
     lines.seek(0)
-    if len(heads) <= 1:  # one game: the one-game reader, which says what is wrong with its first line
+    if count <= 1:  # one game: the one-game reader, which says what is wrong with its first line
         header, stream = record._jsonl(name, lines)
         return Games(1, iter((check_header(with_defaults(header, defaults, name), (_keep(h, mode) for h in stream), name),)))
-    first = next((no for no, line in enumerate(lines, 1) if line.strip()), 0)
-    lines.seek(0)
-    if first != heads[0][0]:
-        raise _bad(f"{name}: line {first}: in JSON Lines a game's header comes before its hands")
-    headers = []
-    for line_no, head in heads:
-        if "hands" in head:
-            raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
-        headers.append(with_defaults(head, defaults, f"{name}: line {line_no}"))
-        _check(headers[-1], f"{name}: line {line_no}")
-    starts = {no for no, _ in heads}
 
-    def items() -> Iterator[tuple[int, RawHand]]:
-        game, count = -1, 0
+    def items() -> Iterator[_Head | RawHand]:
+        count = 0
         with lines:
             try:
                 for line_no, line in enumerate(lines, 1):
-                    if line_no in starts:
-                        game, count = game + 1, 0
+                    head = _jsonl_header(line)
+                    if head is not None:
+                        count = 0
+                        yield _Head(with_defaults(head, defaults, f"{name}: line {line_no}"), None, name)
                         continue
                     if not line.strip():
                         continue
                     count += 1
                     try:
-                        yield game, _keep(RawHand(count, json.loads(line)), mode)
+                        yield _keep(RawHand(count, json.loads(line)), mode)
                     except (ValueError, RecursionError) as exc:
-                        yield game, RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+                        yield RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
             except OSError as exc:
                 raise record._fail_read(name, exc) from None
 
-    return Games(len(headers), _sections(name, [(h, None) for h in headers], items()))
+    return Games(count, _sections(items()))
+
+
+def _jsonl_head(name: str, line_no: int, head: dict[str, Any], defaults: dict[str, Any]) -> None:
+    """One header line of a file of several games, checked (and then let go)."""
+    if "hands" in head:
+        raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+    _check(with_defaults(head, defaults, f"{name}: line {line_no}"), f"{name}: line {line_no}")
 
 
 # --- YAML --------------------------------------------------------------------------------
 
 
 def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Games:
+    """A YAML list of games: its headers are kept (a game's keys may follow its hands), the text is in memory anyway."""
     headers: list[dict[str, Any]] = []
     for _ in record._yaml_walk(name, text, {}, headers):  # the whole file checked, every header read
         pass
@@ -213,57 +227,70 @@ def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Ga
         checked.append(with_defaults(head, defaults, f"{name}: game {i}"))
         _check(checked[-1], f"{name}: game {i}")
 
-    def items() -> Iterator[tuple[int, RawHand]]:
+    def items() -> Iterator[_Head | RawHand]:
         game, count = -1, 0
         for value in record._yaml_walk(name, text, {}, []):
             if value is record.NEW_GAME:
                 game, count = game + 1, 0
+                yield _Head(checked[game], None, name if len(checked) == 1 else f"{name}: game {game + 1}")
                 continue
             count += 1
-            yield game, _keep(RawHand(count, value), mode)
+            yield _keep(RawHand(count, value), mode)
 
-    names = [name if len(checked) == 1 else f"{name}: game {i}" for i in range(1, len(checked) + 1)]
-    return Games(len(checked), _sections(name, [(h, None) for h in checked], items(), names))
+    return Games(len(checked), _sections(items()))
 
 
 # --- the sections of one file ------------------------------------------------------------
 
 
-class _Peek:
-    """An iterator of (game index, hand) that can look one item ahead."""
+@dataclass(frozen=True)
+class _Head:
+    """In the stream of a file of several games: the next game begins, with this (checked) header."""
 
-    def __init__(self, items: Iterator[tuple[int, RawHand]]) -> None:
+    header: dict[str, Any]
+    label: str | None
+    name: str  # what its messages call the game
+
+
+class _Peek:
+    """A stream of headers and hands that can look one item ahead."""
+
+    def __init__(self, items: Iterator[_Head | RawHand]) -> None:
         self.items = items
-        self.ahead: tuple[int, RawHand] | None = None
+        self.ahead: _Head | RawHand | None = None
         self.done = False
 
-    def peek(self) -> tuple[int, RawHand] | None:
+    def peek(self) -> _Head | RawHand | None:
         if self.ahead is None and not self.done:
             self.ahead = next(self.items, None)
             self.done = self.ahead is None
         return self.ahead
 
-    def take(self) -> RawHand:
+    def take(self) -> _Head | RawHand:
         assert self.ahead is not None
-        hand, self.ahead = self.ahead[1], None
-        return hand
+        item, self.ahead = self.ahead, None
+        return item
 
 
-def _section(shared: _Peek, game: int) -> Iterator[RawHand]:
-    while (item := shared.peek()) is not None and item[0] <= game:
+def _section(shared: _Peek) -> Iterator[RawHand]:
+    """The hands up to the next header."""
+    while isinstance(shared.peek(), RawHand):
         hand = shared.take()
-        if item[0] == game:
-            yield hand
+        assert isinstance(hand, RawHand)
+        yield hand
 
 
-def _sections(name: str, heads: list[tuple[dict[str, Any], str | None]], items: Iterator[tuple[int, RawHand]],
-              names: list[str] | None = None) -> Iterator[GameFile]:
-    """Each game in turn, its hands read from the one shared stream as its fold reaches them."""
+def _sections(items: Iterator[_Head | RawHand]) -> Iterator[GameFile]:
+    """Each game in turn, its header and hands read from the one shared stream as its fold reaches them:
+    nothing of a game is kept once the next one begins."""
     shared = _Peek(items)
-    for k, (header, label) in enumerate(heads):
-        hands = _section(shared, k)
-        game = check_header(header, hands, names[k] if names else name)
-        yield replace(game, label=label) if label is not None else game
+    while (head := shared.peek()) is not None:
+        shared.take()
+        assert isinstance(head, _Head), "a file's stream begins with a header"
+        hands = _section(shared)
+        game = check_header(head.header, hands, head.name)
+        yield replace(game, label=head.label) if head.label is not None else game
+        del game
         for _ in hands:  # whatever the caller left of this game
             pass
 
@@ -275,10 +302,10 @@ def _cell(column: str, kind: str, text: str) -> Any:
     """One CSV cell of a hand as the value a YAML hand would hold (the cell is not empty)."""
     if kind in ("bool", "int"):
         return record_cell(column, kind, text)  # as `mjcalc batch` reads a CSV cell
-    if kind in _LIST_KINDS:
-        return text.split()
-    if kind == "players":
-        return [p.strip() for p in text.split(",") if p.strip()]
+    if kind in _LIST_KINDS or kind == "players":
+        if text.lstrip().startswith("["):
+            return _names(column, text)
+        return text.split() if kind in _LIST_KINDS else [p.strip() for p in text.split(",") if p.strip()]
     if kind == "pungs" and not text.lstrip().startswith("{"):
         return text
     if kind in _JSON_KINDS:
@@ -293,6 +320,17 @@ _JSON_EXAMPLE = {"exposed": '{"赵": ["666s@李"]}', "hua": '{"李": 2}', "winne
                  "pungs": '{"李": 2}'}
 
 
+def _names(column: str, text: str) -> list[str]:
+    """A list cell written as a JSON array of strings (what `to_csv` writes when a name has a comma or edge spaces)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError("bad_field", f"column {column!r}: a cell starting with [ must be a JSON array of strings, not {shown(text)}")
+    return value
+
+
 def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
     """The header fields a game's first row gives."""
     out: dict[str, Any] = {}
@@ -301,7 +339,7 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
         if text == "":
             continue
         if key == "players":
-            out[key] = [p.strip() for p in text.split(",")]
+            out[key] = _names(key, text) if text.lstrip().startswith("[") else [p.strip() for p in text.split(",")]
         elif key == "chips":
             digits = text.strip()
             if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
@@ -313,7 +351,10 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, mode: str) -> RawHand:
-    """One row as a hand (a header field on a later row must repeat the first row's, or be empty)."""
+    """One row as a hand (a header field on a later row must repeat the first row's, or be empty).
+
+    An error's message is the cell's; its place (`line N: `) is put before it once, below.
+    """
     value: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     try:
@@ -322,7 +363,7 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             if column in HEADER_COLUMNS and column != "dealer":
                 if text not in ("", first.get(column, "")):
-                    raise InputError("conflicting_fields", f"line {line}: {column}: {shown(text)} differs from this game's first row "
+                    raise InputError("conflicting_fields", f"{column}: {shown(text)} differs from this game's first row "
                                      f"({shown(first.get(column, ''))}); a new game needs a new value in the {GAME_COLUMN!r} column")
                 continue
             if column == "dealer" and row is first:
@@ -342,53 +383,68 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
     return RawHand(no, value, None, extra or None)
 
 
+def _unmarked(row: Mapping[str, str]) -> dict[str, str]:
+    """A row with `to_csv`'s spreadsheet marks taken off (`'=1+1` is read as `=1+1`)."""
+    return {k: unneutralise(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
 def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
-    heads: list[tuple[dict[str, Any], str | None]] = []
-    label: str | None = None
-    for line, kind, payload in read_csv(raw, BytesRead()):
-        if kind == ERR:
-            message = payload[1]
-            if message.startswith("the header repeats"):
-                raise _bad(f"{name}: {message}")
-            if not heads:
-                raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
-            continue
-        game = payload.get(GAME_COLUMN)
-        if heads and game == label:
-            continue
-        label = game
+    """Every game's header checked in a first pass that keeps none of them; the second pass builds each again."""
+
+    def header_of(line: int, payload: Mapping[str, str], game: str | None) -> dict[str, Any]:
         where = f"{name}: line {line}" + (f" (game {game})" if game is not None else "")
         try:
             header = with_defaults(_header_cells(payload), defaults, where)
         except GameFileError as err:
             raise type(err)(err.code, err.message if err.message.startswith(name) else f"{where}: {err.message}") from None
         _check(header, where)
-        heads.append((header, game))
-    if not heads:
+        return header
+
+    count = 0
+    label: str | None = None
+    for line, kind, payload in read_csv(raw, BytesRead()):
+        if kind == ERR:
+            message = payload[1]
+            if message.startswith("the header repeats"):
+                raise _bad(f"{name}: {message}")
+            if not count:
+                raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
+            continue
+        payload = _unmarked(payload)
+        game = payload.get(GAME_COLUMN)
+        if count and game == label:
+            continue
+        label = game
+        header_of(line, payload, game)
+        count += 1
+    if not count:
         raise _bad(f"{name}: the CSV log has no rows (a header row, then one row per hand)")
     raw.seek(0)
+    several = count > 1
 
-    def items() -> Iterator[tuple[int, RawHand]]:
-        game, count = -1, 0
+    def items() -> Iterator[_Head | RawHand]:
+        count = 0
+        started = False
         first: Mapping[str, str] = {}
         current: str | None = None
         try:
             for line, kind, payload in read_csv(raw, BytesRead()):
                 if kind == ERR:
                     count += 1
-                    yield max(game, 0), RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
+                    yield RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
                     continue
                 assert kind == CSV
+                payload = _unmarked(payload)
                 label = payload.get(GAME_COLUMN)
-                if game < 0 or label != current:
-                    game, count, first, current = game + 1, 0, payload, label
+                if not started or label != current:
+                    started, count, first, current = True, 0, payload, label
+                    yield _Head(header_of(line, payload, label), label, f"{name}: game {label}" if several else name)
                 count += 1
-                yield game, _hand(payload, first, line, count, mode)
+                yield _hand(payload, first, line, count, mode)
         finally:
             raw.close()
 
-    names = [name if len(heads) == 1 else f"{name}: game {label}" for _, label in heads]
-    return Games(len(heads), _sections(name, heads, items(), names))
+    return Games(count, _sections(items()))
 
 
 def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -397,20 +453,35 @@ def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
     return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
 
 
-def _cell_out(value: Any) -> str:
+def _plain(values: list[str], separator: str) -> bool:
+    """Whether a list of names reads back as itself when joined by `separator` (else it is written as JSON)."""
+    def plain(v: str) -> bool:
+        if not v or v != v.strip() or v.startswith("["):
+            return False
+        return not any(ch.isspace() for ch in v) if separator == " " else separator not in v
+
+    return bool(values) and all(plain(v) for v in values)
+
+
+def _cell_out(value: Any, separator: str = " ") -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " ".join(value)
+        return separator.join(value) if _plain(value, separator) else json.dumps(value, ensure_ascii=False)
     if isinstance(value, (dict, list)):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
 
 
 def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
-    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row."""
+    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row.
+
+    It reads back as itself: a list of names that a comma or space (or an edge space) would break is
+    a JSON array, and a cell a spreadsheet would take for a formula gets a leading `'` (`neutralise`,
+    as `stats --csv` and `batch -o csv` write), which the reader takes off again.
+    """
     hands_all = [h for _, _, hands in games for h in hands]
     columns = csv_columns(hands_all)
     out = io.StringIO()
@@ -420,18 +491,18 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
         if not hands:
             raise InputError("bad_game", f"game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)")
         for i, hand in enumerate(hands):
-            head = {k: ",".join(v) if k == "players" else v for k, v in header.items()} if i == 0 else {}
+            head = header if i == 0 else {}
             cells = []
             for column in columns:
                 if column == GAME_COLUMN:
                     cells.append(label)
                 elif column in HEADER_COLUMNS:
-                    cells.append(_cell_out(head.get(column)) if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
-                elif HAND_KINDS[column] == "players" and isinstance(hand.get(column), list):
-                    cells.append(",".join(hand[column]))
+                    cells.append(_cell_out(head.get(column), ",") if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
+                elif HAND_KINDS[column] == "players":
+                    cells.append(_cell_out(hand.get(column), ","))
                 else:
                     cells.append(_cell_out(hand.get(column)))
-            writer.writerow(cells)
+            writer.writerow([neutralise(c) for c in cells])
     return out.getvalue()
 
 

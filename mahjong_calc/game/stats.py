@@ -20,8 +20,6 @@ from ..rules.ruleset import Ruleset
 from .engine import Fold
 from .record import GameFile
 
-PLAYER_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received", "biggest")
-
 
 @dataclass
 class Biggest:
@@ -35,9 +33,13 @@ class Biggest:
     no: int
 
 
+COUNT_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received")
+SEASON_CACHE_HANDS = 4096  # scored hands a season keeps between games: past it the cache starts again, so memory stays flat
+
+
 @dataclass
-class PlayerStats:
-    """One player's counts over the season."""
+class Counts:
+    """One player's counts, over the season or within one variant."""
 
     games: int = 0
     hands: int = 0
@@ -49,7 +51,6 @@ class PlayerStats:
     liability_paid: int = 0  # what they paid for others, as the liable player (包牌, 承包, ...)
     liability_received: int = 0  # what liable players paid to them, as the winner
     win_value: int = 0  # the sum of their wins' values (mean = win_value / wins)
-    biggest: Biggest | None = None
 
     @property
     def win_rate(self) -> float:
@@ -63,25 +64,45 @@ class PlayerStats:
     def mean_win(self) -> float:
         return self.win_value / self.wins if self.wins else 0.0
 
+    def merge(self, other: Counts) -> None:
+        for key in (*COUNT_KEYS, "win_value"):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+
+
+@dataclass
+class PlayerStats(Counts):
+    """One player's counts over the season (`net` adds every game's points, whatever its variant), each
+    variant's apart (`by_variant`: points of different variants are not one currency), and the biggest win."""
+
+    biggest: Biggest | None = None
+    by_variant: dict[str, Counts] = field(default_factory=dict)
+
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game of the season, for the standings over time: its name, date and totals."""
+    """One game of the season, for the standings over time: its name, date, variant and totals."""
 
     game: str
     date: str | None
     totals: dict[str, int]
+    variant: str = ""
 
 
 @dataclass
 class Season:
-    """The statistics of the games added so far."""
+    """The statistics of the games added so far: counters only, so memory stays flat however many
+    games stream by (`history`, one line a game, only when `keep_history` asks for it)."""
 
     players: dict[str, PlayerStats] = field(default_factory=dict)
     patterns: dict[str, Counter[str]] = field(default_factory=dict)  # variant -> pattern key -> wins with it
     games: int = 0
     hands: int = 0
     errors: int = 0  # hands that are error rows, counted for nothing else
+    error_codes: Counter[str] = field(default_factory=Counter)  # error rows per code
+    first_errors: dict[str, str] = field(default_factory=dict)  # code -> where and what its first error row was
+    variant_games: Counter[str] = field(default_factory=Counter)  # variant -> games
+    variant_hands: Counter[str] = field(default_factory=Counter)
+    keep_history: bool = False
     history: list[GameLine] = field(default_factory=list)
     rulesets: dict[str, Ruleset[Any, Any, Any]] = field(default_factory=dict)  # variant name -> ruleset (for names)
     _caches: list[tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = field(default_factory=list, repr=False)
@@ -89,6 +110,8 @@ class Season:
     def _cache(self, rs: Ruleset[Any, Any, Any]) -> dict[Any, Any]:
         for known, shared in self._caches:
             if known is rs:
+                if len(shared) > SEASON_CACHE_HANDS:
+                    shared.clear()
                 return shared
         cache: dict[Any, Any] = {}
         self._caches.append((rs, cache))
@@ -100,14 +123,18 @@ class Season:
         variant = game.ruleset.name
         self.rulesets.setdefault(variant, game.ruleset)
         names = game.players
-        people = [self.players.setdefault(p, PlayerStats()) for p in names]
+        players = [self.players.setdefault(p, PlayerStats()) for p in names]
+        people = [Counts() for _ in names]  # this game's counts, added to the season's at its end
         patterns = self.patterns.setdefault(variant, Counter())
+        hands = 0
         fold = Fold(game)
         for row in fold:
             if row.error is not None:
                 self.errors += 1
+                self.error_codes[row.error.code] += 1
+                self.first_errors.setdefault(row.error.code, f"{name}: hand {row.no}: {row.error.message}")
                 continue
-            self.hands += 1
+            hands += 1
             for person in people:
                 person.hands += 1
             if row.draw:
@@ -122,17 +149,29 @@ class Season:
                 winner.wins += 1
                 winner.self_draws += row.self_draw
                 winner.win_value += result.value
-                if winner.biggest is None or result.value > winner.biggest.value:
-                    winner.biggest = Biggest(result.value, result, variant, name, date, row.no)
+                best = players[seat].biggest
+                if best is None or result.value > best.value:
+                    players[seat].biggest = Biggest(result.value, result, variant, name, date, row.no)
                 patterns.update(result.patterns)
                 for liable in scored.settled.liability:
                     people[absolute(seat, liable.payer)].liability_paid += liable.amount  # type: ignore[arg-type]
                     winner.liability_received += liable.amount
-        for person, total in zip(people, fold.state.totals, strict=True):
-            person.games += 1
-            person.net += total
+        for player, person, total in zip(players, people, fold.state.totals, strict=True):
+            person.games = 1
+            person.net = total
+            player.merge(person)
+            player.by_variant.setdefault(variant, Counts()).merge(person)
         self.games += 1
-        self.history.append(GameLine(name, date, dict(zip(names, fold.state.totals, strict=True))))
+        self.hands += hands
+        self.variant_games[variant] += 1
+        self.variant_hands[variant] += hands
+        if self.keep_history:
+            self.history.append(GameLine(name, date, dict(zip(names, fold.state.totals, strict=True)), variant))
+
+    def standings(self, variant: str) -> list[tuple[str, Counts]]:
+        """The players of `variant`'s games with their counts in it, the best net first."""
+        rows = [(n, p.by_variant[variant]) for n, p in self.players.items() if variant in p.by_variant]
+        return sorted(rows, key=lambda row: -row[1].net)
 
 
 def biggest_dict(big: Biggest | None) -> dict[str, Any] | None:
@@ -144,19 +183,26 @@ def biggest_dict(big: Biggest | None) -> dict[str, Any] | None:
             "game": big.game, "date": big.date, "no": big.no}
 
 
+def counts_dict(c: Counts) -> dict[str, int]:
+    return {k: getattr(c, k) for k in COUNT_KEYS}
+
+
 def player_dict(p: PlayerStats) -> dict[str, Any]:
-    return {"games": p.games, "hands": p.hands, "wins": p.wins, "self_draws": p.self_draws, "deal_ins": p.deal_ins,
-            "draws": p.draws, "net": p.net, "liability_paid": p.liability_paid, "liability_received": p.liability_received,
-            "biggest": biggest_dict(p.biggest)}
+    """A player's counts over the season, their biggest win, and `by_variant`: the counts within each variant."""
+    return {**counts_dict(p), "biggest": biggest_dict(p.biggest), "by_variant": {v: counts_dict(c) for v, c in p.by_variant.items()}}
 
 
 def season_dict(season: Season, player: str | None = None) -> dict[str, Any]:
-    """`mjcalc stats --json`: {"players": {name: {...}}, "patterns": {variant: {key: n}}, "games": N}."""
+    """`mjcalc stats --json`: {"players": {name: {...}}, "patterns": {variant: {key: n}}, "games": N,
+    "variants": {variant: {"games", "hands", "standings": [{"player", "net"}, ...] (best first)}}}."""
     names = [player] if player is not None else list(season.players)
     return {
         "players": {n: player_dict(season.players[n]) for n in names},
         "patterns": {v: dict(c.most_common()) for v, c in season.patterns.items() if c},
         "games": season.games,
+        "variants": {v: {"games": n, "hands": season.variant_hands[v],
+                         "standings": [{"player": name, "net": c.net} for name, c in season.standings(v) if player in (None, name)]}
+                     for v, n in season.variant_games.items()},
     }
 
 
@@ -189,29 +235,40 @@ def check_player(season: Season, player: str) -> None:
 
 
 CSV_COLUMNS = ("player", "games", "hands", "wins", "self_draws", "deal_ins", "draws", "win_rate", "deal_in_rate", "mean_win",
-               "net", "liability_paid", "liability_received", "biggest_value", "biggest_patterns", "biggest_game", "biggest_no")
+               "net", "liability_paid", "liability_received", "biggest_value", "biggest_patterns", "biggest_game", "biggest_no", "variant")
 
 
 def csv_rows(season: Season, names: Sequence[str]) -> list[list[Any]]:
-    """`mjcalc stats --csv`: a header, then one row per player."""
+    """`mjcalc stats --csv`: a header, then one row per player and variant (one per player in a season of one
+    variant): a row's counts and net are within its `variant`; the biggest win is on the row of its variant."""
     rows: list[list[Any]] = [list(CSV_COLUMNS)]
     for n in names:
-        p = season.players[n]
-        big = p.biggest
-        rows.append([n, p.games, p.hands, p.wins, p.self_draws, p.deal_ins, p.draws, f"{p.win_rate:.3f}", f"{p.deal_in_rate:.3f}",
-                     f"{p.mean_win:.1f}", p.net, p.liability_paid, p.liability_received,
-                     "" if big is None else big.value, "" if big is None else " ".join(big.result.patterns),
-                     "" if big is None else big.game, "" if big is None else big.no])
+        player = season.players[n]
+        big = player.biggest
+        for variant, c in player.by_variant.items():
+            mine = big if big is not None and big.variant == variant else None
+            rows.append([n, c.games, c.hands, c.wins, c.self_draws, c.deal_ins, c.draws, f"{c.win_rate:.3f}", f"{c.deal_in_rate:.3f}",
+                         f"{c.mean_win:.1f}", c.net, c.liability_paid, c.liability_received,
+                         "" if mine is None else mine.value, "" if mine is None else " ".join(mine.result.patterns),
+                         "" if mine is None else mine.game, "" if mine is None else mine.no, variant])
     return rows
 
 
+def _row(name: str, c: Counts) -> dict[str, Any]:
+    return {"player": name, **counts_dict(c), "win_rate": c.win_rate, "deal_in_rate": c.deal_in_rate, "mean_win": c.mean_win}
+
+
 def view(season: Season, names: Sequence[str]) -> dict[str, Any]:
-    """What the stats table shows, as plain data (the present floor lays it out): each player's
-    counts, rates and biggest win, and each variant's patterns with their names."""
+    """What the stats table shows, as plain data (the present floor lays it out): each variant's standings
+    (its players' counts and rates in it), each player's biggest win, and each variant's patterns with their names."""
+    chosen = set(names)
+    standings = [{"variant": v, "games": n, "hands": season.variant_hands[v],
+                  "players": [_row(name, c) for name, c in season.standings(v) if name in chosen]}
+                 for v, n in season.variant_games.items()]
     players = []
     for n in names:
         p = season.players[n]
-        row = {"player": n, **player_dict(p), "win_rate": p.win_rate, "deal_in_rate": p.deal_in_rate, "mean_win": p.mean_win}
+        row = {"player": n, "net": p.net, "biggest": biggest_dict(p.biggest)}
         big = p.biggest
         if big is not None:
             rs = season.rulesets[big.variant]
@@ -221,4 +278,4 @@ def view(season: Season, names: Sequence[str]) -> dict[str, Any]:
     for variant, counts in season.patterns.items():
         rs = season.rulesets[variant]
         patterns += [{"variant": variant, "key": key, "names": rs.label(key), "wins": n} for key, n in counts.most_common()]
-    return {"players": players, "patterns": patterns, "games": season.games, "hands": season.hands}
+    return {"standings": standings, "players": players, "patterns": patterns, "games": season.games, "hands": season.hands}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import IO, Any
 
 HEAD = {
@@ -31,29 +32,27 @@ def _width(file: IO[str] | None) -> tuple[Any, bool]:
     return Console(file=file, width=120), False  # a pipe or a file: keep each hand on one line
 
 
-def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, title: str | None = None) -> None:
+class Screen:
+    """Where game tables go: the console and whether its width was asked for, found once for many tables."""
+
+    def __init__(self, file: IO[str] | None = None) -> None:
+        self.console, self.asked = _width(file)
+
+
+def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, title: str | None = None,
+               screen: Screen | None = None) -> None:
     """Lay out a `game settle` report (the dict `report_dict` returns); `title` instead of the variant's name.
 
     A table, one row per hand; on a terminal (or COLUMNS) too narrow for it, one short
-    paragraph per hand instead, wrapped at spaces, so that nothing is cut.
+    paragraph per hand instead, wrapped at spaces, so that nothing is cut. Piped, a table that
+    fits is written as text directly (`_plain_table`: the bytes Rich's ASCII table gives, at a
+    small part of its cost, for a log of thousands of games); anything else goes through Rich.
     """
-    from rich import box
-    from rich.markup import escape
-    from rich.measure import Measurement
-    from rich.table import Table
-
-    console, asked = _width(file)
+    screen = screen or Screen(file)
+    console, asked = screen.console, screen.asked
     head = HEAD[lang]
     players: list[str] = data["players"]
     has_chips = data["chips"] is not None
-    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=escape(title) if title is not None else data["variant"],
-                  title_justify="left")
-    for key in ("no", "dealer", "winner", "how"):
-        table.add_column(head[key])
-    table.add_column(head["value"], justify="right")
-    for p in players:
-        table.add_column(escape(p) + (head["chips"] if has_chips else ""), justify="right")
-    table.add_column(head["liability"])
     rows = []
     for hand in data["hands"]:
         settlement = hand["settlement"]
@@ -71,20 +70,89 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
             value = "+".join(str(r["value"]) for r in results)
         marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['en'].split(':')[0]} {row['payer']} +{row['amount']}" for row in settlement["liability"])
         rows.append((str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks))
-        table.add_row(*(escape(cell) for cell in rows[-1]))
-    table.add_section()
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
+    name = title if title is not None else data["variant"]
+    headers = [head[k] for k in ("no", "dealer", "winner", "how", "value")] + [p + (head["chips"] if has_chips else "") for p in players]
+    headers.append(head["liability"])
+    tail = []
+    if data["ended_at"] is not None:
+        tail.append(head["ended"].format(data["ended_at"]))
+    if data["transfers"]:
+        tail.append(head["transfers"] + ":")
+        tail += [f"  {t['from']} → {t['to']} {t['amount']}" for t in data["transfers"]]
+    if not console.is_terminal:
+        text = _plain_table(name, headers, rows, (head["total"], "", "", "", "", *totals, ""), len(players), console.width, tail)
+        if text is not None:
+            console.file.write(text)
+            return
+    from rich import box
+    from rich.markup import escape
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD if console.is_terminal else box.ASCII2, title=escape(name), title_justify="left")
+    for key in ("no", "dealer", "winner", "how"):
+        table.add_column(head[key])
+    table.add_column(head["value"], justify="right")
+    for p in players:
+        table.add_column(escape(p) + (head["chips"] if has_chips else ""), justify="right")
+    table.add_column(head["liability"])
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    table.add_section()
     table.add_row(*(escape(cell) for cell in (head["total"], "", "", "", "", *totals, "")))
     if asked and Measurement.get(console, console.options.update(width=1 << 16), table).maximum > console.width:
-        _print_narrow(console, title if title is not None else data["variant"], players, rows, totals, head, has_chips)
+        _print_narrow(console, name, players, rows, totals, head, has_chips)
     else:
         console.print(table)
-    if data["ended_at"] is not None:
-        console.print(head["ended"].format(data["ended_at"]), highlight=False)
-    if data["transfers"]:
-        console.print(head["transfers"] + ":", highlight=False)
-        for t in data["transfers"]:
-            console.print(escape(f"  {t['from']} → {t['to']} {t['amount']}"), highlight=False)
+    for line in tail:
+        console.print(escape(line), highlight=False)
+
+
+_EMOJI = re.compile(r":\S*?:")  # what Rich may read as an emoji code (`:smile:`)
+
+
+def _plain(cell: str) -> bool:
+    """A cell Rich shows exactly as written: printable, one line, nothing Rich could read as an emoji code."""
+    return cell.isprintable() and (":" not in cell or _EMOJI.search(cell) is None)
+
+
+def _plain_table(title: str, headers: list[str], rows: list[tuple[str, ...]], totals: tuple[str, ...], players: int,
+                 width: int, tail: list[str]) -> str | None:
+    """The game table and the lines after it as Rich's ASCII box lays them out when everything fits
+    in `width` on one line each (columns padded one space each side, players' columns and the value
+    right-justified, the title left-justified to the table's width); None where Rich would wrap or
+    read a cell otherwise (then Rich lays it out)."""
+    from rich.cells import cell_len
+
+    everything = [title, *headers, *totals, *tail]
+    if not all(_plain(c) for c in everything) or not all(_plain(c) for row in rows for c in row):
+        return None
+    widths = [cell_len(h) for h in headers]
+    for row in (*rows, totals):
+        for i, cell in enumerate(row):
+            n = cell_len(cell)
+            if n > widths[i]:
+                widths[i] = n
+    total = sum(widths) + 3 * len(widths) + 1
+    if total > width or cell_len(title) > total or any(cell_len(line) > width for line in tail):
+        return None
+    right = {4, *range(5, 5 + players)}
+
+    def line(cells: tuple[str, ...] | list[str]) -> str:
+        out = []
+        for i, cell in enumerate(cells):
+            pad = " " * (widths[i] - cell_len(cell))
+            out.append(f" {pad}{cell} " if i in right else f" {cell}{pad} ")
+        return "|" + "|".join(out) + "|\n"
+
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+\n"
+    parts = [title + " " * (total - cell_len(title)) + "\n", rule, line(headers), rule]
+    parts += [line(row) for row in rows]
+    parts += [rule] if rows else []  # Rich's section line closes the last hand, when there is one
+    parts += [line(totals), rule]
+    parts += [t + "\n" for t in tail]
+    return "".join(parts)
 
 
 def _print_narrow(console: Any, title: str, players: list[str], rows: list[tuple[str, ...]], totals: list[str],

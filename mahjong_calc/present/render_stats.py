@@ -11,11 +11,13 @@ from typing import IO, Any
 from .render import NARROW, _console, _fold, _table, _whole_words
 
 WORDS = {
-    "zh": {"title": "赛季统计：{games} 局，{hands} 手", "player": "玩家", "net": "净", "games": "局", "hands": "手", "wins": "和",
+    "zh": {"title": "赛季统计：{games} 局，{hands} 手", "variant_title": "{variant}：{games} 局，{hands} 手",
+           "player": "玩家", "net": "净", "games": "局", "hands": "手", "wins": "和",
            "win_rate": "和率", "self_draws": "自摸", "deal_ins": "放炮", "deal_in_rate": "放炮率", "draws": "流局", "mean_win": "平均番",
            "liability_paid": "包付", "liability_received": "包收", "biggest": "最大", "pattern": "番种", "variant": "玩法",
            "times": "次", "where": "{game} #{no}", "none": "无"},
-    "en": {"title": "Season: {games} games, {hands} hands", "player": "Player", "net": "Net", "games": "Games", "hands": "Hands",
+    "en": {"title": "Season: {games} games, {hands} hands", "variant_title": "{variant}: {games} games, {hands} hands",
+           "player": "Player", "net": "Net", "games": "Games", "hands": "Hands",
            "wins": "Wins", "win_rate": "Win%", "self_draws": "Self", "deal_ins": "Deal-ins", "deal_in_rate": "Deal%",
            "draws": "Draws", "mean_win": "Mean", "liability_paid": "Liab. paid", "liability_received": "Liab. recv",
            "biggest": "Biggest", "pattern": "Pattern", "variant": "Variant", "times": "Times", "where": "{game} #{no}",
@@ -53,19 +55,28 @@ def _pattern_name(p: dict[str, Any], lang: str) -> str:
 
 
 def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
-    """Lay out `stats.view(...)`: the standings by net with each player's counts, their biggest wins, the patterns."""
+    """Lay out `stats.view(...)`: each variant's standings by net with its players' counts (points of two
+    variants are never added: a season of several has a heading per variant), their biggest wins, the patterns."""
     from rich.text import Text
 
     console = _console(file, width)
     w = WORDS[lang]
-    players = sorted(data["players"], key=lambda r: -r["net"])  # the standings: the best first
+    several = len(data["standings"]) > 1
+    players = sorted(data["players"], key=lambda r: -r["net"])
+    biggest = {row["player"]: row for row in players}
     console.print(Text(w["title"].format(games=data["games"], hands=data["hands"]), overflow="fold"))
     if console.width < NARROW:
-        for row in players:
-            console.print(Text(f"{row['player']}  {w['net']} {_signed(row['net'])}", overflow="fold"))
-            for keys in LINES:
-                console.print(Text("  " + "  ".join(f"{w[k]} {_cell(row, k)}" for k in keys), overflow="fold"))
-            console.print(Text(f"  {w['biggest']} {_biggest(row, lang)}", overflow="fold"))
+        for part in data["standings"]:
+            if several:
+                console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+            for row in part["players"]:
+                console.print(Text(f"{row['player']}  {w['net']} {_signed(row['net'])}", overflow="fold"))
+                for keys in LINES:
+                    console.print(Text("  " + "  ".join(f"{w[k]} {_cell(row, k)}" for k in keys), overflow="fold"))
+                if not several:  # one variant: the biggest win closes the player's paragraph
+                    console.print(Text(f"  {w['biggest']} {_biggest(biggest[row['player']], lang)}", overflow="fold"))
+        for row in players if several else ():
+            console.print(Text(f"{row['player']}  {w['biggest']} {_biggest(row, lang)}", overflow="fold"))
         if data["patterns"]:
             console.print(Text(w["pattern"], overflow="fold"))
             for p in data["patterns"]:
@@ -73,14 +84,17 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
         return
     tables: tuple[tuple[str, ...], ...] = (("net", "games", "hands", "wins", "win_rate", "mean_win"),
               ("self_draws", "deal_ins", "deal_in_rate", "draws", "liability_paid", "liability_received"))
-    for columns in tables:
-        table = _table(console)
-        _fold(table, w["player"])
-        for key in columns:
-            _fold(table, w[key], "right")
-        for row in players:
-            table.add_row(row["player"], *(_signed(row[k]) if k == "net" else _cell(row, k) for k in columns))
-        console.print(_whole_words(table, console.width))
+    for part in data["standings"]:
+        if several:
+            console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+        for columns in tables:
+            table = _table(console)
+            _fold(table, w["player"])
+            for key in columns:
+                _fold(table, w[key], "right")
+            for row in part["players"]:
+                table.add_row(row["player"], *(_signed(row[k]) if k == "net" else _cell(row, k) for k in columns))
+            console.print(_whole_words(table, console.width))
     biggest = _table(console)
     _fold(biggest, w["player"])
     _fold(biggest, w["biggest"])

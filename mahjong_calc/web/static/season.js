@@ -1,4 +1,5 @@
-// The season view: standings over the selected live games and each player's cumulative net, game by game.
+// The season view: standings over the selected live games and each player's cumulative net, game by game,
+// one variant at a time (points of two variants are not one currency: the API never adds them).
 "use strict";
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
@@ -55,17 +56,26 @@
     const data = await res.json();
     $("error").hidden = res.ok;
     if (!res.ok) { $("error").textContent = data.error ? data.error.message : res.statusText; return; }
-    $("summary").textContent = `${data.games} 局 games`;
+    const variants = Object.keys(data.variants || {});
+    const select = $("variant");
+    const chosen = variants.includes(select.value) ? select.value : variants[0];
+    select.replaceChildren(...variants.map((v) => el("option", {value: v}, v)));
+    if (chosen) select.value = chosen;
+    $("variant-label").hidden = variants.length < 2;
+    $("summary").textContent = `${data.games} 局 games` + (variants.length > 1 ? ` · ${chosen}: ${data.variants[chosen].games}` : "");
+    const standings = data.standings.filter((s) => s.variant === chosen);
     const body = $("standings").querySelector("tbody");
     body.replaceChildren();
-    for (const s of data.standings) {
-      const p = data.players[s.player];
-      const row = el("tr", {"data-player": s.player});
+    for (const s of standings) {
+      const p = data.players[s.player].by_variant[chosen];
+      const row = el("tr", {"data-player": s.player, "data-variant": chosen});
       for (const cell of [s.player, (s.net > 0 ? "+" : "") + s.net, p.games, p.wins, p.deal_ins]) row.append(el("td", {}, String(cell)));
       body.append(row);
     }
-    chart($("chart"), data.history, data.standings.map((s) => s.player));
+    chart($("chart"), data.history.filter((g) => g.variant === chosen), standings.map((s) => s.player));
   }
+
+  $("variant").addEventListener("change", () => load());
 
   $("range").addEventListener("submit", (e) => { e.preventDefault(); load(); });
   if (token) $("back").href = "/?token=" + encodeURIComponent(token);
