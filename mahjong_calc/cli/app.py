@@ -23,7 +23,8 @@ from typer.core import TyperGroup
 from ..core import __version__
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, install, silence
-from ..present.render import clean, error_json, error_line, message_of, messages_in
+from ..core.words import N_, Text, language_from_env, set_language
+from ..present.render import clean, error_json, error_line, message_of
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
@@ -161,7 +162,7 @@ def _root(
     ] = False,
 ) -> None:
     """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
-    messages_in(None)  # English messages, until a command's --lang says otherwise
+    set_language(language_from_env())  # MJCALC_LANG or the locale, until a command's --lang says otherwise
     if ctx.invoked_subcommand is None:  # bare `mjcalc`: the command list, not an error
         typer.echo(ctx.get_help())
 
@@ -209,13 +210,13 @@ def _json_requested(args: list[str], command: Any) -> bool:
     return False
 
 
-def fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
+def fail(code: str, message: str | Text, exit_code: int, json_mode: bool) -> None:
     """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
     message = clean(message_of(code, message))
     if json_mode:
         with contextlib.suppress(OSError, OutputError):
             typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
-    typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
+    typer.echo(f"mjcalc: {N_('error')} [{code}]: {message}", err=True)
     _flush_or_silence()
     sys.exit(exit_code)
 

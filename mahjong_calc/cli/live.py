@@ -57,6 +57,7 @@ def new(
         "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Start a live game and print its number.
 
@@ -356,7 +357,8 @@ class ExportFormat(str, Enum):
 
 def export(game: GameArg = None, db: DbOption = None,
            fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv",
-                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml) -> None:
+                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml,
+           lang: LangOption = Lang.zh) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml

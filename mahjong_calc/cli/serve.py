@@ -11,6 +11,7 @@ import typer
 from ..web import is_loopback, join_line
 from .app import errors_to_exit, fail
 from .live import DbOption
+from .options import Lang, LangOption
 
 if TYPE_CHECKING:
     from ..live.store import GameInfo
@@ -35,6 +36,7 @@ def serve(
         "Address to listen on; 0.0.0.0 lets phones on the same network join (then each game's link carries its access token)."))] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")] = 8315,
     db: DbOption = None,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Serve the table companion page and its JSON API (needs the `web` extra).
 
