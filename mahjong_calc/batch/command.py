@@ -43,9 +43,10 @@ def run_file(
     is wrong, and BatchStopped (exit 3) when the run cannot go on.
     """
     if jobs < 1 or jobs > max_jobs():
-        raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
+        raise InputError("bad_jobs", "--jobs must be between 1 and {value} (4 per CPU), not {jobs}", value=max_jobs(), jobs=jobs)
     if extra_fields not in EXTRA_FIELDS:
-        raise InputError("bad_extra_fields", f"--extra-fields must be one of {', '.join(EXTRA_FIELDS)}, not {extra_fields!r}")
+        raise InputError("bad_extra_fields", "--extra-fields must be one of {extra_fields}, not {value!r}",
+            extra_fields=', '.join(EXTRA_FIELDS), value=extra_fields)
     defaults = Defaults(rules, tuple(overrides), extra_fields)
     if not defaults.plain:
         from ..api import resolve_ruleset
@@ -65,7 +66,7 @@ def run_file(
         try:
             stream = open(name, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
-            raise InputError("cannot_read_input", f"cannot read {name!r}: {exc.strerror}") from None
+            raise InputError("cannot_read_input", "cannot read {name!r}: {strerror}", name=name, strerror=exc.strerror) from None
     try:
         pos = BytesRead()
         items = read_items(stream, fmt, pos)

@@ -6,10 +6,14 @@ input is well formed but the hand does not win under the variant (CLI exit 1).
 
 from __future__ import annotations
 
+import re
 import reprlib
+from collections.abc import Callable
 from typing import Any, Self
 
 from .words import Text, language, translated
+
+_HAN = re.compile("[\u4e00-\u9fff]")  # a finished message already in Chinese needs no Chinese in front
 
 
 class MjcalcError(Exception):
@@ -33,6 +37,7 @@ class MjcalcError(Exception):
         self.source = source
         self.winner: str | None = None  # which of several winners (一炮多响) the error is about
         self.context: tuple[Text, ...] = ()  # where, outermost first: `line 3`, a file name, a winner
+        self.rewrites: tuple[Callable[[str], str], ...] = ()  # e.g. flags named as record fields
 
     @property
     def params(self) -> dict[str, object]:
@@ -47,8 +52,10 @@ class MjcalcError(Exception):
         """The message in `lang` (default: the chosen language)."""
         lang = language() if lang is None else lang
         body = self.text.render(lang)
-        if lang == "zh" and self.code in GENERAL and translated(self.text.msgid, lang) is None:
+        if lang == "zh" and self.code in GENERAL and translated(self.text.msgid, lang) is None and not _HAN.search(body):
             body = f"{translated(GENERAL[self.code], lang) or GENERAL[self.code]}: {body}"  # not yet in the catalogue
+        for rewrite in self.rewrites:
+            body = rewrite(body)
         return "".join(f"{part.render(lang)}: " for part in self.context) + body
 
     def __str__(self) -> str:
@@ -82,6 +89,12 @@ class MjcalcError(Exception):
         if not keep_position:
             named.position = named.source = None
         return named
+
+    def rewritten(self, rewrite: Callable[[str], str]) -> Self:
+        """A copy whose message, once rendered, goes through `rewrite` (`--discarder` → `discarder`)."""
+        named = self._copy()
+        named.rewrites = (*self.rewrites, rewrite)
+        return named  # type: ignore[return-value]
 
     def about_winner(self, winner: str) -> Self:
         """A copy naming one of several winners: `李: ...` and `winner` among its fields.

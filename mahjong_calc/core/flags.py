@@ -260,7 +260,8 @@ def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> i
     elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
         number = int(value)
     if number is None or number < lo or (hi is not None and number > hi):
-        raise InputError(f"bad_{field.name}", f"{field.named(spelling)} must be a whole number from {lo} to {hi}, not {shown(value)}")
+        raise InputError(f"bad_{field.name}", "{flag} must be a whole number from {low} to {high}, not {value}",
+                         flag=field.named(spelling), low=lo, high=hi, value=shown(value))
     return number
 
 
@@ -281,8 +282,8 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
     if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
         raise InputError(
             "bad_opponent_pungs",
-            f"{field.named(spelling)} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {MAX_PUNGS} "
-            f"such as 2,0,1, not {shown(value)}",
+            "{flag} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {high} such as 2,0,1, not {value}",
+            flag=field.named(spelling), high=MAX_PUNGS, value=shown(value),
         )
     return numbers
 
@@ -304,8 +305,8 @@ def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spe
         if field.variants is not None and scorer not in field.variants and field.is_set(value):
             raise InputError(
                 "flag_not_in_variant",
-                f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
-                f"it is taken by: {', '.join(field.variants)}",
+                "{flag} does not apply to {ruleset} (scorer {scorer}); it is taken by: {variants}",
+                flag=field.named(spelling), ruleset=ruleset_name, scorer=scorer, variants=", ".join(field.variants),
             )
 
 

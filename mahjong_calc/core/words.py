@@ -2,8 +2,10 @@
 
 GNU gettext is the machinery: a text is written once, in English, in the Python that uses
 it (`N_("the hand has {count} tiles", count=n)` or an error's message); `locale/zh/LC_MESSAGES/
-mjcalc.po` holds its Chinese. English needs no catalogue: the msgid is the English text, so
-that output in English (and with no language chosen) is the msgid itself, byte for byte.
+mjcalc.po` holds its Chinese. With no language chosen the msgid itself is shown, byte for byte
+as before there was a catalogue (English, with the Chinese rule terms players know: `not 八支`).
+`locale/en/...` holds English alone for the msgids that carry such Chinese terms; `--lang en`
+shows those, and the msgid for every other text.
 
 At run time only the standard library reads the catalogue: `gettext.GNUTranslations` over the
 `.mo` file that setup.py compiles from the `.po` at build time (with Babel, a build
@@ -121,8 +123,8 @@ def _read_po(path: Path) -> dict[str, str]:
 @cache
 def translations(lang: str | None) -> gettext.NullTranslations:
     """The catalogue of `lang`: the compiled `.mo` where installed, else the `.po` of the source tree."""
-    if lang is None or lang == "en":
-        return gettext.NullTranslations()  # the msgids are the English texts
+    if lang is None:
+        return gettext.NullTranslations()  # the msgids are the texts
     mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if mo.is_file():
         with mo.open("rb") as fp:
@@ -136,7 +138,7 @@ def translations(lang: str | None) -> gettext.NullTranslations:
 def translated(msgid: str, lang: str | None = None) -> str | None:
     """The catalogue's text of `msgid` in `lang` (default: the chosen one), or None if it has none."""
     lang = _LANG[0] if lang is None else lang
-    if lang is None or lang == "en":
+    if lang is None:
         return msgid
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
     return catalog.get(msgid)
@@ -160,7 +162,7 @@ class Text:
         template = translated(self.msgid, lang) or self.msgid
         if not self.params:
             return template
-        values = {k: v.render(lang) if isinstance(v, Text) else v for k, v in self.params.items()}
+        values = {k: v.render(lang) if isinstance(v, Text) or hasattr(v, "render") else v for k, v in self.params.items()}
         return template.format(**values)
 
     def __str__(self) -> str:

@@ -49,8 +49,8 @@ class Games:
         return self.games
 
 
-def _bad(message: str) -> GameFileError:
-    return GameFileError("bad_game", message)
+def _bad(message: str, **params: object) -> GameFileError:
+    return GameFileError("bad_game", message, None, None, **params)
 
 
 def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -60,9 +60,10 @@ def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: 
         if value is None:
             continue
         if key == "variant" and "rules" in out:
-            raise _bad(f"{name}: --variant {value} is given, but the game names a ruleset file (rules: {shown(out['rules'])})")
+            raise _bad("{name}: --variant {value} is given, but the game names a ruleset file (rules: {out})", name=name, value=value, out=shown(out['rules']))
         if key in out and out[key] is not None and out[key] != value:
-            raise _bad(f"{name}: --{key} {shown(_cell_text(value))} is given, but the game says {key}: {shown(_cell_text(out[key]))}")
+            raise _bad("{name}: --{key} {value} is given, but the game says {key}: {first}",
+                name=name, key=key, value=shown(_cell_text(value)), first=shown(_cell_text(out[key])))
         out[key] = value
     return out
 
@@ -169,11 +170,11 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
     first = next((no for no, line in enumerate(lines, 1) if line.strip()), 0)
     lines.seek(0)
     if first != heads[0][0]:
-        raise _bad(f"{name}: line {first}: in JSON Lines a game's header comes before its hands")
+        raise _bad("{name}: line {first}: in JSON Lines a game's header comes before its hands", name=name, first=first)
     headers = []
     for line_no, head in heads:
         if "hands" in head:
-            raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+            raise _bad("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
         headers.append(with_defaults(head, defaults, f"{name}: line {line_no}"))
         _check(headers[-1], f"{name}: line {line_no}")
     starts = {no for no, _ in heads}
@@ -192,7 +193,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                     try:
                         yield game, _keep(RawHand(count, json.loads(line)), mode)
                     except (ValueError, RecursionError) as exc:
-                        yield game, RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+                        yield game, RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
             except OSError as exc:
                 raise record._fail_read(name, exc) from None
 
@@ -207,7 +208,7 @@ def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Ga
     for _ in record._yaml_walk(name, text, {}, headers):  # the whole file checked, every header read
         pass
     if not headers:
-        raise _bad(f"{name}: the list of games is empty")
+        raise _bad("{name}: the list of games is empty", name=name)
     checked = []
     for i, head in enumerate(headers, 1):
         checked.append(with_defaults(head, defaults, f"{name}: game {i}"))
@@ -290,7 +291,8 @@ def _cell(column: str, kind: str, text: str) -> Any:
         try:
             return json.loads(text)
         except (ValueError, RecursionError):
-            raise InputError("bad_field", f"column {column!r} must be JSON (e.g. {_JSON_EXAMPLE[kind]}), not {shown(text)}") from None
+            raise InputError("bad_field", "column {column!r} must be JSON (e.g. {json_example}), not {text}",
+                column=column, json_example=_JSON_EXAMPLE[kind], text=shown(text)) from None
     return text  # str, player, id
 
 
@@ -310,7 +312,7 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
         elif key == "chips":
             digits = text.strip()
             if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
-                raise _bad(f"chips: must be a whole number of 子, not {shown(text)}")
+                raise _bad("chips: must be a whole number of 子, not {text}", text=shown(text))
             out[key] = int(digits)
         else:
             out[key] = text.strip()
@@ -327,8 +329,9 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             if column in HEADER_COLUMNS and column != "dealer":
                 if text not in ("", first.get(column, "")):
-                    raise InputError("conflicting_fields", f"line {line}: {column}: {shown(text)} differs from this game's first row "
-                                     f"({shown(first.get(column, ''))}); a new game needs a new value in the {GAME_COLUMN!r} column")
+                    raise InputError("conflicting_fields", "line {line}: {column}: {text} differs from this game's first row ({value}); "
+                                     "a new game needs a new value in the {game_column!r} column",
+                        line=line, column=column, text=shown(text), value=shown(first.get(column, '')), game_column=GAME_COLUMN)
                 continue
             if column == "dealer" and row is first:
                 continue  # the first row's dealer is the game's
@@ -354,9 +357,9 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
         if kind == ERR:
             message = payload[1]
             if message.startswith("the header repeats"):
-                raise _bad(f"{name}: {message}")
+                raise _bad("{name}: {detail}", name=name, detail=message)
             if not heads:
-                raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
+                raise _bad("{name}: line {line}: the first row cannot be read ({detail})", name=name, line=line, detail=message)
             continue
         game = payload.get(GAME_COLUMN)
         if heads and game == label:
@@ -370,7 +373,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
         _check(header, where)
         heads.append((header, game))
     if not heads:
-        raise _bad(f"{name}: the CSV log has no rows (a header row, then one row per hand)")
+        raise _bad("{name}: the CSV log has no rows (a header row, then one row per hand)", name=name)
     raw.seek(0)
 
     def items() -> Iterator[tuple[int, RawHand]]:
@@ -381,7 +384,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
             for line, kind, payload in read_csv(raw, BytesRead()):
                 if kind == ERR:
                     count += 1
-                    yield max(game, 0), RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
+                    yield max(game, 0), RawHand(count, None, InputError(payload[0], "line {line}: {payload}", line=line, payload=payload[1]))
                     continue
                 assert kind == CSV
                 label = payload.get(GAME_COLUMN)
@@ -423,7 +426,7 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
     writer.writerow(columns)
     for label, header, hands in games:
         if not hands:
-            raise InputError("bad_game", f"game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)")
+            raise InputError("bad_game", "game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)", label=label)
         for i, hand in enumerate(hands):
             head = {k: ",".join(v) if k == "players" else v for k, v in header.items()} if i == 0 else {}
             cells = []

@@ -169,7 +169,7 @@ def parse_day(value: str | None, name: str) -> str | None:
     try:
         return dt.date.fromisoformat(value).isoformat()
     except ValueError:
-        raise InputError("bad_date", f"{name}: {shown(value)} is not a date YYYY-MM-DD") from None
+        raise InputError("bad_date", "{name}: {value} is not a date YYYY-MM-DD", name=name, value=shown(value)) from None
 
 
 def within(date: str | None, start: str | None, end: str | None) -> bool | None:

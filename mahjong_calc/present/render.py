@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from ..core.errors import GENERAL, MjcalcError, NotAWin
+from ..core.errors import MjcalcError, NotAWin
 from ..core.hand import SEAT_ZH
 from ..core.result import ScoreResult
 from ..core.tiles import parse_tiles, tile_name
-from ..core.words import N_, Text, language, set_language, translated
+from ..core.words import N_, Text, set_language
 
 SEAT_NAMES = {en: (zh, en) for zh, en in SEAT_ZH.items()}  # seat -> (中文, English)
 HEAD = {
@@ -54,14 +54,8 @@ def messages_in(lang: str | None) -> None:
 
 
 def message_of(code: str, message: str | Text) -> str:
-    """A message in the chosen language; a finished English one (no catalogue entry) is shown
-    after its code's general message in Chinese, as before the catalogue."""
-    text = message.render() if isinstance(message, Text) else message
-    if language() == "zh" and code in GENERAL and (isinstance(message, str) and translated(message) is None):
-        return f"{translated(GENERAL[code]) or GENERAL[code]}: {text}"
-    if isinstance(message, str) and translated(message) is not None:
-        return N_(message).render()
-    return text
+    """A message in the chosen language, as an error of `code` with it would show it."""
+    return MjcalcError(code, message).message
 
 
 def error_dict(err: MjcalcError) -> dict[str, Any]:
