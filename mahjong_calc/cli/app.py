@@ -235,7 +235,24 @@ def _output_failed(exc: OSError) -> None:
     silence()
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
         sys.exit(0)
-    fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
+    fail("output_error", N_("cannot write the output: {reason}", reason=exc.strerror or exc), 3, False)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The language a command line asks for with `--lang X`, `--lang=X`, `-l X` or `-lX` (None: none, or not zh/en)."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = None
+        if arg in ("--lang", "-l") and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        elif arg.startswith("-l") and not arg.startswith("--") and len(arg) > 2:
+            value = arg[2:]
+        if value in ("zh", "en"):
+            return value
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -248,7 +265,13 @@ def main(argv: list[str] | None = None) -> None:
         if sys.stdout is not None:
             emit(None)
     except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
-        fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
+        from .usage import is_usage_error, usage_text
+
+        chosen = _lang_in(args)
+        if chosen is not None:  # the parser stopped before --lang took effect
+            set_language(chosen)
+        fail("usage_error", usage_text(exc) if is_usage_error(exc) else exc.format_message(),
+             2, _json_requested(args, command))
     except typer.Abort:
         typer.echo("mjcalc: aborted", err=True)
         _flush_or_silence()
@@ -256,6 +279,6 @@ def main(argv: list[str] | None = None) -> None:
     except OutputError as exc:
         _output_failed(exc.cause)
     except Exception as exc:  # a bug: say so in one line, never a traceback
-        message = f"internal error ({type(exc).__name__}: {exc}); please report this hand"
+        message = N_("internal error ({type}: {detail}); please report this hand", type=type(exc).__name__, detail=str(exc))
         fail("internal_error", message, 3, _json_requested(args, command))
     sys.exit(code if isinstance(code, int) else 0)
