@@ -87,6 +87,7 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
 
 
 SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+SEAT_CHOICES = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())  # a catalogue text: each language says it its own way
 
 
 def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
@@ -95,8 +96,7 @@ def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
         return None
     value = SEAT_ZH.get(value, value)
     if value not in SEATS:
-        choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
-        raise InputError("bad_seat", "{flag} must be one of {choices}, not {value}", flag=flag, choices=choices, value=shown(value))
+        raise InputError("bad_seat", "{flag} must be one of {choices}, not {value}", flag=flag, choices=N_(SEAT_CHOICES), value=shown(value))
     return value
 
 
