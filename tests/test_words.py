@@ -34,13 +34,14 @@ def english_left(text: str) -> list[str]:
 def dynamic_msgids() -> set[str]:
     """Texts the source passes to N_ through a name (the flag table's hints, a table of kinds)."""
     from mahjong_calc.core import flags
+    from mahjong_calc.cli.serve import INSTALL_HINT
     from mahjong_calc.core.hand import SEAT_CHOICES, WAITS_HINT
     from mahjong_calc.game.engine import _KIND_TEXT
     from mahjong_calc.variants.chizhou.explain import WIN_KINDS
 
     notes = {f.game_note for f in flags.FIELDS if f.game == "computed" and f.game_note}
     hints = {f.needs_hint for f in flags.FIELDS if f.needs_hint}
-    return {WAITS_HINT, SEAT_CHOICES, *WIN_KINDS, *hints, *notes, *_KIND_TEXT.values(), "pung", "kong", "chow", "a ruleset", "a game file"}
+    return {WAITS_HINT, SEAT_CHOICES, INSTALL_HINT, *WIN_KINDS, *hints, *notes, *_KIND_TEXT.values(), "pung", "kong", "chow", "a ruleset", "a game file"}
 
 
 def all_msgids() -> set[str]:

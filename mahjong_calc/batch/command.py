@@ -12,6 +12,7 @@ from typing import IO, Any
 from ..core.errors import InputError, MjcalcError
 from ..core.records import RECORD_KINDS
 from ..core.stdout import silence
+from ..core.words import N_
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
 from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
@@ -97,7 +98,8 @@ def run_file(
         print_summary(tally, pattern_names(tally, defaults))
     elif tally.errors and sys.stderr is not None and _to_a_file(sys.stdout):
         codes = ", ".join(f"{code} {n}" for code, n in tally.error_codes.most_common())
-        sys.stderr.write(f"mjcalc: {tally.errors} of {tally.records} records failed ({codes}); their rows say why\n")
+        sys.stderr.write("mjcalc: " + N_("{errors} of {records} records failed ({codes}); their rows say why", errors=tally.errors,
+                                         records=tally.records, codes=codes).render() + "\n")
     return 1 if tally.errors else 0
 
 

@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
         fail("usage_error", usage_text(exc) if is_usage_error(exc) else exc.format_message(),
              2, _json_requested(args, command))
     except typer.Abort:
-        typer.echo("mjcalc: aborted", err=True)
+        typer.echo(f"mjcalc: {N_('aborted')}", err=True)
         _flush_or_silence()
         sys.exit(130)
     except OutputError as exc:
