@@ -7,6 +7,8 @@ from __future__ import annotations
 import gettext
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,8 +35,8 @@ def english_left(text: str) -> list[str]:
 
 def dynamic_msgids() -> set[str]:
     """Texts the source passes to N_ through a name (the flag table's hints, a table of kinds)."""
-    from mahjong_calc.core import flags
     from mahjong_calc.cli.serve import INSTALL_HINT
+    from mahjong_calc.core import flags
     from mahjong_calc.core.hand import SEAT_CHOICES, WAITS_HINT
     from mahjong_calc.game.engine import _KIND_TEXT
     from mahjong_calc.variants.chizhou.explain import WIN_KINDS
@@ -332,3 +334,19 @@ def test_readme_session_one_self_draw_further_says_what_to_do(runner: CliRunner,
     assert "mjcalc game new" in done.stderr and "mjcalc game undo" in done.stderr, done.stderr
     zh = runner.invoke(app, [*self_draw.split(), "--db", db, "--lang", "zh"])
     assert "`mjcalc game new`" in zh.stderr and not english_left(error_part(zh.stderr, "game_over")), zh.stderr
+
+
+def test_the_installed_package_reads_its_catalogue_and_says_which() -> None:
+    """The installed mjcalc (tests/installed.py): a wheel reads the compiled .mo with gettext, an
+    editable install (nothing compiled) the .po; the Chinese is the same either way."""
+    from installed import _WORKDIR, child_env, run_installed
+
+    code = ("import json; from mahjong_calc.core import words; t = words.translations('zh'); "
+            "print(json.dumps({'reader': type(t).__name__, 'mo': (words.LOCALE_DIR / 'zh/LC_MESSAGES/mjcalc.mo').is_file(), "
+            "'text': words.translated('no such tile', 'zh')}))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=_WORKDIR, env=child_env(), capture_output=True, text=True, check=True)
+    info = json.loads(done.stdout)
+    assert info["reader"] == ("GNUTranslations" if info["mo"] else "_PoTranslations"), info
+    assert info["text"] == "没有这张牌"
+    shown = run_installed(["score", "12x", "--lang", "zh"])
+    assert shown.returncode == 2 and "牌里有无法识别的字符 'x' 在第 3 列" in shown.stderr, shown.stderr
