@@ -3,7 +3,8 @@
 
 A message is the string literal given as an error's message (the second argument of the error
 classes and of `_fail`, the first of `_bad` and `_damaged`) or as the first argument of `N_`.
-An f-string in that place is a message not yet in the catalogue: `unconverted` lists them.
+An f-string (or a sum of strings) in that place is a message not yet in the catalogue:
+`unconverted` lists them.
 """
 
 from __future__ import annotations
@@ -41,9 +42,10 @@ def msgids() -> dict[str, str]:
 
 
 def unconverted() -> list[str]:
-    """`file:line` of every error message still written as an f-string."""
+    """`file:line` of every error message still written as an f-string or built by `+`."""
     out = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        out += [f"{path.relative_to(PACKAGE.parent)}:{arg.lineno}" for _call, arg in _calls(tree) if isinstance(arg, ast.JoinedStr)]
+        out += [f"{path.relative_to(PACKAGE.parent)}:{arg.lineno}" for _call, arg in _calls(tree)
+                if isinstance(arg, ast.JoinedStr | ast.BinOp)]
     return out

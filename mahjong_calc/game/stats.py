@@ -16,6 +16,7 @@ from typing import Any
 from ..core.errors import InputError, shown
 from ..core.result import ScoreResult
 from ..core.seats import absolute
+from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from .engine import Fold
 from .record import GameFile
@@ -184,8 +185,8 @@ def within(date: str | None, start: str | None, end: str | None) -> bool | None:
 
 def check_player(season: Season, player: str) -> None:
     if player not in season.players:
-        raise InputError("unknown_player", f"--player: {player!r} played in none of the selected games"
-                         + (f" (players: {', '.join(season.players)})" if season.players else ""))
+        players = N_(" (players: {players})", players=", ".join(season.players)) if season.players else ""
+        raise InputError("unknown_player", "--player: {player!r} played in none of the selected games{players}", player=player, players=players)
 
 
 CSV_COLUMNS = ("player", "games", "hands", "wins", "self_draws", "deal_ins", "draws", "win_rate", "deal_in_rate", "mean_win",

@@ -551,8 +551,8 @@ class Store:
 
     def _hand_at(self, info: GameInfo, stack: Hands, no: int) -> int:
         if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
-            raise StoreError("unknown_hand", f"game {info.id} has no hand {shown(no, 20)}: its hands are "
-                             + (f"1 to {len(stack)}" if stack else "none yet"))
+            hands = N_("1 to {count}", count=len(stack)) if stack else N_("none yet")
+            raise StoreError("unknown_hand", "game {id} has no hand {no}: its hands are {hands}", id=info.id, no=shown(no, 20), hands=hands)
         return no - 1
 
     @_guarded
