@@ -132,7 +132,7 @@ def check_advise_shape(concealed: Sequence[int], melds: Sequence[Meld], seen: Se
         counts[t] += 1
     for t in range(NUM_TILES):
         if counts[t] > 4:
-            raise InputError("too_many_copies", "{t} appears {counts} times across hand and melds; there are only 4", t=tile_str(t), counts=counts[t])
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=counts[t])
     for t in seen:
         counts[t] += 1
     if wild is not None:
@@ -140,8 +140,8 @@ def check_advise_shape(concealed: Sequence[int], melds: Sequence[Meld], seen: Se
     for t in range(NUM_TILES):
         if counts[t] > 4:
             where = N_(" with the 财神 indicator") if t == wild else ""
-            raise InputError("too_many_copies", "{t} appears {counts} times across hand, melds and --seen{where}; there are only 4",
-                t=tile_str(t), counts=counts[t], where=where)
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand, melds and --seen{where}; there are only 4",
+                tile=tile_str(t), count=counts[t], where=where)
 
 
 def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any],

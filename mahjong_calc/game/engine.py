@@ -201,7 +201,7 @@ def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: 
             if seat is None:
                 _player(source, f"{where} {text!r}", players)  # raises unknown_player
             if seat == owner:
-                raise _fail("self_fed_meld", "{where} {text!r}: {players} cannot feed their own meld", where=where, text=text, players=players[owner])
+                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
         out.append((meld, seat))
     return out
 
@@ -283,12 +283,12 @@ def _win_one(
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
     if "hand" not in f:
-        raise _fail("missing_field", "{players}'s win has no 'hand'", players=players[w.seat])
+        raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
     if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
         if f.get("robbing_kong"):
-            raise _fail("missing_discarder", "{players}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", players=players[w.seat])
-        raise _fail("missing_discarder", "{players}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true",
-            players=players[w.seat])
+            raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
+        raise _fail("missing_discarder", "{player}'s win: a discard win needs discarder, who discarded the winning tile; or give self_draw: true",
+            player=players[w.seat])
     melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
@@ -319,7 +319,7 @@ def _win_one(
         # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
         pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
-        raise _fail("bad_field", "discarder: {players} cannot discard to themself", players=players[w.seat])
+        raise _fail("bad_field", "discarder: {player} cannot discard to themself", player=players[w.seat])
     values: dict[str, Any] = {
         "hand": f["hand"],
         "win": f.get("win"),
@@ -347,11 +347,11 @@ def _win_one(
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
-        raise _fail("bad_field", "sheng_zhang: {players} is the winner; name who discarded the 生张", players=players[w.seat])
+        raise _fail("bad_field", "sheng_zhang: {player} is the winner; name who discarded the 生张", player=players[w.seat])
     hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
     la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
     if "winner" in hua or "winner" in la_zi:
-        raise _fail("bad_field", "hua: / la_zi: name the other players, not the winner {players}", players=players[w.seat])
+        raise _fail("bad_field", "hua: / la_zi: name the other players, not the winner {player}", player=players[w.seat])
     table = Table(
         sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
         exposed=exposed,
@@ -414,7 +414,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     if "dealer" in f:
         said = _player(f.pop("dealer"), "dealer:", players)
         if said != state.dealer:
-            raise _fail("two_dealers", "dealer: the record says {players}, but {dealer} deals this hand", players=players[said], dealer=players[state.dealer])
+            raise _fail("two_dealers", "dealer: the record says {player}, but {dealer} deals this hand", player=players[said], dealer=players[state.dealer])
     f.pop("id", None)
     winners_given = [k for k in ("winner", "winners") if k in f]
     if f.pop("draw", False):
