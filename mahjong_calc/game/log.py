@@ -26,6 +26,7 @@ from typing import Any
 from ..batch.readers import CSV, ERR, BytesRead, read_csv
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.records import _cell as record_cell
+from ..core.words import N_
 from . import record
 from .engine import COMPUTED, HAND_KINDS
 from .record import GameFile, GameFileError, RawHand, check_header
@@ -346,7 +347,7 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             value[column] = _cell(column, kind, text)
     except MjcalcError as err:
-        return RawHand(no, None, type(err)(err.code, f"line {line}: {err.message}"), extra or None)
+        return RawHand(no, None, err.within(N_("line {line}", line=line)), extra or None)
     return RawHand(no, value, None, extra or None)
 
 
