@@ -11,6 +11,11 @@
    turn compilation off unnoticed. Editable installs compile nothing (the source tree
    stays what runs).
 
+2. The message catalogues: each `mahjong_calc/locale/<lang>/LC_MESSAGES/mjcalc.po` is compiled
+   into the `.mo` beside it in the build (with Babel, a build requirement); the standard
+   library's gettext reads it at run time. Nothing compiled is committed: a source tree or an
+   editable install reads the `.po` itself (mahjong_calc/core/words.py).
+
 pip shows a build's output only with `pip install -v`; whatever pip shows,
 `mjcalc --version` reports which modules are compiled.
 """
@@ -123,6 +128,23 @@ class CleanBuildPy(build_py):
             if path.is_file() and path.name.endswith(suffixes):
                 path.unlink()
         super().run()
+        compile_catalogues(root)
+
+
+def compile_catalogues(build_lib: Path) -> None:
+    """Compile every `.po` of mahjong_calc/locale into the `.mo` gettext reads, under `build_lib`."""
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError as exc:
+        raise SystemExit(f"setup.py: Babel compiles the message catalogues; install it (see [build-system] in pyproject.toml): {exc}") from None
+    for po in sorted((HERE / "mahjong_calc" / "locale").glob("*/LC_MESSAGES/*.po")):
+        target = build_lib / po.relative_to(HERE).with_suffix(".mo")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as src:
+            catalog = read_po(src)
+        with target.open("wb") as out:
+            write_mo(out, catalog)
 
 
 class OptionalBuildExt(build_ext):

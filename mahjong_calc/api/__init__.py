@@ -89,4 +89,4 @@ def score_hand(
     except MjcalcError as err:
         if spelling == "cli":
             raise
-        raise type(err)(err.code, in_field_words(err.message), err.position, err.source) from None
+        raise err.rewritten(in_field_words) from None

@@ -19,6 +19,7 @@ from ..core.flags import Spelling, check_variant
 from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
+from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
 from ..variants.common.plan import Plan
@@ -108,7 +109,8 @@ def plan_for(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any])
     """The variant's shanten rules (`Variant.plan`), or `advise_not_supported` for a variant without them."""
     rules = rs.variant.plan
     if rules is None:
-        raise InputError("advise_not_supported", f"{rs.name}: the {rs.scorer} scorer has no shanten rules, so it cannot advise")
+        raise InputError("advise_not_supported", "{name}: the {scorer} scorer has no shanten rules, so it cannot advise",
+            name=rs.name, scorer=rs.scorer)
     found: Plan = rules(melds, ctx, rs)
     return found
 
@@ -117,25 +119,27 @@ def check_advise_shape(concealed: Sequence[int], melds: Sequence[Meld], seen: Se
     """14 tiles after the draw (3 fewer per meld); at most 4 copies of a tile in all one sees."""
     expected = 14 - 3 * len(melds)
     if len(concealed) != expected:
-        hint = "; before the draw, run `mjcalc waits ...`" if len(concealed) == expected - 1 else ""
+        hint = N_("; before the draw, run `mjcalc waits ...`") if len(concealed) == expected - 1 else ""
         raise InputError(
             "wrong_tile_count",
-            f"advise takes the tiles after the draw: {len(concealed)} concealed tiles with {len(melds)} meld(s), needs {expected}{hint}",
+            "advise takes the tiles after the draw: {count} concealed tiles with {melds} meld(s), needs {expected}{hint}",
+                count=len(concealed), melds=len(melds), expected=expected, hint=hint,
         )
     counts = [0] * NUM_TILES
     for t in list(concealed) + [t for m in melds for t in m.tiles]:
         counts[t] += 1
     for t in range(NUM_TILES):
         if counts[t] > 4:
-            raise InputError("too_many_copies", f"{tile_str(t)} appears {counts[t]} times across hand and melds; there are only 4")
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=counts[t])
     for t in seen:
         counts[t] += 1
     if wild is not None:
         counts[wild] += 1
     for t in range(NUM_TILES):
         if counts[t] > 4:
-            where = " with the 财神 indicator" if t == wild else ""
-            raise InputError("too_many_copies", f"{tile_str(t)} appears {counts[t]} times across hand, melds and --seen{where}; there are only 4")
+            where = N_(" with the 财神 indicator") if t == wild else ""
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand, melds and --seen{where}; there are only 4",
+                tile=tile_str(t), count=counts[t], where=where)
 
 
 def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.words import N_, Text
 from ..rules.loader import load_ruleset, shipped_names
 from ..rules.schema import tile_in_variant
 
@@ -30,9 +31,9 @@ def variants_accepting(tiles: Sequence[int], chow_meld: bool, current: str) -> l
     return out
 
 
-def variant_hint(tiles: Sequence[int], chow_meld: bool, current: str) -> str:
+def variant_hint(tiles: Sequence[int], chow_meld: bool, current: str) -> Text | str:
     """`; did you mean `--variant chizhou`?` or '' when no other variant takes the hand."""
     names = variants_accepting(tiles, chow_meld, current)
     if not names:
         return ""
-    return "; did you mean " + " or ".join(f"`--variant {n}`" for n in names) + "?"
+    return N_("; did you mean {variants}?", variants=N_(" or ").render().join(f"`--variant {n}`" for n in names))

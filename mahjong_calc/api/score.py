@@ -16,6 +16,7 @@ from ..core.errors import InputError
 from ..core.hand import Hand
 from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, tile_str
+from ..core.words import N_, Text
 from ..rules.schema import Tiles, tile_in_variant
 from .hints import variant_hint
 
@@ -35,14 +36,15 @@ def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
     allowed = tiles_in_variant(tiles)
     for t in hand.all_tiles:
         if t not in allowed:
-            hint = ""
+            hint: Text | str = ""
             if tiles.honours == (7,):
-                hint = "; the only honour is 红中 (write 7z, C or 中)"
-            hint += variant_hint(hand.all_tiles, any(m.kind == "chow" for m in hand.melds), ruleset.name)
-            raise InputError("tile_not_in_variant", f"{tile_str(t)} is not a tile in {ruleset.name}{hint}")
+                hint = N_("; the only honour is 红中 (write 7z, C or 中)")
+            other = variant_hint(hand.all_tiles, any(m.kind == "chow" for m in hand.melds), ruleset.name)
+            raise InputError("tile_not_in_variant", "{tile} is not a tile in {ruleset}{hint}{other}", tile=tile_str(t), ruleset=ruleset.name,
+                             hint=hint, other=other)
     if not tiles.chow_melds and any(m.kind == "chow" for m in hand.melds):
-        hint = variant_hint(hand.all_tiles, True, ruleset.name)
-        raise InputError("chow_not_allowed", f"{ruleset.name} has no chow melds (吃); use --meld for pungs and kongs{hint}")
+        chow_hint = variant_hint(hand.all_tiles, True, ruleset.name)
+        raise InputError("chow_not_allowed", "{ruleset} has no chow melds (吃); use --meld for pungs and kongs{hint}", ruleset=ruleset.name, hint=chow_hint)
 
 
 def score(hand: Hand, ctx: WinContext, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:

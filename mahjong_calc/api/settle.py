@@ -61,8 +61,8 @@ def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
 def _no_settlement(ruleset: Ruleset[Any, Any, Any]) -> Exception:
     from ..core.errors import RulesetError
 
-    return RulesetError("no_settlement", f"{ruleset.source}: the {ruleset.scorer} variant has no settler: "
-                                         "its hands are scored, but liability and whole games are not settled")
+    return RulesetError("no_settlement", "{file}: the {scorer} variant has no settler: its hands are scored, but liability and whole games are not settled",
+        file=ruleset.source, scorer=ruleset.scorer)
 
 
 def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()) -> tuple[list[str], tuple[Position | None, ...]]:
@@ -72,7 +72,7 @@ def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()
 
     for kong in concealed_kongs:
         if "@" in kong:
-            raise InputError("source_on_concealed_kong", f"--concealed-kong {kong!r}: a concealed kong was fed by nobody; drop the @source")
+            raise InputError("source_on_concealed_kong", "--concealed-kong {kong!r}: a concealed kong was fed by nobody; drop the @source", kong=kong)
     texts: list[str] = []
     sources: list[Position | None] = []
     for text in melds:

@@ -21,6 +21,7 @@ from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import waits as shape_waits
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
+from ..core.words import N_, Text
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
 from .score import check_tiles, score
@@ -37,7 +38,7 @@ def _self_drawn() -> InputError:
     """Why a self-drawn win has no discard column: the declared flags that imply self_draw."""
     names = [f.spelled for f in flag_table.FLAGS if "self_draw" in f.implies]
     listed = " and ".join(names) if len(names) <= 2 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return InputError("conflicting_flags", f"{listed} are self-drawn wins: there is no discard win")
+    return InputError("conflicting_flags", "{listed} are self-drawn wins: there is no discard win", listed=listed)
 
 
 def outcome_dict(outcome: TileOutcome) -> dict[str, Any]:
@@ -104,8 +105,8 @@ class WaitsResult:
             return None
         for wait in self.blocked:
             refusal = wait.refusal
-            if isinstance(refusal, NotAWin):
-                return refusal
+            if isinstance(refusal, NotAWin):  # say that no tile wins, and why
+                return refusal.within(N_("no tile completes this hand"), keep_position=True)  # type: ignore[return-value]
         return NotAWin("no_waits", "no tile completes these 13 tiles into a winning hand (not 听牌 yet)")
 
     def to_dict(self) -> dict[str, Any]:
@@ -196,19 +197,20 @@ def check_shape(concealed: Sequence[int], melds: Sequence[Meld]) -> None:
     """13 tiles before the win (3 fewer per meld), at most 4 copies of a tile."""
     expected = 13 - 3 * len(melds)
     if len(concealed) != expected:
-        hint = ""
+        hint: Text | str = ""
         if len(concealed) == expected + 1:
-            hint = "; with the winning tile it is a win: run `mjcalc score ...`"
+            hint = N_("; with the winning tile it is a win: run `mjcalc score ...`")
         raise InputError(
             "wrong_tile_count",
-            f"waits takes the tiles before the win: {len(concealed)} concealed tiles with {len(melds)} meld(s), needs {expected}{hint}",
+            "waits takes the tiles before the win: {count} concealed tiles with {melds} meld(s), needs {expected}{hint}",
+            count=len(concealed), melds=len(melds), expected=expected, hint=hint,
         )
     counts: dict[int, int] = {}
     for t in list(concealed) + [t for m in melds for t in m.tiles]:
         counts[t] = counts.get(t, 0) + 1
     for t, n in sorted(counts.items()):
         if n > 4:
-            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=n)
 
 
 def resolve(variant: str | None, rules: str | Path | None, overrides: Sequence[str]) -> Ruleset[Any, Any, Any]:

@@ -12,6 +12,7 @@ from typing import IO, Any
 from ..core.errors import InputError, MjcalcError
 from ..core.records import RECORD_KINDS, check_extra_fields
 from ..core.stdout import silence
+from ..core.words import N_
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
 from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
@@ -42,7 +43,7 @@ def run_file(
     is wrong, and BatchStopped (exit 3) when the run cannot go on.
     """
     if jobs < 1 or jobs > max_jobs():
-        raise InputError("bad_jobs", f"--jobs must be between 1 and {max_jobs()} (4 per CPU), not {jobs}")
+        raise InputError("bad_jobs", "--jobs must be between 1 and {value} (4 per CPU), not {jobs}", value=max_jobs(), jobs=jobs)
     check_extra_fields(extra_fields)
     defaults = Defaults(rules, tuple(overrides), extra_fields)
     if not defaults.plain:
@@ -63,7 +64,7 @@ def run_file(
         try:
             stream = open(name, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
-            raise InputError("cannot_read_input", f"cannot read {name!r}: {exc.strerror}") from None
+            raise InputError("cannot_read_input", "cannot read {name!r}: {strerror}", name=name, strerror=exc.strerror) from None
     try:
         pos = BytesRead()
         items = read_items(stream, fmt, pos)
@@ -94,7 +95,8 @@ def run_file(
         print_summary(tally, pattern_names(tally, defaults))
     elif tally.errors and sys.stderr is not None and _to_a_file(sys.stdout):
         codes = ", ".join(f"{code} {n}" for code, n in tally.error_codes.most_common())
-        sys.stderr.write(f"mjcalc: {tally.errors} of {tally.records} records failed ({codes}); their rows say why\n")
+        sys.stderr.write("mjcalc: " + N_("{errors} of {records} records failed ({codes}); their rows say why", errors=tally.errors,
+                                         records=tally.records, codes=codes).render() + "\n")
     return 1 if tally.errors else 0
 
 

@@ -66,7 +66,7 @@ def _short(text: str) -> str:
 
 def internal_error(exc: BaseException) -> InputError:
     """An unforeseen failure on one record, as that record's error."""
-    return InputError("internal_error", f"internal error ({type(exc).__name__}: {_short(str(exc))}); please report this record")
+    return InputError("internal_error", "internal error ({name}: {exc}); please report this record", name=type(exc).__name__, exc=_short(str(exc)))
 
 
 def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
@@ -193,7 +193,7 @@ def loads(payload: bytes) -> Any:
     else goes to json.loads itself, so that errors read exactly as it words them.
     """
     if len(payload) > RECORD_LIMIT:
-        raise InputError("record_too_large", f"the record is longer than {RECORD_LIMIT:,} bytes")
+        raise InputError("record_too_large", "the record is longer than {record_limit:,} bytes", record_limit=RECORD_LIMIT)
     try:
         try:
             text = payload.decode("utf-8")
@@ -206,9 +206,9 @@ def loads(payload: bytes) -> Any:
     except UnicodeDecodeError:
         raise InputError("bad_encoding", "the line is not valid UTF-8") from None
     except json.JSONDecodeError as exc:
-        raise InputError("bad_json", f"not valid JSON: {exc.msg} (column {exc.colno})") from None
+        raise InputError("bad_json", "not valid JSON: {msg} (column {colno})", msg=exc.msg, colno=exc.colno) from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise InputError("bad_json", f"not valid JSON: {_short(str(exc))}") from None
+        raise InputError("bad_json", "not valid JSON: {exc}", exc=_short(str(exc))) from None
     except RecursionError:
         raise InputError("bad_json", "not valid JSON: nested too deeply") from None
 

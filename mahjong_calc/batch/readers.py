@@ -56,7 +56,7 @@ def detect_format(name: str, explicit: str | None) -> str:
     """`--input-format` if given, else the file's extension; stdin (`-`) defaults to JSON Lines."""
     if explicit is not None:
         if explicit not in FORMATS:
-            raise InputError("bad_input_format", f"--input-format must be one of {', '.join(FORMATS)}, not {explicit!r}")
+            raise InputError("bad_input_format", "--input-format must be one of {formats}, not {explicit!r}", formats=', '.join(FORMATS), explicit=explicit)
         return explicit
     if name == "-":
         return "jsonl"
@@ -65,8 +65,7 @@ def detect_format(name: str, explicit: str | None) -> str:
     if fmt is None:
         raise InputError(
             "bad_input_format",
-            f"cannot tell the format of {name!r} from its extension (.jsonl, .ndjson, .yaml, .yml, .csv); "
-            "give --input-format",
+            "cannot tell the format of {name!r} from its extension (.jsonl, .ndjson, .yaml, .yml, .csv); give --input-format", name=name,
         )
     return fmt
 

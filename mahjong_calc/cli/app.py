@@ -23,7 +23,8 @@ from typer.core import TyperGroup
 from ..core import __version__
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, install, silence
-from ..present.render import clean, error_json, error_line, message_of, messages_in
+from ..core.words import N_, Text, language_from_env, set_language
+from ..present.render import clean, error_json, error_line, message_of
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
@@ -162,7 +163,7 @@ def _root(
     ] = False,
 ) -> None:
     """Score Chinese regional mahjong hands: Wuhu 315/525, Chizhou, Pujiang."""
-    messages_in(None)  # English messages, until a command's --lang says otherwise
+    set_language(language_from_env())  # MJCALC_LANG or the locale, until a command's --lang says otherwise
     if ctx.invoked_subcommand is None:  # bare `mjcalc`: the command list, not an error
         typer.echo(ctx.get_help())
 
@@ -210,13 +211,13 @@ def _json_requested(args: list[str], command: Any) -> bool:
     return False
 
 
-def fail(code: str, message: str, exit_code: int, json_mode: bool) -> None:
+def fail(code: str, message: str | Text, exit_code: int, json_mode: bool) -> None:
     """A failure outside the library's errors: one clean line on stderr (and JSON if asked), then exit."""
     message = clean(message_of(code, message))
     if json_mode:
         with contextlib.suppress(OSError, OutputError):
             typer.echo(json.dumps({"valid": False, "error": {"code": code, "message": message}}))
-    typer.echo(f"mjcalc: error [{code}]: {message}", err=True)
+    typer.echo(f"mjcalc: {N_('error')} [{code}]: {message}", err=True)
     _flush_or_silence()
     sys.exit(exit_code)
 
@@ -235,7 +236,24 @@ def _output_failed(exc: OSError) -> None:
     silence()
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
         sys.exit(0)
-    fail("output_error", f"cannot write the output: {exc.strerror or exc}", 3, False)
+    fail("output_error", N_("cannot write the output: {reason}", reason=exc.strerror or exc), 3, False)
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The language a command line asks for with `--lang X`, `--lang=X`, `-l X` or `-lX` (None: none, or not zh/en)."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = None
+        if arg in ("--lang", "-l") and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        elif arg.startswith("-l") and not arg.startswith("--") and len(arg) > 2:
+            value = arg[2:]
+        if value in ("zh", "en"):
+            return value
+    return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -248,14 +266,20 @@ def main(argv: list[str] | None = None) -> None:
         if sys.stdout is not None:
             emit(None)
     except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
-        fail("usage_error", f"{exc.format_message()} (see mjcalc --help)", 2, _json_requested(args, command))
+        from .usage import is_usage_error, usage_text
+
+        chosen = _lang_in(args)
+        if chosen is not None:  # the parser stopped before --lang took effect
+            set_language(chosen)
+        fail("usage_error", usage_text(exc) if is_usage_error(exc) else exc.format_message(),
+             2, _json_requested(args, command))
     except typer.Abort:
-        typer.echo("mjcalc: aborted", err=True)
+        typer.echo(f"mjcalc: {N_('aborted')}", err=True)
         _flush_or_silence()
         sys.exit(130)
     except OutputError as exc:
         _output_failed(exc.cause)
     except Exception as exc:  # a bug: say so in one line, never a traceback
-        message = f"internal error ({type(exc).__name__}: {exc}); please report this hand"
+        message = N_("internal error ({type}: {detail}); please report this hand", type=type(exc).__name__, detail=str(exc))
         fail("internal_error", message, 3, _json_requested(args, command))
     sys.exit(code if isinstance(code, int) else 0)

@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..core.errors import MjcalcError
+from ..core.words import N_
 from ..present.render import error_json, error_line
 from .app import lazy_group
 from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
@@ -112,7 +113,7 @@ def settle_command(
 
 
 def _game_name(game: GameFile, number: int) -> str:
-    return f"game {game.label if game.label is not None else number}"
+    return N_("game {name}", name=game.label if game.label is not None else number).render()
 
 
 def _print_games_json(games: Games, errors: IO[str], bar: Bar | None = None) -> bool:
@@ -241,7 +242,7 @@ def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) 
     count = 0
     for row in fold:
         if row.error is not None:
-            errors.write(f"mjcalc: {where}hand {row.no}: error [{row.error.code}]: {row.error.message}\n")
+            errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render() + "\n")
         count += 1
         if count == PROGRESS_EVERY and bar is not None:
             bar.advance(count)

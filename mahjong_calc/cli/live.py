@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -57,6 +60,7 @@ def new(
         "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
     db: DbOption = None,
     json_out: JsonOption = False,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Start a live game and print its number.
 
@@ -90,7 +94,7 @@ def _more_fields(text: str | None) -> dict[str, Any]:
     except (ValueError, RecursionError):
         raise InputError("bad_json", "--fields must be one JSON object, e.g. '{\"sheng_zhang\": \"王\"}'") from None
     if not isinstance(value, dict):
-        raise InputError("bad_json", f"--fields must be a JSON object, not {type(value).__name__}")
+        raise InputError("bad_json", "--fields must be a JSON object, not {name}", name=type(value).__name__)
     return value
 
 
@@ -106,7 +110,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         given = [f"--{k.replace('_', '-')}" for k, v in values.items() if BY_NAME[k].is_set(v) and v != []]
         given += [name for name, v in (("HAND", hand), ("--winner", winner), ("--discarder", discarder)) if v]
         if given:
-            raise InputError("conflicting_flags", f"--draw: a drawn hand (流局) takes no {', '.join(given)}")
+            raise InputError("conflicting_flags", "--draw: a drawn hand (流局) takes no {given}", given=', '.join(given))
         return {"draw": True, **extra}
     several = "winners" in extra  # 一炮多响: each winner, with their own tiles, in --fields
     if several:
@@ -115,8 +119,8 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         own = [name for name, v in (("HAND", hand), ("--winner", winner)) if v]
         own += [BY_NAME[k].cli[0] for k, v in values.items() if k in WINNER_FIELDS and BY_NAME[k].is_set(v) and v != []]
         if own:
-            raise InputError("conflicting_flags", f"--fields winners: gives each winner their own tiles and flags; "
-                             f"move {', '.join(own)} into that winner's entry")
+            raise InputError("conflicting_flags", "--fields winners: gives each winner their own tiles and flags; move {own} into that winner's entry",
+                own=', '.join(own))
     elif not winner:
         raise InputError("missing_field", "name the winner with --winner NAME (or give --draw for a drawn hand)")
     elif not hand:
@@ -137,7 +141,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         record[name] = value
     clash = sorted(record.keys() & extra.keys() - {"winners"})
     if clash:
-        raise InputError("conflicting_flags", f"--fields repeats {', '.join(clash)}, given by its own flag")
+        raise InputError("conflicting_flags", "--fields repeats {clash}, given by its own flag", clash=', '.join(clash))
     return {**record, **extra}
 
 
@@ -186,18 +190,42 @@ def add(**params: Any) -> None:
     game: str | None = None
     if words and words[0].isascii() and words[0].isdigit() and (len(words) > 1 or params["draw"]):
         game, words = words[0], words[1:]
-    with errors_to_exit(json_out):
+    with errors_to_exit(json_out), in_flag_words():
         record = _record(params, words)
         with _store(db) as store:
             change = store.add(game, record)
     _print_change(change, json_out, lang)
 
 
+_FIELD_AS_FLAG = re.compile(r"(?<![-\w])(discarder|self_draw: true)\b")
+
+
+def _flag_words(text: str) -> str:
+    return _FIELD_AS_FLAG.sub(lambda m: "--discarder" if m.group(1) == "discarder" else "--self-draw", text)
+
+
+@contextmanager
+def in_flag_words() -> Iterator[None]:
+    """The game engine's errors in the words of `game add`/`edit`: its flags, not the record's
+    fields (`--discarder`, `--self-draw`), and, when the game is over, what to do next."""
+    from ..core.errors import InputError, MjcalcError
+
+    try:
+        yield
+    except MjcalcError as err:
+        if err.code == "missing_discarder":
+            raise err.rewritten(_flag_words) from None
+        if err.code == "game_over":
+            raise InputError("game_over", "{detail}; to play on, start the next game with `mjcalc game new` "
+                             "(or take the last hand back: `mjcalc game undo`)", detail=err) from None
+        raise
+
+
 def _hand_number(text: str) -> int:
     from ..core.errors import InputError, shown
 
     if not (text.isascii() and text.isdigit() and len(text) < 10) or int(text) < 1:
-        raise InputError("unknown_hand", f"a hand is named by its number (1, 2, ... as `mjcalc game show` lists them), not {shown(text, 40)}")
+        raise InputError("unknown_hand", "a hand is named by its number (1, 2, ... as `mjcalc game show` lists them), not {text}", text=shown(text, 40))
     return int(text)
 
 
@@ -217,7 +245,7 @@ def edit(**params: Any) -> None:
     numbers: list[str] = []
     while words and len(numbers) < 2 and words[0].isascii() and words[0].isdigit():
         numbers.append(words.pop(0))
-    with errors_to_exit(json_out):
+    with errors_to_exit(json_out), in_flag_words():
         if not numbers:
             raise InputError("missing_field", "name the hand to change: mjcalc game edit [GAME] N HAND")
         game, no = (None, numbers[0]) if len(numbers) == 1 else (numbers[0], numbers[1])
@@ -356,7 +384,8 @@ class ExportFormat(str, Enum):
 
 def export(game: GameArg = None, db: DbOption = None,
            fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv",
-                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml) -> None:
+                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml,
+           lang: LangOption = Lang.zh) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
@@ -375,7 +404,7 @@ def export(game: GameArg = None, db: DbOption = None,
 
 
 def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game file: YAML, JSON Lines or a CSV log; - reads stdin.")],
-                db: DbOption = None, json_out: JsonOption = False) -> None:
+                db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """Store the games of a game file as live games (a phone's game moved to `mjcalc serve`) and print their numbers.
 
     Every hand is settled first: a file with an error row is refused whole, nothing stored.

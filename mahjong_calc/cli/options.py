@@ -30,13 +30,22 @@ class Lang(str, Enum):
 
 
 def lang_given(ctx: typer.Context, param: typer.CallbackParam, value: Lang) -> Lang:
-    """A `--lang` given on the command line is also the language of error messages (without one: English)."""
+    """The language of the command's texts: `--lang` if given, else MJCALC_LANG, else the locale
+    (core/words.language_from_env); with none of them, tables keep their default (zh, with the
+    English beside it where wide) and messages are English."""
+    from ..core.words import language_from_env, set_language
+
     source = ctx.get_parameter_source(param.name) if param.name else None
     if source is not None and source.name == "COMMANDLINE":
-        from ..present.render import messages_in
+        set_language(value.value)
+        return value
+    chosen = language_from_env()
+    set_language(chosen)
+    return Lang(chosen) if chosen is not None else value
 
-        messages_in(value.value)
-    return value
+
+LANG_HELP = "Language of the output and error messages: zh or en (default: MJCALC_LANG, else a zh locale, else English messages)."
+LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given, help=LANG_HELP)]
 
 
 def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) -> inspect.Parameter:

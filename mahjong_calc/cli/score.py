@@ -20,7 +20,7 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, hand_inputs, hand_signature, with_signature
+from .options import KEYWORD, ExtraFieldsOption, Lang, LangOption, hand_inputs, hand_signature, with_signature
 
 
 def score_command(**params: Any) -> None:
@@ -65,6 +65,7 @@ def _score_signature() -> None:  # again whenever flags.FIELDS changes
 
 def variants(
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """List the shipped rulesets.
 
@@ -104,6 +105,7 @@ def batch(
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
     extra_fields: ExtraFieldsOption = "error",
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Score many hands: one result per record, in input order.
 

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..core.words import N_
 from ..web import is_loopback, join_line
 from .app import errors_to_exit, fail
 from .live import DbOption
+from .options import Lang, LangOption
 
 if TYPE_CHECKING:
     from ..live.store import GameInfo
@@ -35,6 +37,7 @@ def serve(
         "Address to listen on; 0.0.0.0 lets phones on the same network join (then each game's link carries its access token)."))] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")] = 8315,
     db: DbOption = None,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Serve the table companion page and its JSON API (needs the `web` extra).
 
@@ -48,7 +51,7 @@ def serve(
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        fail("missing_extra", INSTALL_HINT, 2, False)
+        fail("missing_extra", N_(INSTALL_HINT), 2, False)
         return
     import socket
 
@@ -61,7 +64,7 @@ def serve(
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host.strip("[]"), port))
     except OSError as exc:
-        fail("cannot_listen", f"cannot listen on {host} port {port}: {exc.strerror or exc}", 2, False)
+        fail("cannot_listen", N_("cannot listen on {host} port {port}: {reason}", host=host, port=port, reason=exc.strerror or exc), 2, False)
     with errors_to_exit(False), Store(db) as store:
         games = store.games()[:8]
         where = store.path

@@ -9,13 +9,14 @@ from typing import Annotated
 import typer
 
 from .app import emit, errors_to_exit
+from .options import Lang, LangOption
 
 site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False,
                        rich_markup_mode=None)
 
 
 @site_app.callback()
-def _site(ctx: typer.Context) -> None:
+def _site(ctx: typer.Context, lang: LangOption = Lang.zh) -> None:
     """The page without a server: a static folder for any web host, that works offline on a phone.
 
     Example: mjcalc site build site/
@@ -31,6 +32,7 @@ def build(
         "--pyodide", metavar="PATH", show_default=False,
         help="A local copy of the npm package pyodide (its `npm pack` tarball or unpacked folder) instead of fetching it with npm.")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print what was written as JSON.")] = False,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """Write the static site: the page, a pinned Pyodide, mjcalc's Python and its rulesets, a manifest and a service worker.
 

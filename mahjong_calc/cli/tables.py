@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ..core.flags import derived
+from ..core.words import N_
 from .app import emit, errors_to_exit
 from .options import Lang, hand_inputs, hand_signature, lang_given, with_signature
 
@@ -43,7 +44,7 @@ def waits(**params: Any) -> None:
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
-        typer.echo(f"mjcalc: not a win [{result.reason.code}]: {result.reason.message}", err=True)
+        typer.echo(f"mjcalc: {N_('not a win')} [{result.reason.code}]: {result.reason.message}", err=True)
         raise typer.Exit(1)
 
 

@@ -6,22 +6,63 @@ input is well formed but the hand does not win under the variant (CLI exit 1).
 
 from __future__ import annotations
 
+import re
 import reprlib
-from typing import Self
+from collections.abc import Callable
+from typing import Any, Self
+
+from .words import Text, language, translated
+
+_HAN = re.compile("[\u4e00-\u9fff]")  # a finished message already in Chinese needs no Chinese in front
 
 
 class MjcalcError(Exception):
-    """Base error: a stable `code`, a human `message`, optionally where it is."""
+    """Base error: a stable `code`, a catalogue message with its named parameters, optionally where it is.
+
+    `InputError("bad_seat", "{flag} must be one of {choices}, not {value}", flag=..., ...)`: the
+    message is a msgid of the catalogue (core/words.py) and the keywords its parameters; it is
+    rendered, in the language chosen then, only when `.message` is read. The older form with a
+    finished English sentence and no parameters still works: it is shown as given (in Chinese
+    after the code's general Chinese message, as it was before the catalogue).
+    """
 
     exit_code = 2
 
-    def __init__(self, code: str, message: str, position: int | None = None, source: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Text, position: int | None = None, source: str | None = None,
+                 **params: object) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.text = message if isinstance(message, Text) else Text(message, params)
         self.position = position
         self.source = source
         self.winner: str | None = None  # which of several winners (一炮多响) the error is about
+        self.context: tuple[Text, ...] = ()  # where, outermost first: `line 3`, a file name, a winner
+        self.rewrites: tuple[Callable[[str], str], ...] = ()  # e.g. flags named as record fields
+
+    @property
+    def params(self) -> dict[str, object]:
+        return dict(self.text.params)
+
+    @property
+    def message(self) -> str:
+        """The message in the chosen language (core/words.set_language), with its context first."""
+        return self.render()
+
+    def render(self, lang: str | None = None) -> str:
+        """The message in `lang` (default: the chosen language)."""
+        lang = language() if lang is None else lang
+        body = self.text.render(lang)
+        if lang == "zh" and self.code in GENERAL and translated(self.text.msgid, lang) is None and not _HAN.search(body):
+            body = f"{translated(GENERAL[self.code], lang) or GENERAL[self.code]}: {body}"  # not yet in the catalogue
+        for rewrite in self.rewrites:
+            body = rewrite(body)
+        return "".join(f"{part.render(lang)}: " for part in self.context) + body
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.text!r})"
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": self.message}
@@ -31,17 +72,39 @@ class MjcalcError(Exception):
             out["winner"] = self.winner
         return out
 
+    def _copy(self, cls: type[MjcalcError] | None = None) -> MjcalcError:
+        named = (cls or type(self)).__new__(cls or type(self))
+        named.__dict__.update(self.__dict__)
+        named.args = self.args
+        return named
+
+    def within(self, where: Text, cls: type[MjcalcError] | None = None, *, keep_position: bool = False) -> MjcalcError:
+        """A copy said to be in `where` (`line 3: ...`, `rules.yaml: ...`), optionally of another class.
+
+        The copy forgets the position in the text unless `keep_position`, as a message about a
+        larger whole does not point into the tiles any more.
+        """
+        named = self._copy(cls)
+        named.context = (where, *self.context)
+        if not keep_position:
+            named.position = named.source = None
+        return named
+
+    def rewritten(self, rewrite: Callable[[str], str]) -> Self:
+        """A copy whose message, once rendered, goes through `rewrite` (`--discarder` → `discarder`)."""
+        named = self._copy()
+        named.rewrites = (*self.rewrites, rewrite)
+        return named  # type: ignore[return-value]
+
     def about_winner(self, winner: str) -> Self:
         """A copy naming one of several winners: `李: ...` and `winner` among its fields.
 
         A copy, since scored hands (and their errors) are cached and shared between hands.
         """
-        named = type(self).__new__(type(self))
-        named.__dict__.update(self.__dict__)
-        named.message = f"{winner}: {self.message}"
+        named = self._copy()
+        named.context = (Text("{winner}", {"winner": winner}), *self.context)
         named.winner = winner
-        named.args = (named.message,)
-        return named
+        return named  # type: ignore[return-value]
 
 
 class InputError(MjcalcError):
@@ -97,126 +160,124 @@ class _ShortRepr(reprlib.Repr):
 _SHORT = _ShortRepr()
 
 
-# Every error code's message in Chinese and English: what went wrong, in general; the error's own
-# message says where and with what. `--lang zh` shows the Chinese one (`localized`); codes never change.
-MESSAGES: dict[str, tuple[str, str]] = {
+# Every error code's general message, in English (its Chinese is in the catalogue, core/words.py):
+# what went wrong, in general; the error's own message says where and with what. Codes never change.
+GENERAL: dict[str, str] = {
     # tiles and hands
-    "unknown_character": ("牌里有无法识别的字符", "a character in the tiles cannot be read"),
-    "missing_suit": ("数字后面缺少花色 (m/p/s/z)", "numbers without a suit (m/p/s/z)"),
-    "missing_number": ("花色前面缺少数字", "a suit without numbers"),
-    "invalid_tile": ("没有这张牌", "no such tile"),
-    "not_one_tile": ("这里只能写一张牌", "exactly one tile is needed here"),
-    "input_too_long": ("牌写得太长了", "the tiles are too long"),
-    "empty_hand": ("没有牌", "no tiles were given"),
-    "wrong_tile_count": ("牌数不对", "the number of tiles is wrong"),
-    "too_many_copies": ("同一张牌超过 4 张", "more than 4 copies of a tile"),
-    "win_tile_not_in_hand": ("和张不在手牌里", "the winning tile is not in the hand"),
-    "bad_meld": ("副露不是碰、杠或吃", "a meld that is not a pung, kong or chow"),
-    "chow_not_allowed": ("这个规则不能吃", "this ruleset has no chows"),
-    "tile_not_in_variant": ("这个规则不用这张牌", "this ruleset does not use this tile"),
-    "conflicting_flags": ("这些选项不能同时给", "these options cannot be given together"),
-    "bad_seat": ("不是一个座位", "not a seat"),
-    "bad_piao": ("飘数必须是 0 到 7 的整数", "the piao count must be a whole number from 0 to 7"),
-    "bad_opponent_pungs": ("别家的碰数不对", "the other players' pung counts are wrong"),
-    "after_kong_without_kong": ("杠开却没有杠", "a win after a kong, without a kong"),
-    "flag_not_in_variant": ("这个规则不用这个选项", "this ruleset does not use this option"),
-    "bad_source": ("副露的来源不是一个座位或玩家", "a meld's source is not a seat or a player"),
-    "source_on_concealed_kong": ("暗杠没有来源", "a concealed kong has no source"),
-    "too_many_wilds": ("财神超过 3 张", "more than 3 wild tiles (cai shen)"),
-    "robbed_player_required": ("抢杠要说明被抢的是谁", "robbing a kong needs the robbed player"),
-    "bad_robbed_fan": ("被抢杠的番数必须是 0 到 16", "the robbed kong's value must be 0 to 16"),
-    "missing_robbed_fan": ("缺少被抢杠的番数", "the robbed kong's value is missing"),
-    "robbed_fan_unused": ("这个规则不用被抢杠的番数", "this ruleset does not use the robbed kong's value"),
-    "missing_discarder": ("不是自摸的和牌要说明放冲 (或被抢杠) 的是谁", "a win that is not self-drawn must name who discarded (or whose kong was robbed)"),
-    "chow_restricted": ("花不够时不能这样吃碰", "with too few flowers (hua), this call is not allowed"),
+    "unknown_character": "a character in the tiles cannot be read",
+    "missing_suit": "numbers without a suit (m/p/s/z)",
+    "missing_number": "a suit without numbers",
+    "invalid_tile": "no such tile",
+    "not_one_tile": "exactly one tile is needed here",
+    "input_too_long": "the tiles are too long",
+    "empty_hand": "no tiles were given",
+    "wrong_tile_count": "the number of tiles is wrong",
+    "too_many_copies": "more than 4 copies of a tile",
+    "win_tile_not_in_hand": "the winning tile is not in the hand",
+    "bad_meld": "a meld that is not a pung, kong or chow",
+    "chow_not_allowed": "this ruleset has no chows",
+    "tile_not_in_variant": "this ruleset does not use this tile",
+    "conflicting_flags": "these options cannot be given together",
+    "bad_seat": "not a seat",
+    "bad_piao": "the piao count must be a whole number from 0 to 7",
+    "bad_opponent_pungs": "the other players' pung counts are wrong",
+    "after_kong_without_kong": "a win after a kong, without a kong",
+    "flag_not_in_variant": "this ruleset does not use this option",
+    "bad_source": "a meld's source is not a seat or a player",
+    "source_on_concealed_kong": "a concealed kong has no source",
+    "too_many_wilds": "more than 3 wild tiles (cai shen)",
+    "robbed_player_required": "robbing a kong needs the robbed player",
+    "bad_robbed_fan": "the robbed kong's value must be 0 to 16",
+    "missing_robbed_fan": "the robbed kong's value is missing",
+    "robbed_fan_unused": "this ruleset does not use the robbed kong's value",
+    "missing_discarder": "a win that is not self-drawn must name who discarded (or whose kong was robbed)",
+    "chow_restricted": "with too few flowers (hua), this call is not allowed",
     # not a win
-    "not_a_winning_hand": ("这手牌不能和", "this hand does not win"),
-    "no_ba_zhi": ("没有一门够 8 支", "no suit reaches 8 zhi"),
-    "discard_win_not_allowed": ("这个规则不能点炮和", "this ruleset has no discard wins"),
-    "needs_three_pungs": ("需要三个碰", "three pungs are needed"),
-    "wild_needs_fan": ("有财神要有番才能和", "with a wild tile, the hand needs a scoring pattern"),
-    "qi_dui_needs_cai_diao": ("七对要财吊", "seven pairs needs the wild tile as the wait (cai diao)"),
-    "piao_needs_cai_shen_tou": ("飘要财神头", "piao needs the wild tile as the pair (cai shen tou)"),
-    "not_enough_flowers": ("花不够", "not enough flowers (hua) for this kind of win"),
-    "no_waits": ("没有听牌", "no tile completes this hand"),
-    "win_not_allowed_during_piao": ("别人飘财时不能这样和", "another player's piao round forbids this win"),
+    "not_a_winning_hand": "this hand does not win",
+    "no_ba_zhi": "no suit reaches 8 zhi",
+    "discard_win_not_allowed": "this ruleset has no discard wins",
+    "needs_three_pungs": "three pungs are needed",
+    "wild_needs_fan": "with a wild tile, the hand needs a scoring pattern",
+    "qi_dui_needs_cai_diao": "seven pairs needs the wild tile as the wait (cai diao)",
+    "piao_needs_cai_shen_tou": "piao needs the wild tile as the pair (cai shen tou)",
+    "not_enough_flowers": "not enough flowers (hua) for this kind of win",
+    "no_waits": "no tile completes this hand",
+    "win_not_allowed_during_piao": "another player's piao round forbids this win",
     # rulesets
-    "unknown_variant": ("没有这个规则", "no such ruleset"),
-    "ruleset_not_found": ("找不到规则文件", "the ruleset file cannot be found"),
-    "ruleset_invalid": ("规则文件有错", "the ruleset is invalid"),
-    "ruleset_duplicate_key": ("规则文件里有重复的键", "the ruleset repeats a key"),
-    "bad_set_option": ("--set 的写法不对", "a --set option is not key=value"),
-    "no_settlement": ("这个规则不能结算", "this ruleset has no settlement"),
+    "unknown_variant": "no such ruleset",
+    "ruleset_not_found": "the ruleset file cannot be found",
+    "ruleset_invalid": "the ruleset is invalid",
+    "ruleset_duplicate_key": "the ruleset repeats a key",
+    "bad_set_option": "a --set option is not key=value",
+    "no_settlement": "this ruleset has no settlement",
     # the command line and output
-    "usage_error": ("命令用法不对", "the command is not used that way"),
-    "output_error": ("输出写不出去", "the output cannot be written"),
-    "internal_error": ("程序出错了, 请报告", "a bug: please report it"),
+    "usage_error": "the command is not used that way",
+    "output_error": "the output cannot be written",
+    "internal_error": "a bug: please report it",
     # batch
-    "bad_input_format": ("不认识的输入格式", "an unknown input format"),
-    "cannot_read_input": ("输入文件打不开", "the input cannot be read"),
-    "bad_jobs": ("--jobs 超出范围", "--jobs is out of range"),
-    "record_too_large": ("一条记录太长", "a record is too long"),
-    "worker_died": ("一个工作进程死了", "a worker process died"),
-    "bad_extra_fields": ("--extra-fields 只能是 error 或 keep", "--extra-fields is error or keep"),
-    "bad_date": ("日期要写成 YYYY-MM-DD", "a date is written YYYY-MM-DD"),
-    "bad_encoding": ("不是 UTF-8 文本", "not UTF-8 text"),
-    "bad_json": ("不是 JSON", "not valid JSON"),
-    "bad_yaml": ("不是 YAML", "not valid YAML"),
-    "bad_csv": ("不是 CSV", "not valid CSV"),
-    "bad_csv_row": ("CSV 这一行不对", "a CSV row is wrong"),
-    "bad_record": ("记录不是一组字段", "a record is not a mapping of fields"),
-    "missing_field": ("缺少字段", "a field is missing"),
-    "unknown_field": ("不认识的字段", "an unknown field"),
-    "bad_field": ("字段的值不对", "a field has a wrong value"),
+    "bad_input_format": "an unknown input format",
+    "cannot_read_input": "the input cannot be read",
+    "bad_jobs": "--jobs is out of range",
+    "record_too_large": "a record is too long",
+    "worker_died": "a worker process died",
+    "bad_extra_fields": "--extra-fields is error or keep",
+    "bad_date": "a date is written YYYY-MM-DD",
+    "bad_encoding": "not UTF-8 text",
+    "bad_json": "not valid JSON",
+    "bad_yaml": "not valid YAML",
+    "bad_csv": "not valid CSV",
+    "bad_csv_row": "a CSV row is wrong",
+    "bad_record": "a record is not a mapping of fields",
+    "missing_field": "a field is missing",
+    "unknown_field": "an unknown field",
+    "bad_field": "a field has a wrong value",
     # games
-    "game_over": ("牌局已经结束 (有人子输光)", "the game has ended (a player's chips ran out)"),
-    "multiple_winners_not_allowed": ("这个规则没有一炮多响", "this ruleset has no several winners on one discard"),
-    "unknown_player": ("没有这个玩家", "no such player"),
-    "self_fed_meld": ("副露不能来自自己", "a meld cannot be fed by its owner"),
-    "two_dealers": ("庄家不对", "the dealer is not the one the game works out"),
-    "computed_field": ("这个字段由牌局自己算出", "the game works this field out itself"),
-    "conflicting_fields": ("这些字段不能同时给", "these fields cannot be given together"),
-    "bad_game": ("牌局文件有错", "the game file is wrong"),
-    "game_not_found": ("找不到牌局文件", "the game file cannot be found"),
-    "game_not_a_file": ("牌局不是一个普通文件", "the game is not a regular file"),
-    "game_too_large": ("牌局文件太大", "the game file is too large"),
-    "missing_dealer": ("缺少首局庄家", "the first dealer is missing"),
+    "game_over": "the game has ended (a player's chips ran out)",
+    "multiple_winners_not_allowed": "this ruleset has no several winners on one discard",
+    "unknown_player": "no such player",
+    "self_fed_meld": "a meld cannot be fed by its owner",
+    "two_dealers": "the dealer is not the one the game works out",
+    "computed_field": "the game works this field out itself",
+    "conflicting_fields": "these fields cannot be given together",
+    "bad_game": "the game file is wrong",
+    "game_not_found": "the game file cannot be found",
+    "game_not_a_file": "the game is not a regular file",
+    "game_too_large": "the game file is too large",
+    "missing_dealer": "the first dealer is missing",
     # live games
-    "no_game": ("还没有牌局", "no game yet"),
-    "unknown_game": ("没有这个牌局", "no such game"),
-    "unknown_hand": ("牌局里没有这一局", "the game has no such hand"),
-    "advise_not_supported": ("这个规则没有向听规则, 不能给出打牌建议", "this ruleset's scorer has no shanten rules to advise with"),
-    "nothing_to_undo": ("没有可撤销的局", "no hand to take back"),
-    "nothing_to_redo": ("没有可恢复的撤销", "no undo to take back"),
-    "stale_version": ("别人刚改了这个牌局, 请看最新的再改", "someone else changed the game first: look again"),
-    "bad_db": ("牌局数据库不能用", "the games database cannot be used"),
-    "db_too_new": ("牌局数据库比这个 mjcalc 新", "the games database is newer than this mjcalc"),
-    "db_busy": ("牌局数据库正忙, 请再试", "the games database is busy: try again"),
+    "no_game": "no game yet",
+    "unknown_game": "no such game",
+    "unknown_hand": "the game has no such hand",
+    "advise_not_supported": "this ruleset's scorer has no shanten rules to advise with",
+    "nothing_to_undo": "no hand to take back",
+    "nothing_to_redo": "no undo to take back",
+    "stale_version": "someone else changed the game first: look again",
+    "bad_db": "the games database cannot be used",
+    "db_too_new": "the games database is newer than this mjcalc",
+    "db_busy": "the games database is busy: try again",
     # mjcalc serve
-    "missing_extra": ("需要安装 web 扩展", "the web extra is not installed"),
-    "cannot_listen": ("无法监听这个地址或端口", "cannot listen on that address or port"),
-    "body_too_large": ("请求太大", "the request body is too large"),
-    "missing_token": ("缺少访问令牌", "the access token is missing"),
-    "bad_token": ("访问令牌打不开这个牌局", "the access token does not open this game"),
-    "bad_host": ("只在本机回答", "this server answers on loopback only"),
-    "bad_origin": ("修改只能来自本服务器的页面", "a change must come from this server's own page"),
-    "bad_content_type": ("请求必须是 JSON", "the request must be sent as JSON"),
-    "not_found": ("没有这个地址", "no such address"),
-    "method_not_allowed": ("这个地址不接受这种请求", "this address does not take that method"),
-    "bad_request": ("请求不对", "a bad request"),
+    "missing_extra": "the web extra is not installed",
+    "cannot_listen": "cannot listen on that address or port",
+    "body_too_large": "the request body is too large",
+    "missing_token": "the access token is missing",
+    "bad_token": "the access token does not open this game",
+    "bad_host": "this server answers on loopback only",
+    "bad_origin": "a change must come from this server's own page",
+    "bad_content_type": "the request must be sent as JSON",
+    "not_found": "no such address",
+    "method_not_allowed": "this address does not take that method",
+    "bad_request": "a bad request",
     # mjcalc site build
-    "npm_unavailable": ("找不到 npm, 无法取得 Pyodide", "npm is not installed: Pyodide cannot be fetched"),
-    "npm_failed": ("npm 取不到 Pyodide", "npm could not fetch Pyodide"),
-    "bad_pyodide": ("这不是可用的 Pyodide 包", "not a usable copy of the Pyodide package"),
-    "site_dir_not_empty": ("目标文件夹不是空的", "the site folder is not empty"),
-    "site_dir_not_writable": ("目标文件夹不能写", "the site folder cannot be written"),
-    "missing_package": ("缺少网页要带上的 Python 包", "a Python package the page ships is not installed"),
+    "npm_unavailable": "npm is not installed: Pyodide cannot be fetched",
+    "npm_failed": "npm could not fetch Pyodide",
+    "bad_pyodide": "not a usable copy of the Pyodide package",
+    "site_dir_not_empty": "the site folder is not empty",
+    "site_dir_not_writable": "the site folder cannot be written",
+    "missing_package": "a Python package the page ships is not installed",
 }
 
 
-def localized(code: str, message: str, lang: str | None) -> str:
-    """An error's message in a language: `zh` puts the code's Chinese message first, then the
-    specifics; `en` or None (the default) is the message itself. The code never changes."""
-    if lang != "zh" or code not in MESSAGES:
-        return message
-    return f"{MESSAGES[code][0]}: {message}"
+def __getattr__(name: str) -> Any:
+    if name == "MESSAGES":  # {code: (Chinese, English)}, read from the catalogue
+        return {code: (translated(en, "zh") or en, en) for code, en in GENERAL.items()}
+    raise AttributeError(name)

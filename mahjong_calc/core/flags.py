@@ -32,6 +32,7 @@ from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 from .errors import InputError, shown
+from .words import N_, Text
 
 Kind = Literal["id", "text", "tile", "seat", "bool", "count", "maybe_count", "melds", "pungs",
                "exposed", "hua", "player", "players"]
@@ -328,7 +329,8 @@ def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> i
     elif isinstance(value, str) and re.fullmatch(r" *[+-]?[0-9]{1,9} *", value):
         number = int(value)
     if number is None or number < lo or (hi is not None and number > hi):
-        raise InputError(f"bad_{field.name}", f"{field.named(spelling)} must be a whole number from {lo} to {hi}, not {shown(value)}")
+        raise InputError(f"bad_{field.name}", "{flag} must be a whole number from {low} to {high}, not {value}",
+                         flag=field.named(spelling), low=lo, high=hi, value=shown(value))
     return number
 
 
@@ -349,8 +351,8 @@ def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple
     if len(numbers) != 3 or not all(0 <= n <= MAX_PUNGS for n in numbers):
         raise InputError(
             "bad_opponent_pungs",
-            f"{field.named(spelling)} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {MAX_PUNGS} "
-            f"such as 2,0,1, not {shown(value)}",
+            "{flag} takes three counts NEXT,OPPOSITE,PREVIOUS from 0 to {high} such as 2,0,1, not {value}",
+            flag=field.named(spelling), high=MAX_PUNGS, value=shown(value),
         )
     return numbers
 
@@ -372,20 +374,23 @@ def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spe
         if field.variants is not None and scorer not in field.variants and field.is_set(value):
             raise InputError(
                 "flag_not_in_variant",
-                f"{field.named(spelling)} does not apply to {ruleset_name} (scorer {scorer}); "
-                f"it is taken by: {', '.join(field.variants)}",
+                "{flag} does not apply to {ruleset} (scorer {scorer}); it is taken by: {variants}",
+                flag=field.named(spelling), ruleset=ruleset_name, scorer=scorer, variants=", ".join(field.variants),
             )
 
 
-def win_ways(scorer: str) -> str:
+def win_ways(scorer: str) -> Text:
     """How a win of this variant names the way it was won, in record fields: for a message
     about a win that gives neither self_draw nor discarder."""
     robbing = scorer in (BY_NAME["robbing_kong"].variants or (scorer,))
     if scorer in SELF_DRAW_ONLY:
-        rob = " or 抢杠 (robbing_kong: true, with discarder the player whose kong was robbed)" if robbing else ""
-        return f"{scorer} has no discard wins: a win is a self-draw (self_draw: true){rob}"
-    rob = " (or, for 抢杠, whose kong was robbed)" if robbing else ""
-    return f"a discard win needs discarder, who discarded the winning tile{rob}; or give self_draw: true"
+        if robbing:
+            return N_("{scorer} has no discard wins: a win is a self-draw (self_draw: true) or 抢杠 (robbing_kong: true, "
+                      "with discarder the player whose kong was robbed)", scorer=scorer)
+        return N_("{scorer} has no discard wins: a win is a self-draw (self_draw: true)", scorer=scorer)
+    if robbing:
+        return N_("a discard win needs discarder, who discarded the winning tile (or, for 抢杠, whose kong was robbed); or give self_draw: true")
+    return N_("a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
 
 
 # --- derived documents ----------------------------------------------------------------------

@@ -15,6 +15,7 @@ from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
 from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
+from .words import N_, Text
 
 MeldKind = Literal["pung", "kong", "chow"]
 
@@ -82,12 +83,13 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
         if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
             return Meld("chow", tuple(tiles))
     if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
-        raise InputError("bad_meld", f"{flag} {shown(text)}: honours cannot form a chow (吃); only pungs and kongs")
-    shape = "four identical tiles" if concealed else "a pung (555p), a kong (5555p) or a chow (123m)"
-    raise InputError("bad_meld", f"{flag} {shown(text)} is not {shape}")
+        raise InputError("bad_meld", "{flag} {meld}: honours cannot form a chow (吃); only pungs and kongs", flag=flag, meld=shown(text))
+    shape = N_("four identical tiles") if concealed else N_("a pung (555p), a kong (5555p) or a chow (123m)")
+    raise InputError("bad_meld", "{flag} {meld} is not {shape}", flag=flag, meld=shown(text), shape=shape)
 
 
 SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+SEAT_CHOICES = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())  # a catalogue text: each language says it its own way
 
 
 def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
@@ -96,8 +98,7 @@ def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
         return None
     value = SEAT_ZH.get(value, value)
     if value not in SEATS:
-        choices = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())
-        raise InputError("bad_seat", f"{flag} must be one of {choices}, not {shown(value)}")
+        raise InputError("bad_seat", "{flag} must be one of {choices}, not {value}", flag=flag, choices=N_(SEAT_CHOICES), value=shown(value))
     return value
 
 
@@ -117,14 +118,14 @@ def build_hand(
         raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
     win_tile = parse_tile(win) if win is not None else concealed[-1]
     if win_tile not in concealed:
-        raise InputError("win_tile_not_in_hand", f"winning tile {tile_str(win_tile)} is not among the concealed tiles")
+        raise InputError("win_tile_not_in_hand", "winning tile {tile} is not among the concealed tiles", tile=tile_str(win_tile))
     hand = Hand(tuple(concealed), parsed, win_tile)
     counts: dict[int, int] = {}
     for t in hand.all_tiles:
         counts[t] = counts.get(t, 0) + 1
     for t, n in sorted(counts.items()):
         if n > 4:
-            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times across hand and melds; there are only 4")
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=n)
     return hand
 
 
@@ -141,7 +142,7 @@ def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
     for t, n in sorted(counts.items()):
         if n > 4:
             where = ", ".join(f"{who} {k}" for who, tiles in shown_by if (k := list(tiles).count(t)))
-            raise InputError("too_many_copies", f"{tile_str(t)} appears {n} times on the table ({where}); there are only 4")
+            raise InputError("too_many_copies", "{tile} appears {count} times on the table ({where}); there are only 4", tile=tile_str(t), count=n, where=where)
 
 
 def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
@@ -190,7 +191,7 @@ def _check_implied_clashes(on: set[str], spelling: Spelling) -> None:
                 given = [source[n] for n in (name, *hit)]
                 if len(set(given)) > 1:  # a flag never clashes with what it implies itself
                     first, *rest = (by_name[n].named(spelling) for n in given)
-                    raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+                    raise InputError("conflicting_flags", "{first} and {others} cannot both be given", first=first, others="/".join(rest))
 
 
 def win_context(facts: dict[str, Any]) -> WinContext:
@@ -218,7 +219,7 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     for name, others in flag_table.CLASHES:
         if name in on and not on.isdisjoint(others):
             first, *rest = (by_name[n].named(spelling) for n in (name, *others))
-            raise InputError("conflicting_flags", f"{first} and {'/'.join(rest)} cannot both be given")
+            raise InputError("conflicting_flags", "{first} and {others} cannot both be given", first=first, others="/".join(rest))
     if not on.isdisjoint(_IMPLIED_BY):
         _check_implied_clashes(on, spelling)
     facts = dict(_ABSENT_FACTS)
@@ -231,23 +232,24 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     for f in _NEEDING:
         if f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):  # type: ignore[index]
             # a count of nobody's 飘 would be ignored
-            raise InputError("conflicting_flags", f"{f.named(spelling)} needs {by_name[f.needs].named(spelling)}: {f.needs_hint}")  # type: ignore[index]
+            raise InputError("conflicting_flags", "{flag} needs {needed}: {hint}", flag=f.named(spelling),
+                             needed=by_name[f.needs].named(spelling), hint=N_(f.needs_hint))  # type: ignore[index]
     return win_context(facts)
 
 
 WAITS_HINT = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
 
 
-def tile_count_message(concealed: Sequence[int], melds: int, expected: int) -> str:
+def tile_count_message(concealed: Sequence[int], melds: int, expected: int) -> Text:
     """The `wrong_tile_count` message, with what the player probably meant."""
     n = len(concealed)
     if n == expected - 1:
-        return WAITS_HINT.format(n=n)
-    base = f"the hand has {n} concealed tiles; with {melds} meld(s) it needs {expected}"
+        return N_(WAITS_HINT, n=n)
+    base = N_("the hand has {count} concealed tiles; with {melds} meld(s) it needs {expected}", count=n, melds=melds, expected=expected)
     extra = n - expected
     if extra > 0:
         fours = sorted({t for t in concealed if concealed.count(t) == 4})
         if fours and extra <= len(fours):
             kongs = " ".join(f"-k {format_tiles([t] * 4)}" for t in fours[:extra])
-            return f"{base}; a concealed kong goes in a flag, not in HAND: {kongs}"
+            return N_("{base}; a concealed kong goes in a flag, not in HAND: {kongs}", base=base, kongs=kongs)
     return base

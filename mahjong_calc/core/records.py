@@ -17,6 +17,7 @@ from typing import Any
 
 from . import flags as flag_table
 from .errors import InputError, shown
+from .words import N_, Text
 
 # field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
 # pungs (3 counts), id.
@@ -38,12 +39,12 @@ def _derive() -> None:
 
 
 _KIND_TEXT = {
-    "str": "a string",
-    "bool": "true or false",
-    "int": "an integer",
-    "list": "a list of strings",
-    "pungs": "three counts NEXT,OPPOSITE,PREVIOUS (a list of 3 integers or a string such as '2,0,1')",
-    "id": "a string or an integer of at most 64 bits",
+    "str": N_("a string"),
+    "bool": N_("true or false"),
+    "int": N_("an integer"),
+    "list": N_("a list of strings"),
+    "pungs": N_("three counts NEXT,OPPOSITE,PREVIOUS (a list of 3 integers or a string such as '2,0,1')"),
+    "id": N_("a string or an integer of at most 64 bits"),
 }
 
 Key = tuple[Any, ...]  # values of KEY_FIELDS, in that order
@@ -55,7 +56,7 @@ EXTRA_FIELDS = ("error", "keep")  # --extra-fields: a field that is not one is a
 def check_extra_fields(mode: str) -> str:
     """An --extra-fields value (`batch`, `game settle`, `stats`), or bad_extra_fields."""
     if mode not in EXTRA_FIELDS:
-        raise InputError("bad_extra_fields", f"--extra-fields must be one of {', '.join(EXTRA_FIELDS)}, not {shown(mode)}")
+        raise InputError("bad_extra_fields", "--extra-fields must be one of {extra_fields}, not {value}", extra_fields=", ".join(EXTRA_FIELDS), value=shown(mode))
     return mode
 
 
@@ -64,7 +65,7 @@ _FALSE = frozenset({"false", "0"})
 
 
 def _bad(name: str, value: Any) -> InputError:
-    return InputError("bad_field", f"field {name!r} must be {_KIND_TEXT[RECORD_KINDS[name]]}, not {shown(value)}")
+    return InputError("bad_field", "field {name!r} must be {kind}, not {value}", name=name, kind=_KIND_TEXT[RECORD_KINDS[name]], value=shown(value))
 
 
 def _check(name: str, kind: str, value: Any) -> Any:
@@ -112,13 +113,14 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     `null` (YAML `~`) means "absent" for every field; `hand` is required.
     """
     if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check is slow; most are dicts
-        raise InputError("bad_record", f"a record must be a mapping of fields, not {type(raw).__name__}")
+        raise InputError("bad_record", "a record must be a mapping of fields, not {type}", type=type(raw).__name__)
     values = _EMPTY_KEY.copy()
     rid: RecordId = None
     for name, value in raw.items():
         kind = RECORD_KINDS.get(name) if isinstance(name, str) else None
         if kind is None:
-            raise InputError("unknown_field", f"unknown field {shown(name)}{_did_you_mean(name)}; fields are: {', '.join(RECORD_KINDS)}")
+            raise InputError("unknown_field", "unknown field {name}{suggestion}; fields are: {fields}",
+                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(RECORD_KINDS))
         if value is None:
             continue
         if kind == "id":
@@ -132,7 +134,7 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     return _finish(values), rid
 
 
-def _did_you_mean(name: object) -> str:
+def _did_you_mean(name: object) -> Text | str:
     """` (did you mean 'self_draw'?)` for `selfdraw`, `self-draw`, `Self_Draw`; '' when nothing is close."""
     if not isinstance(name, str):
         return ""
@@ -141,7 +143,7 @@ def _did_you_mean(name: object) -> str:
     folded = {f.replace("_", ""): f for f in RECORD_KINDS}
     plain = name.lower().replace("-", "").replace("_", "").replace(" ", "")
     match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(RECORD_KINDS), n=1, cutoff=0.75)), None)
-    return f" (did you mean {match!r}?)" if match else ""
+    return N_(" (did you mean {field!r}?)", field=match) if match else ""
 
 
 def _finish(values: list[Any]) -> Key:
@@ -158,14 +160,15 @@ def _cell(name: str, kind: str, text: str) -> Any:
             return True
         if low in _FALSE:
             return False
-        raise InputError("bad_field", f"column {name!r} must be true/false/1/0, not {shown(text)}")
+        raise InputError("bad_field", "column {name!r} must be true/false/1/0, not {value}", name=name, value=shown(text))
     if kind == "int":
         digits = text.strip()
         if not re.fullmatch(r"[+-]?[0-9]+", digits):
-            raise InputError("bad_field", f"column {name!r} must be an integer, not {shown(text)}")
+            raise InputError("bad_field", "column {name!r} must be an integer, not {value}", name=name, value=shown(text))
         if len(digits) > 18:  # far out of any bound, and too long to convert safely
             field = flag_table.BY_NAME[name]
-            raise InputError(f"bad_{name}", f"column {name!r} must be from {field.minimum} to {field.maximum}, not {shown(text)}")
+            raise InputError(f"bad_{name}", "column {name!r} must be from {low} to {high}, not {value}",
+                             name=name, low=field.minimum, high=field.maximum, value=shown(text))
         return int(digits)
     if kind == "list":
         return tuple(text.split())
@@ -183,7 +186,8 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     for name, text in row.items():
         kind = RECORD_KINDS.get(name)
         if kind is None:
-            raise InputError("unknown_field", f"unknown column {shown(name)}{_did_you_mean(name)}; columns are: {', '.join(RECORD_KINDS)}")
+            raise InputError("unknown_field", "unknown column {name}{suggestion}; columns are: {fields}",
+                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(RECORD_KINDS))
         if text == "":
             continue
         if kind == "id":

@@ -43,7 +43,7 @@ def split_source(text: str) -> tuple[str, str | None]:
     if not sep:
         return text, None
     if not source.strip():
-        raise InputError("bad_source", f"meld {text!r}: nothing after '@'; name the seat it was taken from")
+        raise InputError("bad_source", "meld {meld!r}: nothing after '@'; name the seat it was taken from", meld=text)
     return meld, source.strip()
 
 
@@ -52,7 +52,7 @@ def relative_source(meld: str, source: str) -> Seat:
     seat = RELATIVE_ALIASES.get(source)
     if seat is None:
         choices = ", ".join(RELATIVE_ALIASES)
-        raise InputError("bad_source", f"--meld {meld}@{source}: the source must be one of {choices}")
+        raise InputError("bad_source", "--meld {meld}@{seat}: the source must be one of {choices}", meld=meld, seat=source, choices=choices)
     return seat
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from .errors import InputError
+from .words import N_
 
 SUITS = "mpsz"
 NUM_TILES = 34
@@ -78,9 +79,10 @@ def parse_tiles(text: str) -> list[int]:
     if len(text) > MAX_INPUT:
         raise InputError(
             "input_too_long",
-            f"tile string is {len(text)} characters long; the limit is {MAX_INPUT}",
+            "tile string is {length} characters long; the limit is {limit}",
             MAX_INPUT,
             text[: MAX_INPUT + 10],
+            length=len(text), limit=MAX_INPUT,
         )
     if _PLAIN.fullmatch(text):
         return [SUITS.index(suit) * 9 + int(d) - 1 for digits, suit in _RUN.findall(text) for d in digits]
@@ -104,10 +106,10 @@ def parse_tiles(text: str) -> list[int]:
         elif ch in SUITS or ch in SUIT_CHARS:
             suit = SUIT_CHARS.get(ch, ch)
             if not pending:
-                raise InputError("missing_number", f"suit {ch!r} has no numbers before it", i, text)
+                raise InputError("missing_number", "suit {suit!r} has no numbers before it", i, text, suit=ch)
             for number, pos in pending:
                 if suit == "z" and number > 7:
-                    raise InputError("invalid_tile", f"{number}z is not a tile (honours run 1z-7z)", pos, text)
+                    raise InputError("invalid_tile", "{number}z is not a tile (honours run 1z-7z)", pos, text, number=number)
                 tiles.append(tile_of(number, suit))
             pending = []
         elif pending and ch in _UPPER_SUITS:
@@ -123,9 +125,9 @@ def parse_tiles(text: str) -> list[int]:
             else:
                 tiles.append(HONOUR_LETTERS.get(ch, HONOUR_CHARS.get(ch, -1)))
         elif ch in _UPPER_SUITS:
-            raise InputError("unknown_character", f"unknown character {ch!r} in tiles; suits are lower case: m p s z", i, text)
+            raise InputError("unknown_character", "unknown character {char!r} in tiles; suits are lower case: m p s z", i, text, char=ch)
         else:
-            raise InputError("unknown_character", f"unknown character {ch!r} in tiles", i, text)
+            raise InputError("unknown_character", "unknown character {char!r} in tiles", i, text, char=ch)
         i += 1
     if pending:
         raise _missing_suit(pending, text)
@@ -141,23 +143,27 @@ def _word_without_suit(pending: list[tuple[int, int]], text: str, end: int) -> I
     digits = "".join(text[pos] for _, pos in pending)
     later = next((ch for ch in text[end:] if ch in SUITS or ch in SUIT_CHARS), "m")
     word = text[:end].split()[-1]
-    what = f"the word {word} has" if word == digits else f"the word {word} ends in digits with"
-    return InputError("missing_suit", f"{what} no suit: write {digits}{later}, or join the words", pending[0][1], text)
+    if word == digits:
+        return InputError("missing_suit", "the word {word} has no suit: write {digits}{suit}, or join the words", pending[0][1], text,
+                          word=word, digits=digits, suit=later)
+    return InputError("missing_suit", "the word {word} ends in digits with no suit: write {digits}{suit}, or join the words",
+                      pending[0][1], text, word=word, digits=digits, suit=later)
 
 
 def _upper_case_suit(ch: str, pending: list[tuple[int, int]], i: int, text: str) -> InputError:
     """`13M`: suits are lower case; P and S after digits are a suit typed in capitals, not 白 or South."""
     digits = "".join(str(n) for n, _ in pending)
-    honour = {"P": " (upper-case P means 白, the White Dragon)", "S": " (upper-case S means 南, South)"}.get(ch, "")
+    honour = {"P": N_(" (upper-case P means 白, the White Dragon)"), "S": N_(" (upper-case S means 南, South)")}.get(ch, "")
     code = "unknown_character" if ch in "MZ" else "missing_suit"
-    return InputError(code, f"suits are lower case: write {digits}{ch.lower()}, not {digits}{ch}{honour}", i, text)
+    return InputError(code, "suits are lower case: write {digits}{lower}, not {digits}{upper}{honour}", i, text,
+                      digits=digits, lower=ch.lower(), upper=ch, honour=honour)
 
 
 def parse_tile(text: str) -> int:
     """Parse exactly one tile (for --win, --wild)."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise InputError("not_one_tile", f"expected exactly one tile, got {len(tiles)} in {text!r}")
+        raise InputError("not_one_tile", "expected exactly one tile, got {count} in {text!r}", count=len(tiles), text=text)
     return tiles[0]
 
 

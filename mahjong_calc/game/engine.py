@@ -24,6 +24,7 @@ from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
+from ..core.words import N_
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
@@ -126,8 +127,8 @@ class HandError(InputError):
     """A hand of a game record that cannot be settled (its row says why)."""
 
 
-def _fail(code: str, message: str) -> HandError:
-    return HandError(code, message)
+def _fail(code: str, message: str, **params: object) -> HandError:
+    return HandError(code, message, None, None, **params)
 
 
 # --- reading one hand ---------------------------------------------------------------
@@ -136,10 +137,10 @@ def _fail(code: str, message: str) -> HandError:
 def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
     name = name.rstrip(":")
     if not isinstance(value, str):
-        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT['player']}, not {value!r}")
+        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
     seat = seat_index(value, players)
     if seat is None:
-        raise _fail("unknown_player", f"{name}: {value!r} is not one of the players {', '.join(players)} (or E/S/W/N)")
+        raise _fail("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value, players=', '.join(players))
     return seat
 
 
@@ -168,19 +169,19 @@ _KIND_OK: dict[str, Any] = {
 
 def _check_kind(name: str, kind: str, value: Any) -> None:
     if not _KIND_OK[kind](value):
-        raise _fail("bad_field", f"{name}: must be {_KIND_TEXT[kind]}, not {value!r}")
+        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
 
 
 def _fields(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise _fail("bad_record", f"a hand must be a mapping of fields, not {type(raw).__name__}")
+        raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
     out: dict[str, Any] = {}
     for key, value in raw.items():
         if key in COMPUTED:
-            raise _fail("computed_field", f"{key}: {COMPUTED[key]}; drop it from the hand")
+            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(COMPUTED[key]))
         kind = HAND_KINDS.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _fail("unknown_field", f"unknown field {key!r}; fields are: {', '.join(HAND_KINDS)}")
+            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(HAND_KINDS))
         if value is None:
             continue
         _check_kind(key, kind, value)
@@ -199,7 +200,7 @@ def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: 
             if seat is None:
                 _player(source, f"{where} {text!r}", players)  # raises unknown_player
             if seat == owner:
-                raise _fail("self_fed_meld", f"{where} {text!r}: {players[owner]} cannot feed their own meld")
+                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
         out.append((meld, seat))
     return out
 
@@ -246,18 +247,18 @@ def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tu
         return parse_pungs(counts, "field")
     except InputError:
         if isinstance(given, dict):
-            raise _fail("bad_opponent_pungs", f"opponent_pungs: {shown(given)}: a player's count is 0 to {MAX_PUNGS} (a kong counts 2)") from None
+            raise _fail("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
+                given=shown(given), max_pungs=MAX_PUNGS) from None
         order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
-        raise _fail("bad_opponent_pungs", f"opponent_pungs: {shown(given)} is not three counts from 0 to {MAX_PUNGS} "
-                    f"for {order} in that order, nor {{player: count}}") from None
+        raise _fail("bad_opponent_pungs", "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
+            given=shown(given), max_pungs=MAX_PUNGS, order=order) from None
 
 
 def _in_game_words(err: MjcalcError) -> MjcalcError:
     """A library message in a game record's words: its fields, not `score`'s flags."""
-    message = in_field_words(err.message)
-    if message == err.message:
+    if in_field_words(err.message) == err.message:
         return err
-    return type(err)(err.code, message, err.position, err.source)
+    return err.rewritten(in_field_words)
 
 
 class Scored(NamedTuple):
@@ -281,21 +282,21 @@ def _win_one(
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
     if "hand" not in f:
-        raise _fail("missing_field", f"{players[w.seat]}'s win has no 'hand'")
+        raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
     if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
         if f.get("robbing_kong"):
-            raise _fail("missing_discarder", f"{players[w.seat]}'s win: a 抢杠 win needs discarder, the player whose kong was robbed")
-        raise _fail("missing_discarder", f"{players[w.seat]}'s win: {flag_table.win_ways(rs.scorer)}")
+            raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
+        raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
     melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
-            raise _fail("source_on_concealed_kong", f"concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source")
+            raise _fail("source_on_concealed_kong", "concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source", kong=kong)
     dealer = state.dealer
     exposed: dict[Seat, tuple[Sourced, ...]] = {}
     for name, texts in (f.get("exposed") or {}).items():
         owner = _player(name, "exposed:", players)
         if owner == w.seat:
-            raise _fail("bad_field", f"exposed: {name!r} is the winner; the winner's melds go in melds:")
+            raise _fail("bad_field", "exposed: {name!r} is the winner; the winner's melds go in melds:", name=name)
         seat: Seat = relative(w.seat, owner)  # type: ignore[assignment]
         items = []
         for text, source in _sourced(texts, owner, players, f"exposed: {name}:"):
@@ -307,7 +308,7 @@ def _win_one(
         for name, n in pungs.items():
             owner = _player(name, "opponent_pungs:", players)
             if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise _fail("bad_opponent_pungs", f"opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs")
+                raise _fail("bad_opponent_pungs", "opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs", name=name, n=n)
             counts[SEATS.index(relative(w.seat, owner))] = n
         pungs = tuple(counts)
     elif isinstance(pungs, list):
@@ -316,7 +317,7 @@ def _win_one(
         # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
         pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
-        raise _fail("bad_field", f"discarder: {players[w.seat]} cannot discard to themself")
+        raise _fail("bad_field", "discarder: {player} cannot discard to themself", player=players[w.seat])
     values: dict[str, Any] = {
         "hand": f["hand"],
         "win": f.get("win"),
@@ -332,7 +333,7 @@ def _win_one(
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
     for needy, needed in _NEEDS:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
-            raise _fail("conflicting_fields", f"{needy} needs {needed}: name the player in the 飘 round")
+            raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
     if "opponent_pungs" in f:
         values["opponent_pungs"] = _pungs(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
     if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
@@ -344,11 +345,11 @@ def _win_one(
     piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
     sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
-        raise _fail("bad_field", f"sheng_zhang: {players[w.seat]} is the winner; name who discarded the 生张")
+        raise _fail("bad_field", "sheng_zhang: {player} is the winner; name who discarded the 生张", player=players[w.seat])
     hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
     la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
     if "winner" in hua or "winner" in la_zi:
-        raise _fail("bad_field", f"hua: / la_zi: name the other players, not the winner {players[w.seat]}")
+        raise _fail("bad_field", "hua: / la_zi: name the other players, not the winner {player}", player=players[w.seat])
     table = Table(
         sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
         exposed=exposed,
@@ -396,9 +397,9 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         if raw.error is not None:
             raise raw.error
         if state.ended_at is not None:
-            raise _fail("game_over", f"the game ended at hand {state.ended_at}, when a player's 子 ran out; to go on, give the game "
+            raise _fail("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to go on, give the game "
                         "its 子 (a `chips` header field or CSV column; `chips: 0` keeps no 子 ledger) or begin the next sitting "
-                        "as a new game (a new `game` id in a CSV log)")
+                        "as a new game (a new `game` id in a CSV log)", ended_at=state.ended_at)
         return _step(game, state, raw)
     except MjcalcError as err:
         return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)
@@ -413,14 +414,14 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     if "dealer" in f:
         said = _player(f.pop("dealer"), "dealer:", players)
         if said != state.dealer:
-            raise _fail("two_dealers", f"dealer: the record says {players[said]}, but {players[state.dealer]} deals this hand")
+            raise _fail("two_dealers", "dealer: the record says {player}, but {dealer} deals this hand", player=players[said], dealer=players[state.dealer])
     f.pop("id", None)
     winners_given = [k for k in ("winner", "winners") if k in f]
     if f.pop("draw", False):
         if winners_given:
             raise _fail("conflicting_fields", "draw: true and a winner cannot both be given")
         if len(f):
-            raise _fail("conflicting_fields", f"a drawn hand (流局) has no {', '.join(sorted(f))}")
+            raise _fail("conflicting_fields", "a drawn hand (流局) has no {value}", value=', '.join(sorted(f)))
         dealer = next_dealer(state.dealer, (), opt)
         return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
     if len(winners_given) != 1:
@@ -431,16 +432,17 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     else:
         entries = f.pop("winners")
         if len(entries) > 1 and not opt.multiple_winners:  # the form itself, before any one winner's tiles
-            raise _fail("multiple_winners_not_allowed", f"{game.ruleset.name} has no 一炮多响: only one player wins a discard")
+            raise _fail("multiple_winners_not_allowed", "{name} has no 一炮多响: only one player wins a discard", name=game.ruleset.name)
         wins = []
         for i, entry in enumerate(entries):
             known = seat_index(entry["winner"], players) if isinstance(entry.get("winner"), str) else None
             try:
                 for key in entry:
                     if key not in WINNER_FIELDS:
-                        raise _fail("unknown_field", f"winners[{i}]: {key!r} is not one winner's field ({', '.join(WINNER_FIELDS)})")
+                        raise _fail("unknown_field", "winners[{i}]: {key!r} is not one winner's field ({winner_fields})",
+                            i=i, key=key, winner_fields=', '.join(WINNER_FIELDS))
                 if "winner" not in entry:
-                    raise _fail("missing_field", f"winners[{i}]: name the winner")
+                    raise _fail("missing_field", "winners[{i}]: name the winner", i=i)
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
                         _check_kind(f"winners[{i}].{key}", HAND_KINDS[key], value)

@@ -28,6 +28,7 @@ from ..batch.readers import CSV, ERR, BytesRead, read_csv
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.records import _cell as record_cell
 from ..core.records import check_extra_fields
+from ..core.words import N_
 from . import record
 from .engine import COMPUTED, HAND_KINDS
 from .record import GameFile, GameFileError, RawHand, check_header
@@ -50,8 +51,8 @@ class Games:
         return self.games
 
 
-def _bad(message: str) -> GameFileError:
-    return GameFileError("bad_game", message)
+def _bad(message: str, **params: object) -> GameFileError:
+    return GameFileError("bad_game", message, None, None, **params)
 
 
 def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -61,9 +62,10 @@ def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: 
         if value is None:
             continue
         if key == "variant" and "rules" in out:
-            raise _bad(f"{name}: --variant {value} is given, but the game names a ruleset file (rules: {shown(out['rules'])})")
+            raise _bad("{name}: --variant {value} is given, but the game names a ruleset file (rules: {out})", name=name, value=value, out=shown(out['rules']))
         if key in out and out[key] is not None and out[key] != value:
-            raise _bad(f"{name}: --{key} {shown(_cell_text(value))} is given, but the game says {key}: {shown(_cell_text(out[key]))}")
+            raise _bad("{name}: --{key} {value} is given, but the game says {key}: {first}",
+                name=name, key=key, value=shown(_cell_text(value)), first=shown(_cell_text(out[key])))
         out[key] = value
     return out
 
@@ -174,7 +176,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
             continue
         if count == 2:
             if first_line != first[0]:
-                raise _bad(f"{name}: line {first_line}: in JSON Lines a game's header comes before its hands")
+                raise _bad("{name}: line {first}: in JSON Lines a game's header comes before its hands", name=name, first=first_line)
             _jsonl_head(name, *first, defaults)
         _jsonl_head(name, line_no, head, defaults)
     lines.seek(0)
@@ -198,7 +200,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                     try:
                         yield _keep(RawHand(count, json.loads(line)), mode)
                     except (ValueError, RecursionError) as exc:
-                        yield RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+                        yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
             except OSError as exc:
                 raise record._fail_read(name, exc) from None
 
@@ -208,7 +210,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
 def _jsonl_head(name: str, line_no: int, head: dict[str, Any], defaults: dict[str, Any]) -> None:
     """One header line of a file of several games, checked (and then let go)."""
     if "hands" in head:
-        raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+        raise _bad("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
     _check(with_defaults(head, defaults, f"{name}: line {line_no}"), f"{name}: line {line_no}")
 
 
@@ -221,7 +223,7 @@ def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Ga
     for _ in record._yaml_walk(name, text, {}, headers):  # the whole file checked, every header read
         pass
     if not headers:
-        raise _bad(f"{name}: the list of games is empty")
+        raise _bad("{name}: the list of games is empty", name=name)
     checked = []
     for i, head in enumerate(headers, 1):
         checked.append(with_defaults(head, defaults, f"{name}: game {i}"))
@@ -312,7 +314,8 @@ def _cell(column: str, kind: str, text: str) -> Any:
         try:
             return json.loads(text)
         except (ValueError, RecursionError):
-            raise InputError("bad_field", f"column {column!r} must be JSON (e.g. {_JSON_EXAMPLE[kind]}), not {shown(text)}") from None
+            raise InputError("bad_field", "column {column!r} must be JSON (e.g. {json_example}), not {text}",
+                column=column, json_example=_JSON_EXAMPLE[kind], text=shown(text)) from None
     return text  # str, player, id
 
 
@@ -327,7 +330,7 @@ def _names(column: str, text: str) -> list[str]:
     except (ValueError, RecursionError):
         value = None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError("bad_field", f"column {column!r}: a cell starting with [ must be a JSON array of strings, not {shown(text)}")
+        raise InputError("bad_field", "column {column!r}: a cell starting with [ must be a JSON array of strings, not {text}", column=column, text=shown(text))
     return value
 
 
@@ -343,7 +346,7 @@ def _header_cells(row: Mapping[str, str]) -> dict[str, Any]:
         elif key == "chips":
             digits = text.strip()
             if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
-                raise _bad(f"chips: must be a whole number of 子, not {shown(text)}")
+                raise _bad("chips: must be a whole number of 子, not {text}", text=shown(text))
             out[key] = int(digits)
         else:
             out[key] = text.strip()
@@ -363,8 +366,9 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             if column in HEADER_COLUMNS and column != "dealer":
                 if text not in ("", first.get(column, "")):
-                    raise InputError("conflicting_fields", f"{column}: {shown(text)} differs from this game's first row "
-                                     f"({shown(first.get(column, ''))}); a new game needs a new value in the {GAME_COLUMN!r} column")
+                    raise InputError("conflicting_fields", "{column}: {text} differs from this game's first row ({value}); "
+                                     "a new game needs a new value in the {game_column!r} column",
+                        column=column, text=shown(text), value=shown(first.get(column, '')), game_column=GAME_COLUMN)
                 continue
             if column == "dealer" and row is first:
                 continue  # the first row's dealer is the game's
@@ -379,7 +383,7 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             value[column] = _cell(column, kind, text)
     except MjcalcError as err:
-        return RawHand(no, None, type(err)(err.code, f"line {line}: {err.message}"), extra or None)
+        return RawHand(no, None, err.within(N_("line {line}", line=line)), extra or None)
     return RawHand(no, value, None, extra or None)
 
 
@@ -406,9 +410,9 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
         if kind == ERR:
             message = payload[1]
             if message.startswith("the header repeats"):
-                raise _bad(f"{name}: {message}")
+                raise _bad("{name}: {detail}", name=name, detail=message)
             if not count:
-                raise _bad(f"{name}: line {line}: the first row cannot be read ({message})")
+                raise _bad("{name}: line {line}: the first row cannot be read ({detail})", name=name, line=line, detail=message)
             continue
         payload = _unmarked(payload)
         game = payload.get(GAME_COLUMN)
@@ -418,7 +422,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
         header_of(line, payload, game)
         count += 1
     if not count:
-        raise _bad(f"{name}: the CSV log has no rows (a header row, then one row per hand)")
+        raise _bad("{name}: the CSV log has no rows (a header row, then one row per hand)", name=name)
     raw.seek(0)
     several = count > 1
 
@@ -431,7 +435,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
             for line, kind, payload in read_csv(raw, BytesRead()):
                 if kind == ERR:
                     count += 1
-                    yield RawHand(count, None, InputError(payload[0], f"line {line}: {payload[1]}"))
+                    yield RawHand(count, None, InputError(payload[0], "line {line}: {payload}", line=line, payload=payload[1]))
                     continue
                 assert kind == CSV
                 payload = _unmarked(payload)
@@ -489,7 +493,7 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
     writer.writerow(columns)
     for label, header, hands in games:
         if not hands:
-            raise InputError("bad_game", f"game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)")
+            raise InputError("bad_game", "game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)", label=label)
         for i, hand in enumerate(hands):
             head = header if i == 0 else {}
             cells = []

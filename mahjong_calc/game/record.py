@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.seats import seat_index
+from ..core.words import N_
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
 from ..rules.schema import INTEGERS
@@ -71,21 +72,22 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
-def _fail(code: str, message: str) -> GameFileError:
-    return GameFileError(code, message)
+def _fail(code: str, message: str, **params: object) -> GameFileError:
+    return GameFileError(code, message, None, None, **params)
 
 
-def _bad(message: str) -> GameFileError:
-    return _fail("bad_game", message)
+def _bad(message: str, **params: object) -> GameFileError:
+    return _fail("bad_game", message, **params)
 
 
 def _fail_read(name: str, exc: OSError | ValueError) -> GameFileError:
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return _fail("game_not_found", f"{name}: cannot read the game file ({reason})")
+    return _fail("game_not_found", "{name}: cannot read the game file ({reason})", name=name, reason=reason)
 
 
 def _too_large(name: str) -> GameFileError:
-    return _fail("game_too_large", f"{name}: the game file is larger than {MAX_GAME_BYTES:,} bytes ({MAX_GAME_BYTES / 2**20:g} MiB, the limit for one game)")
+    return _fail("game_too_large", "{name}: the game file is larger than {max_game_bytes:,} bytes ({value:g} MiB, the limit for one game)",
+        name=name, max_game_bytes=MAX_GAME_BYTES, value=MAX_GAME_BYTES / 2**20)
 
 
 def _open(name: str) -> BinaryIO:
@@ -114,7 +116,7 @@ def _open(name: str) -> BinaryIO:
         raise _fail_read(name, IsADirectoryError(errno.EISDIR, "Is a directory"))
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise _fail("game_not_a_file", f"{name}: not a regular file (a FIFO, socket or device); give a file, or - to read stdin")
+        raise _fail("game_not_a_file", "{name}: not a regular file (a FIFO, socket or device); give a file, or - to read stdin", name=name)
     if size > MAX_GAME_BYTES:
         os.close(fd)
         raise _too_large(name)
@@ -143,7 +145,7 @@ def _check_utf8(raw: BinaryIO, name: str) -> None:
             decoder.decode(chunk)
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        raise _fail("bad_encoding", f"{name}: the game file is not UTF-8") from None
+        raise _fail("bad_encoding", "{name}: the game file is not UTF-8", name=name) from None
     except OSError as exc:
         raise _fail_read(name, exc) from None
     raw.seek(0)
@@ -209,16 +211,16 @@ def _yaml_walk(name: str, text: str, header: dict[str, Any], games: list[dict[st
     try:
         yield from (_walk(loader, name, header) if games is None else _walk_games(loader, name, games))
     except RulesetError as exc:  # a duplicate key, an alias
-        raise _bad(f"{name}: {exc.message}") from None
+        raise _bad("{name}: {detail}", name=name, detail=exc) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise _fail("bad_yaml", f"{name}: not valid YAML{at}") from None
+        at = N_(" at line {line}", line=mark.line + 1) if mark is not None else ""
+        raise _fail("bad_yaml", "{name}: not valid YAML{at}", name=name, at=at) from None
     except RecursionError:
-        raise _bad(f"{name}: nested too deeply") from None
+        raise _bad("{name}: nested too deeply", name=name) from None
     except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
-        problem = "an integer has too many digits" if "digits" in str(exc) else f"a value cannot be read ({shown(str(exc))})"
-        raise _bad(f"{name}: {problem}") from None
+        problem = N_("an integer has too many digits") if "digits" in str(exc) else N_("a value cannot be read ({reason})", reason=shown(str(exc)))
+        raise _bad("{name}: {problem}", name=name, problem=problem) from None
     finally:
         loader.dispose()
 
@@ -229,11 +231,11 @@ def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
     anchors: dict[str, int] = {}
     loader.get_event()  # the stream's start
     if loader.check_event(yaml.StreamEndEvent):
-        raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
+        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
     loader.get_event()  # the document's start
     if not loader.check_event(yaml.MappingStartEvent):
         loader.construct_document(_node(loader, anchors))
-        raise _bad(f"{name}: a game is a mapping with variant, players, dealer and hands")
+        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
     hands = yield from _walk_game(loader, name, header, anchors)
     _walk_end(loader)
     _check_hands(name, hands)
@@ -251,7 +253,7 @@ def _walk_end(loader: Any) -> None:
 
 def _check_hands(name: str, hands: Any) -> None:
     if not isinstance(hands, list):
-        raise _bad(f"{name}: hands: must be a list of hands (an empty game is `hands: []`)")
+        raise _bad("{name}: hands: must be a list of hands (an empty game is `hands: []`)", name=name)
 
 
 def _walk_game(loader: Any, name: str, header: dict[str, Any], anchors: dict[str, int]) -> Generator[Any, None, Any]:
@@ -299,7 +301,7 @@ def _walk_games(loader: Any, name: str, headers: list[dict[str, Any]]) -> Iterat
     while not loader.check_event(yaml.SequenceEndEvent):
         if not loader.check_event(yaml.MappingStartEvent):
             loader.construct_document(_node(loader, anchors))
-            raise _bad(f"{name}: game {len(headers) + 1}: a game is a mapping with variant, players, dealer and hands")
+            raise _bad("{name}: game {value}: a game is a mapping with variant, players, dealer and hands", name=name, value=len(headers) + 1)
         headers.append({})
         yield NEW_GAME
         _check_hands(f"{name}: game {len(headers)}", (yield from _walk_game(loader, name, headers[-1], anchors)))
@@ -337,8 +339,8 @@ def _node(loader: Any, anchors: dict[str, int]) -> Any:
     if isinstance(event, yaml.AliasEvent):
         if event.anchor not in anchors:
             raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
-        raise RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file "
-                           f"(the value at line {anchors[event.anchor]} is used again)")
+        raise RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file (the value at line {anchors} is used again)",
+            anchors=anchors[event.anchor])
     if event.anchor is not None:
         anchors[event.anchor] = start.line + 1
     if isinstance(event, yaml.ScalarEvent):
@@ -370,13 +372,13 @@ def _jsonl(name: str, lines: io.TextIOWrapper) -> tuple[dict[str, Any], Iterator
         try:
             value = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            raise _bad(f"{name}: line {line_no}: the header is not valid JSON ({exc})") from None
+            raise _bad("{name}: line {line_no}: the header is not valid JSON ({exc})", name=name, line_no=line_no, exc=exc) from None
         if not isinstance(value, dict):
-            raise _bad(f"{name}: line {line_no}: the header must be an object with variant, players, dealer")
+            raise _bad("{name}: line {line_no}: the header must be an object with variant, players, dealer", name=name, line_no=line_no)
         if "hands" in value:
-            raise _bad(f"{name}: line {line_no}: in JSON Lines the hands follow the header, one per line")
+            raise _bad("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
         return value, _jsonl_hands(name, lines, line_no)
-    raise _bad(f"{name}: the file is empty; the first line is the header")
+    raise _bad("{name}: the file is empty; the first line is the header", name=name)
 
 
 def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[RawHand]:
@@ -391,7 +393,7 @@ def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[R
                 try:
                     yield RawHand(count, json.loads(line))
                 except (ValueError, RecursionError) as exc:
-                    yield RawHand(count, None, InputError("bad_json", f"line {line_no}: not valid JSON ({exc})"))
+                    yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
         except OSError as exc:
             raise _fail_read(name, exc) from None
 
@@ -430,12 +432,12 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
     """Check the header: one of variant/rules, four distinct players, one dealer among them."""
     for key in header:
         if key not in HEADER_KEYS:
-            raise _bad(f"{name}: unknown key {key!r} in the header; keys are: {', '.join(HEADER_KEYS)}")
+            raise _bad("{name}: unknown key {key!r} in the header; keys are: {header_keys}", name=name, key=key, header_keys=', '.join(HEADER_KEYS))
     variant, rules = header.get("variant"), header.get("rules")
     if (variant is None) == (rules is None):
-        raise _bad(f"{name}: give one of variant: (a shipped ruleset) or rules: (a ruleset file)")
+        raise _bad("{name}: give one of variant: (a shipped ruleset) or rules: (a ruleset file)", name=name)
     if not isinstance(variant or rules, str):
-        raise _bad(f"{name}: {'variant' if variant is not None else 'rules'}: must be a string")
+        raise _bad("{name}: {value}: must be a string", name=name, value='variant' if variant is not None else 'rules')
     if rules is not None and name != "-" and not Path(rules).is_absolute():
         rules = str(Path(name).parent / rules)  # a rules file sits beside the game file
     ruleset = load_ruleset(variant, rules)
@@ -446,19 +448,20 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
         or not all(isinstance(p, str) and p.strip() for p in players)
         or len(set(players)) != 4
     ):
-        raise _bad(f"{name}: players: must be four different names in seat order E S W N, not {players!r}")
+        raise _bad("{name}: players: must be four different names in seat order E S W N, not {players!r}", name=name, players=players)
     names: tuple[str, str, str, str] = tuple(players)
     dealer = header.get("dealer")
     if isinstance(dealer, list):
-        raise _fail("two_dealers", f"{name}: dealer: one player deals the first hand, not {dealer!r}")
+        raise _fail("two_dealers", "{name}: dealer: one player deals the first hand, not {dealer!r}", name=name, dealer=dealer)
     if not isinstance(dealer, str):
-        raise _fail("missing_dealer", f"{name}: dealer: name the first hand's dealer (a player or E/S/W/N)")
+        raise _fail("missing_dealer", "{name}: dealer: name the first hand's dealer (a player or E/S/W/N)", name=name)
     seat = seat_index(dealer, names)
     if seat is None:
-        raise _fail("unknown_player", f"{name}: dealer: {dealer!r} is not one of the players {', '.join(names)}")
+        raise _fail("unknown_player", "{name}: dealer: {dealer!r} is not one of the players {names}", name=name, dealer=dealer, names=', '.join(names))
     chips = header.get("chips")
     if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or not 0 <= chips <= MAX_CHIPS):
-        raise _bad(f"{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {MAX_CHIPS:,}, not {shown(chips)}")
+        raise _bad("{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {max_chips:,}, not {chips}",
+            name=name, max_chips=MAX_CHIPS, chips=shown(chips))
     checked = dict(header)
     if "date" in header:
         checked["date"] = game_date(header["date"], name)
@@ -476,4 +479,4 @@ def game_date(value: Any, name: str = "game") -> str:
             return (dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)).isoformat()
         except ValueError:
             pass
-    raise _bad(f"{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {shown(value)}")
+    raise _bad("{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {value}", name=name, value=shown(value))

@@ -16,6 +16,7 @@ from typing import Any
 from ..core.errors import InputError, shown
 from ..core.result import ScoreResult
 from ..core.seats import absolute
+from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from .engine import Fold
 from .record import GameFile
@@ -215,7 +216,7 @@ def parse_day(value: str | None, name: str) -> str | None:
     try:
         return dt.date.fromisoformat(value).isoformat()
     except ValueError:
-        raise InputError("bad_date", f"{name}: {shown(value)} is not a date YYYY-MM-DD") from None
+        raise InputError("bad_date", "{name}: {value} is not a date YYYY-MM-DD", name=name, value=shown(value)) from None
 
 
 def within(date: str | None, start: str | None, end: str | None) -> bool | None:
@@ -230,8 +231,8 @@ def within(date: str | None, start: str | None, end: str | None) -> bool | None:
 
 def check_player(season: Season, player: str) -> None:
     if player not in season.players:
-        raise InputError("unknown_player", f"--player: {player!r} played in none of the selected games"
-                         + (f" (players: {', '.join(season.players)})" if season.players else ""))
+        players = N_(" (players: {players})", players=", ".join(season.players)) if season.players else ""
+        raise InputError("unknown_player", "--player: {player!r} played in none of the selected games{players}", player=player, players=players)
 
 
 CSV_COLUMNS = ("player", "games", "hands", "wins", "self_draws", "deal_ins", "draws", "win_rate", "deal_in_rate", "mean_win",

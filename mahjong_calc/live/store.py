@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar
 
 from ..core.errors import InputError, MjcalcError, shown
+from ..core.words import N_
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report
@@ -273,29 +274,30 @@ class Store:
         except UnicodeDecodeError:  # SQLite's own message quotes a damaged schema that is not UTF-8
             raise self._damaged("its schema cannot be read") from None
         except OSError as exc:
-            raise StoreError("bad_db", f"{self.path}: cannot create the games database ({exc.strerror})") from None
+            raise StoreError("bad_db", "{path}: cannot create the games database ({strerror})", path=self.path, strerror=exc.strerror) from None
 
     def db_error(self, exc: sqlite3.Error | OSError) -> StoreError:
         """The StoreError for an error SQLite (or the file system) raised: what is wrong, in one line."""
         text = str(exc)
         lower = text.lower()
         if "locked" in lower or "busy" in lower:
-            return StoreError("db_busy", f"{self.path}: the games database is busy: another process held its lock for more than "
-                              f"{BUSY_TIMEOUT_MS / 1000:g} s; try again")
+            return StoreError("db_busy", "{path}: the games database is busy: another process held its lock for more than {value:g} s; try again",
+                path=self.path, value=BUSY_TIMEOUT_MS / 1000)
         if "readonly" in lower or "read-only" in lower:
-            return StoreError("bad_db", f"{self.path}: cannot write the games database: it is read-only ({text})")
+            return StoreError("bad_db", "{path}: cannot write the games database: it is read-only ({text})", path=self.path, text=text)
         if lower.startswith("no such table"):
-            return StoreError("bad_db", f"{self.path}: the games database has no table {text.rpartition(':')[2].strip()!r}"
-                              " (damaged, or not an mjcalc database)")
+            return StoreError("bad_db", "{path}: the games database has no table {value!r} (damaged, or not an mjcalc database)",
+                path=self.path, value=text.rpartition(':')[2].strip())
         for side in ("-shm", "-wal", "-journal"):
             if Path(f"{self.path}{side}").is_dir():
-                return StoreError("bad_db", f"{self.path}{side} is a directory: SQLite needs that name for a file of its own ({text})")
+                return StoreError("bad_db", "{path}{side} is a directory: SQLite needs that name for a file of its own ({text})",
+                    path=self.path, side=side, text=text)
         if "malformed" in lower or "not a database" in lower or "corrupt" in lower:
-            return StoreError("bad_db", f"{self.path}: the games database is damaged ({text})")
-        return StoreError("bad_db", f"{self.path}: cannot use the games database ({text})")
+            return StoreError("bad_db", "{path}: the games database is damaged ({text})", path=self.path, text=text)
+        return StoreError("bad_db", "{path}: cannot use the games database ({text})", path=self.path, text=text)
 
-    def _damaged(self, what: str) -> StoreError:
-        return StoreError("bad_db", f"{self.path}: the games database is damaged: {what}")
+    def _damaged(self, what: str, **params: object) -> StoreError:
+        return StoreError("bad_db", "{path}: the games database is damaged: {what}", path=self.path, what=N_(what, **params))
 
     def close(self) -> None:
         self.db.close()
@@ -323,10 +325,10 @@ class Store:
     def _migrate(self, target: int) -> None:
         (version,) = self.db.execute("PRAGMA user_version").fetchone()
         if not 0 <= version <= PLAUSIBLE_VERSIONS:
-            raise self._damaged(f"its schema version {version} is none that mjcalc writes")
+            raise self._damaged("its schema version {version} is none that mjcalc writes", version=version)
         if version > SCHEMA_VERSION:
-            raise StoreError("db_too_new", f"{self.path}: the games database has schema version {version}; "
-                             f"this mjcalc knows up to {SCHEMA_VERSION} (upgrade mjcalc)")
+            raise StoreError("db_too_new", "{path}: the games database has schema version {version}; this mjcalc knows up to {schema_version} (upgrade mjcalc)",
+                path=self.path, version=version, schema_version=SCHEMA_VERSION)
         if version >= target:
             return
         if version > 0:  # a migration counts what is there: first make sure that all of it can be read
@@ -394,9 +396,9 @@ class Store:
         try:
             header = json.loads(text)
         except (ValueError, TypeError, RecursionError):
-            raise self._damaged(f"game {game_id}'s header is not valid JSON") from None
+            raise self._damaged("game {game_id}'s header is not valid JSON", game_id=game_id) from None
         if not isinstance(header, dict):
-            raise self._damaged(f"game {game_id}'s header is not a mapping")
+            raise self._damaged("game {game_id}'s header is not a mapping", game_id=game_id)
         return GameInfo(game_id, created, header, token if valid_token(token) else None,
                         len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
 
@@ -406,12 +408,12 @@ class Store:
         if game_id is None:
             row = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
-                raise StoreError("no_game", f"{self.path}: no game yet; start one with `mjcalc game new`")
+                raise StoreError("no_game", "{path}: no game yet; start one with `mjcalc game new`", path=self.path)
             return self._info(row)
         number = _game_number(game_id)
         row = self.db.execute("SELECT id, created, header, token FROM games WHERE id = ?", (number,)).fetchone()
         if row is None:
-            raise StoreError("unknown_game", f"no game {game_id!s:.40} in {self.path} (see `mjcalc game list`)")
+            raise StoreError("unknown_game", "no game {game_id!s:.40} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return self._info(row)
 
     @_guarded
@@ -424,16 +426,16 @@ class Store:
         seqs = [row[0] for row in rows]
         if count is None or seqs != list(range(1, len(rows) + 1)) or count[0] != len(rows):
             recorded = "?" if count is None else count[0]
-            raise self._damaged(f"game {game_id} has {recorded} events (hands and undos) recorded, "
-                                f"but {len(rows)} can be read in order; the game is not shown")
+            raise self._damaged("game {game_id} has {recorded} events (hands and undos) recorded, but {count} can be read in order; the game is not shown",
+                game_id=game_id, recorded=recorded, count=len(rows))
         out = []
         for seq, kind, body, at in rows:
             try:
                 value = json.loads(body)
             except (ValueError, TypeError, RecursionError):
-                raise self._damaged(f"game {game_id}, event {seq}: the hand is not valid JSON") from None
+                raise self._damaged("game {game_id}, event {seq}: the hand is not valid JSON", game_id=game_id, seq=seq) from None
             if kind not in KINDS or not isinstance(value, dict):
-                raise self._damaged(f"game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete")
+                raise self._damaged("game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete", game_id=game_id, seq=seq)
             out.append(Event(seq, kind, value, at))
         return out
 
@@ -441,7 +443,7 @@ class Store:
         try:
             return replay(events)
         except BadEvents as exc:
-            raise self._damaged(f"game {game_id}, {exc}") from None
+            raise self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc) from None
 
     @_guarded
     def hands(self, game_id: int) -> list[dict[str, Any]]:
@@ -461,7 +463,7 @@ class Store:
         """The game's version: its count of events (0 for a game with none)."""
         row = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError("unknown_game", f"no game {game_id} in {self.path} (see `mjcalc game list`)")
+            raise StoreError("unknown_game", "no game {game_id} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return int(row[0])
 
     @_guarded
@@ -487,7 +489,7 @@ class Store:
         try:
             return check_header(info.header, [RawHand(i + 1, h) for i, h in enumerate(hands)], "game")
         except MjcalcError as err:  # every stored header was checked when its game began
-            raise self._damaged(f"game {info.id}'s header: {err.message}") from None
+            raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
 
     @_guarded
     def report(self, game_id: int | str | None = None) -> Report:
@@ -503,8 +505,9 @@ class Store:
         info = self.game(game_id)
         events = self.events(info.id)
         if expect is not None and expect != len(events):
-            raise StoreError("stale_version", f"game {info.id} has changed: it is at version {len(events)}, "
-                             f"the change was made against version {expect}; look again and redo it")
+            raise StoreError("stale_version", "game {id} has changed: it is at version {count}, "
+                             "the change was made against version {expect}; look again and redo it",
+                id=info.id, count=len(events), expect=expect)
         return info, events
 
     def _append(self, db: sqlite3.Connection, info: GameInfo, events: list[Event], kind: str, body: Mapping[str, Any]) -> int:
@@ -520,7 +523,7 @@ class Store:
         from ..game import RawHand, start, step
 
         if not isinstance(hand, Mapping):
-            raise StoreError("bad_record", f"a hand must be a mapping of fields, not {type(hand).__name__}")
+            raise StoreError("bad_record", "a hand must be a mapping of fields, not {name}", name=type(hand).__name__)
         record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
         game = self.game_file(info, before)
         state = start(game)
@@ -548,8 +551,8 @@ class Store:
 
     def _hand_at(self, info: GameInfo, stack: Hands, no: int) -> int:
         if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
-            raise StoreError("unknown_hand", f"game {info.id} has no hand {shown(no, 20)}: its hands are "
-                             + (f"1 to {len(stack)}" if stack else "none yet"))
+            hands = N_("1 to {count}", count=len(stack)) if stack else N_("none yet")
+            raise StoreError("unknown_hand", "game {id} has no hand {no}: its hands are {hands}", id=info.id, no=shown(no, 20), hands=hands)
         return no - 1
 
     @_guarded
@@ -603,7 +606,7 @@ class Store:
             info, events = self._begin(db, game_id, expect)
             stack, _ = self._replay(info.id, events)
             if not stack:
-                raise StoreError("nothing_to_undo", f"game {info.id} has no hand to take back")
+                raise StoreError("nothing_to_undo", "game {id} has no hand to take back", id=info.id)
             hid, undone = stack.pop()
             version = self._append(db, info, events, "undo", {"undoes": hid})
         return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
@@ -622,8 +625,9 @@ class Store:
             info, events = self._begin(db, game_id, expect)
             stack, undone = self._replay(info.id, events)
             if not undone:
-                raise StoreError("nothing_to_redo", f"game {info.id} has no undo to take back "
-                                 "(a hand added, changed or removed since an undo ends what redo can put back)")
+                raise StoreError("nothing_to_redo", "game {id} has no undo to take back "
+                                 "(a hand added, changed or removed since an undo ends what redo can put back)",
+                    id=info.id)
             hid, hand = undone[-1]
             version = self._append(db, info, events, "redo", {"redoes": hid})
         return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
@@ -642,7 +646,7 @@ def game_number(game_id: object) -> int | None:
 def _game_number(game_id: int | str) -> int:
     number = game_number(game_id.strip() if isinstance(game_id, str) and len(game_id) < 19 else game_id)
     if number is None:
-        raise StoreError("unknown_game", f"a game is named by its number (see `mjcalc game list`), not {game_id!r:.40}")
+        raise StoreError("unknown_game", "a game is named by its number (see `mjcalc game list`), not {game_id!r:.40}", game_id=game_id)
     return number
 
 

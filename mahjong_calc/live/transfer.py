@@ -23,7 +23,7 @@ def import_games(store: Store, name: str) -> list[int]:
         report = settle_game(check_header(game.header, [RawHand(i + 1, h) for i, h in enumerate(hands)], name))
         bad = next((row for row in report.rows if row.error is not None), None)
         if bad is not None and bad.error is not None:
-            raise GameFileError(bad.error.code, f"{name}: hand {bad.no}: {bad.error.message}; nothing was imported")
+            raise GameFileError(bad.error.code, "{name}: hand {no}: {problem}; nothing was imported", name=name, no=bad.no, problem=bad.error.message)
         games.append((dict(game.header), hands))
     made = []
     for header, hands in games:

@@ -36,7 +36,7 @@ def advise_json(result: Advice) -> str:
 
 def _record(record: Any) -> Mapping[str, Any]:
     if not isinstance(record, Mapping):
-        raise InputError("bad_record", f"a record must be a mapping of fields, not {type(record).__name__}")
+        raise InputError("bad_record", "a record must be a mapping of fields, not {kind}", kind=type(record).__name__)
     return record
 
 
@@ -66,8 +66,7 @@ def waits_record(record: Any) -> str:
         given = _record(record)
         for name in NOT_FOR_WAITS:
             if given.get(name) not in (None, False):
-                raise InputError("unknown_field", f"{name!r} does not apply to waits: every winning tile is tried, "
-                                 "on a discard and on a self-draw")
+                raise InputError("unknown_field", "{name!r} does not apply to waits: every winning tile is tried, on a discard and on a self-draw", name=name)
         kwargs = _kwargs(given, NOT_FOR_WAITS)
         return waits_json(hand_waits(kwargs.pop("hand"), spelling="cli", **kwargs))
     except MjcalcError as err:
@@ -83,8 +82,8 @@ def advise_record(record: Any) -> str:
         given = _record(record)
         other = sorted(k for k, v in given.items() if v is not None and k not in ADVISE_FIELDS)
         if other:
-            raise InputError("unknown_field", f"{other[0]!r} does not apply to advise, which takes "
-                             f"{', '.join(sorted(ADVISE_FIELDS - {'id'}))}")
+            raise InputError("unknown_field", "{name!r} does not apply to advise, which takes {fields}", name=other[0],
+                             fields=", ".join(sorted(ADVISE_FIELDS - {"id"})))
         kwargs = _kwargs(given)
         taken = {k: v for k, v in kwargs.items() if k in ADVISE_FIELDS and k != "id"}
         return advise_json(hand_advice(taken.pop("hand"), spelling="cli", **taken))

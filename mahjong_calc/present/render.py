@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from ..core.errors import MjcalcError, NotAWin, localized
+from ..core.errors import MjcalcError, NotAWin
 from ..core.hand import SEAT_ZH
 from ..core.result import ScoreResult
 from ..core.tiles import parse_tiles, tile_name
+from ..core.words import N_, Text, set_language
 
 SEAT_NAMES = {en: (zh, en) for zh, en in SEAT_ZH.items()}  # seat -> (中文, English)
 HEAD = {
@@ -47,23 +48,20 @@ def clean(text: str, limit: int = MAX_MESSAGE) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
-_LANG: list[str | None] = [None]  # the language of error messages: set by `--lang` on the command line (None: English)
-
-
 def messages_in(lang: str | None) -> None:
-    """Write error messages in `lang` from now on (`zh`: Chinese first; None or `en`: as they are)."""
-    _LANG[0] = lang
+    """Write messages in `lang` from now on (`zh`, `en`; None: as with no language chosen, English)."""
+    set_language(lang)
 
 
-def message_of(code: str, message: str) -> str:
-    """A message in the language chosen with `messages_in`."""
-    return localized(code, message, _LANG[0])
+def message_of(code: str, message: str | Text) -> str:
+    """A message in the chosen language, as an error of `code` with it would show it."""
+    return MjcalcError(code, message).message
 
 
 def error_dict(err: MjcalcError) -> dict[str, Any]:
     """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
     body = err.to_dict()
-    body["message"] = clean(message_of(err.code, str(body["message"])))
+    body["message"] = clean(str(body["message"]))
     return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}
 
 
@@ -76,8 +74,8 @@ WINDOW = 80  # characters of the input shown around the error's position
 
 def error_line(err: MjcalcError) -> str:
     """One line naming the problem and, when known, where it is: `12[x]3m`."""
-    kind = "not a win" if isinstance(err, NotAWin) else "error"
-    return f"mjcalc: {kind} [{err.code}]: {clean(message_of(err.code, err.message))}{error_where(err)}"
+    kind = N_("not a win") if isinstance(err, NotAWin) else N_("error")
+    return f"mjcalc: {kind} [{err.code}]: {clean(err.message)}{error_where(err)}"
 
 
 def error_where(err: MjcalcError) -> str:
@@ -88,7 +86,7 @@ def error_where(err: MjcalcError) -> str:
     start = max(0, pos - WINDOW // 2)
     before = ("…" if start else "") + clean(src[start:pos])
     after = clean(src[pos + 1 : pos + WINDOW // 2]) + ("…" if len(src) > pos + WINDOW // 2 else "")
-    return f" at column {pos + 1}: {before}[{clean(src[pos:pos + 1])}]{after}"
+    return " " + N_("at column {column}: {excerpt}", column=pos + 1, excerpt=f"{before}[{clean(src[pos:pos + 1])}]{after}").render()
 
 
 NARROW = 60  # below this many columns the table shows one language only

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.errors import InputError, RulesetError, shown
+from ..core.words import N_
 from . import cache as ruleset_cache
 from .cache import read_limited
 from .registry import VARIANTS
@@ -59,10 +60,11 @@ def document_schema(variant: Variant[Any, Any, Any]) -> dict[str, Any]:
 def _variant(doc: Mapping[str, Any], source: str) -> Variant[Any, Any, Any]:
     scorer = doc.get("scorer")
     if scorer is None:
-        raise RulesetError("ruleset_invalid", f"{source}: scorer: missing key")
+        raise RulesetError("ruleset_invalid", "{file}: scorer: missing key", file=source)
     variant = VARIANTS.get(scorer) if isinstance(scorer, str) else None
     if variant is None:
-        raise RulesetError("ruleset_invalid", f"{source}: scorer: {shown(scorer)} is not one of {', '.join(sorted(VARIANTS))}")
+        raise RulesetError("ruleset_invalid", "{file}: scorer: {value} is not one of {choices}", file=source, value=shown(scorer),
+                           choices=", ".join(sorted(VARIANTS)))
     return variant
 
 
@@ -71,21 +73,21 @@ def _check(doc: Mapping[str, Any], variant: Variant[Any, Any, Any], source: str,
     schema = document_schema(variant)
     for key in doc:
         if key not in schema:
-            raise RulesetError("ruleset_invalid", f"{source}: {_key_text(key)}: unknown key")
+            raise RulesetError("ruleset_invalid", "{file}: {key}: unknown key", file=source, key=_key_text(key))
     built: dict[str, Any] = {}
     for key, hint in schema.items():
         if key in doc:
             built[key] = convert(doc[key], hint, key, source, partial)
         elif not partial and (key not in optional_fields(Ruleset) or key == "settlement"):
-            raise RulesetError("ruleset_invalid", f"{source}: {key}: missing key")
+            raise RulesetError("ruleset_invalid", "{file}: {key}: missing key", file=source, key=key)
     if partial:
         return None
     for key in built["patterns"]:
         if key not in variant.detectors:
             raise RulesetError(
                 "ruleset_invalid",
-                f"{source}: patterns.{key}: no such pattern in the {variant.name} variant "
-                f"(it knows {', '.join(sorted(variant.detectors))})",
+                "{file}: patterns.{key}: no such pattern in the {variant} variant (it knows {known})",
+                file=source, key=key, variant=variant.name, known=", ".join(sorted(variant.detectors)),
             )
     return built
 
@@ -141,7 +143,8 @@ def _strict_loader(what: str = "a ruleset") -> type:
             if node in self.constructed_objects or node in self.recursive_objects:
                 raise RulesetError(
                     "ruleset_invalid",
-                    f"anchors and aliases (&name, *name) are not allowed in {what} (the value at line {node.start_mark.line + 1} is used again)",
+                    "anchors and aliases (&name, *name) are not allowed in {what} (the value at line {line} is used again)",
+                    what=N_(what), line=node.start_mark.line + 1,
                 )
             return super().construct_object(node, deep)
 
@@ -155,9 +158,10 @@ def check_key(key: Any, key_node: yaml.Node, seen: Container[Any]) -> None:
     try:
         duplicate = key in seen
     except TypeError:  # an unhashable key, such as a list
-        raise RulesetError("ruleset_invalid", f"a mapping key must be a name, not {shown(key)} (line {key_node.start_mark.line + 1})") from None
+        raise RulesetError("ruleset_invalid", "a mapping key must be a name, not {key} (line {line})", key=shown(key),
+                           line=key_node.start_mark.line + 1) from None
     if duplicate:
-        raise RulesetError("ruleset_duplicate_key", f"duplicate key {shown(key)} at line {key_node.start_mark.line + 1}")
+        raise RulesetError("ruleset_duplicate_key", "duplicate key {key} at line {line}", key=shown(key), line=key_node.start_mark.line + 1)
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
@@ -177,16 +181,16 @@ def parse_yaml(text: str, source: str) -> Any:
     try:
         return yaml.load(text, Loader=_strict_loader())
     except RulesetError as exc:
-        raise RulesetError(exc.code, f"{source}: {exc.message}") from None
+        raise exc.within(N_("{file}", file=source), RulesetError) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise RulesetError("ruleset_invalid", f"{source}: not valid YAML{at}") from None
+        at = N_(" at line {line}", line=mark.line + 1) if mark is not None else ""
+        raise RulesetError("ruleset_invalid", "{file}: not valid YAML{at}", file=source, at=at) from None
     except RecursionError:
-        raise RulesetError("ruleset_invalid", f"{source}: nested too deeply") from None
+        raise RulesetError("ruleset_invalid", "{file}: nested too deeply", file=source) from None
     except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
-        problem = "an integer has too many digits" if "digits" in str(exc) else f"a value cannot be read ({shown(str(exc))})"
-        raise RulesetError("ruleset_invalid", f"{source}: {problem}") from None
+        problem = N_("an integer has too many digits") if "digits" in str(exc) else N_("a value cannot be read ({reason})", reason=shown(str(exc)))
+        raise RulesetError("ruleset_invalid", "{file}: {problem}", file=source, problem=problem) from None
 
 
 def _read_text(path: Path, source: str) -> str:
@@ -195,19 +199,20 @@ def _read_text(path: Path, source: str) -> str:
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         code = "ruleset_invalid" if isinstance(exc, OSError) and exc.errno in (errno.EINVAL, errno.EFBIG) else "ruleset_not_found"
-        raise RulesetError(code, f"{source}: cannot read ruleset ({reason})") from None
+        raise RulesetError(code, "{file}: cannot read ruleset ({reason})", file=source, reason=reason) from None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
-        raise RulesetError("ruleset_invalid", f"{source}: the file is UTF-16 or UTF-32 (or holds NUL bytes); save it as UTF-8")
+        raise RulesetError("ruleset_invalid", "{file}: the file is UTF-16 or UTF-32 (or holds NUL bytes); save it as UTF-8", file=source)
     try:
         return raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RulesetError("ruleset_invalid", f"{source}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start}); save it as UTF-8") from None
+        raise RulesetError("ruleset_invalid", "{file}: not UTF-8 text (byte {byte:#04x} at offset {offset}); save it as UTF-8",
+                           file=source, byte=raw[exc.start], offset=exc.start) from None
 
 
 def _read_yaml(path: Path, source: str) -> dict[str, Any]:
     data = parse_yaml(_read_text(path, source), source)
     if not isinstance(data, dict):
-        raise RulesetError("ruleset_invalid", f"{source}: a ruleset must be a mapping")
+        raise RulesetError("ruleset_invalid", "{file}: a ruleset must be a mapping", file=source)
     return data
 
 
@@ -245,10 +250,11 @@ def _raw(path: Path, source: str, depth: int = 0, files: list[Path] | None = Non
         return data
     if not isinstance(parent, str) or parent not in shipped_names():
         raise RulesetError(
-            "ruleset_invalid", f"{source}: extends: {shown(parent)} is not a shipped ruleset ({', '.join(shipped_names())})"
+            "ruleset_invalid", "{file}: extends: {value} is not a shipped ruleset ({choices})", file=source, value=shown(parent),
+            choices=", ".join(shipped_names()),
         )
     if depth > MAX_EXTENDS:
-        raise RulesetError("ruleset_invalid", f"{source}: extends: chain is too deep")
+        raise RulesetError("ruleset_invalid", "{file}: extends: chain is too deep", file=source)
     base = _raw(rulesets_dir() / f"{parent}.yaml", f"{parent}.yaml", depth + 1, files)
     # the overlay alone first, so its errors name its own keys before the merge hides them
     _check(data, _variant({**base, **data}, source), source, partial=True)
@@ -258,17 +264,17 @@ def _raw(path: Path, source: str, depth: int = 0, files: list[Path] | None = Non
 def _parse_override(item: str) -> tuple[list[str], Any]:
     key, sep, text = item.partition("=")
     if not sep or not key.strip():
-        raise RulesetError("bad_set_option", f"--set {_printable(item, 80)}: expected KEY=VALUE, such as options.ya_dang_edge_wait=true")
+        raise RulesetError("bad_set_option", "--set {item}: expected KEY=VALUE, such as options.ya_dang_edge_wait=true", item=_printable(item, 80))
     try:
         item.encode("utf-8")
     except UnicodeEncodeError:
-        raise RulesetError("bad_set_option", f"--set {_printable(item, 80)}: not UTF-8 text") from None
+        raise RulesetError("bad_set_option", "--set {item}: not UTF-8 text", item=_printable(item, 80)) from None
     if not text.strip():
         return key.strip().split("."), ""
     try:
         value = parse_yaml(text, "--set")
     except RulesetError as exc:
-        if exc.code == "ruleset_duplicate_key" or "aliases" in exc.message:
+        if exc.code == "ruleset_duplicate_key" or "aliases" in exc.text.msgid:
             raise
         value = text  # not YAML: the text itself, which the schema then judges
     return key.strip().split("."), value
@@ -278,10 +284,10 @@ def _apply_override(data: dict[str, Any], path: list[str], value: Any) -> None:
     node: Any = data
     for part in path[:-1]:
         if not isinstance(node, dict) or part not in node:
-            raise RulesetError("ruleset_invalid", f"--set: {_printable('.'.join(path), 80)}: unknown key")
+            raise RulesetError("ruleset_invalid", "--set: {key}: unknown key", key=_printable(".".join(path), 80))
         node = node[part]
     if not isinstance(node, dict) or path[-1] not in node:
-        raise RulesetError("ruleset_invalid", f"--set: {_printable('.'.join(path), 80)}: unknown key")
+        raise RulesetError("ruleset_invalid", "--set: {key}: unknown key", key=_printable(".".join(path), 80))
     node[path[-1]] = value
 
 
@@ -334,7 +340,7 @@ def load_ruleset(variant: str | None = None, rules_file: str | Path | None = Non
             # realpath, not Path.resolve(): a symlink loop must reach open() and its ELOOP
             path = os.path.realpath(rules_file)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-            raise RulesetError("ruleset_not_found", f"{source}: cannot read ruleset ({exc})") from None
+            raise RulesetError("ruleset_not_found", "{file}: cannot read ruleset ({reason})", file=source, reason=str(exc)) from None
         return _load_cached(path, source, tuple(overrides))
     return _load_shipped(variant or "wuhu315", tuple(overrides))
 
@@ -344,5 +350,5 @@ def _load_shipped(name: str, overrides: tuple[str, ...]) -> Ruleset[Any, Any, An
     """A shipped ruleset by name, memoised on the name so a batch never touches the file system again."""
     names = shipped_names()
     if name not in names:
-        raise InputError("unknown_variant", f"unknown variant {shown(name)}; choose one of {', '.join(names)}")
+        raise InputError("unknown_variant", "unknown variant {name}; choose one of {choices}", name=shown(name), choices=", ".join(names))
     return _load_cached(str(rulesets_dir() / f"{name}.yaml"), f"{name}.yaml", overrides)

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 
 from ..core.errors import RulesetError, shown
 from ..core.tiles import number_of, suit_of
+from ..core.words import N_, Text
 
 # the docs/rules section that records every variant's settlement keys
 LIABILITY = "Liability and settlement"
@@ -142,31 +143,35 @@ def _aliases(hint: Any) -> Mapping[object, str]:
     return {}
 
 
-def describe(hint: Any) -> str:
-    """What a value of type `hint` must be, in words."""
+def describe(hint: Any) -> Text:
+    """What a value of type `hint` must be, in words (of the catalogue)."""
     aliases = _aliases(hint)
     hint, bounds = _unwrap(hint)
     if aliases and get_origin(hint) is Literal:
         old = ", ".join(f"{'true' if k is True else 'false' if k is False else k} for {v!r}" for k, v in aliases.items())
-        return "one of " + ", ".join(repr(v) for v in get_args(hint)) + f" (or {old})"
+        return N_("one of {choices} (or {aliases})", choices=", ".join(repr(v) for v in get_args(hint)), aliases=old)
     if hint is bool:
-        return "true or false"
+        return N_("true or false")
     if hint is int:
         lo, hi = bounds or (INTEGERS.lo, INTEGERS.hi)
-        return f"an integer from {lo} to {hi}"
+        return N_("an integer from {low} to {high}", low=lo, high=hi)
     if hint is float:
         lo, hi = bounds or (NUMBERS.lo, NUMBERS.hi)
-        return f"a number from {lo} to {hi}"
+        return N_("a number from {low} to {high}", low=lo, high=hi)
     if hint is str:
-        return "a string"
+        return N_("a string")
     origin = get_origin(hint)
     if origin is Literal:
-        return "one of " + ", ".join(repr(v) for v in get_args(hint))
+        return N_("one of {choices}", choices=", ".join(repr(v) for v in get_args(hint)))
     if origin is tuple:
-        return "a list"
+        return N_("a list")
     if origin in (types.UnionType, Union):
-        return " or ".join(describe(a) for a in get_args(hint) if a is not type(None))
-    return "a mapping"
+        parts = [describe(a) for a in get_args(hint) if a is not type(None)]
+        out = parts[0]
+        for part in parts[1:]:
+            out = N_("{first} or {second}", first=out, second=part)
+        return out
+    return N_("a mapping")
 
 
 def _unwrap(hint: Any) -> tuple[Any, tuple[int | float, int | float] | None]:
@@ -190,8 +195,8 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
     nothing is built: the result is None for a dataclass.
     """
 
-    def fail(problem: str) -> RulesetError:
-        return RulesetError("ruleset_invalid", f"{source}: {where or '<top>'}: {problem}")
+    def fail(problem: Text) -> RulesetError:
+        return RulesetError("ruleset_invalid", "{file}: {key}: {problem}", file=source, key=where or "<top>", problem=problem)
 
     base, bounds = _unwrap(hint)
     for old, new in _aliases(hint).items():
@@ -210,16 +215,16 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
             lo, hi = bounds or (default.lo, default.hi)
             ok = lo <= value <= hi
         if not ok:
-            raise fail(f"must be {describe(hint)}, got {shown(value)}")
+            raise fail(N_("must be {what}, got {value}", what=describe(hint), value=shown(value)))
         return float(value) if base is float else value
     if base is str:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
-            raise fail(f"must be {describe(hint)} of at most {MAX_TEXT} characters, got {shown(value)}")
+            raise fail(N_("must be {what} of at most {limit} characters, got {value}", what=describe(hint), limit=MAX_TEXT, value=shown(value)))
         return value
     origin = get_origin(base)
     if origin is Literal:
         if not any(value == choice and type(value) is type(choice) for choice in get_args(base)):
-            raise fail(f"must be {describe(hint)}, got {shown(value)}")
+            raise fail(N_("must be {what}, got {value}", what=describe(hint), value=shown(value)))
         return value
     if origin in (types.UnionType, Union):  # `X | None`: an optional key, or null
         if value is None:
@@ -228,17 +233,17 @@ def convert(value: Any, hint: Any, where: str, source: str, partial: bool = Fals
         return convert(value, inner, where, source, partial)
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise fail(f"must be a list, got {shown(value)}")
+            raise fail(N_("must be a list, got {value}", value=shown(value)))
         (item, _ellipsis) = get_args(base)
         return tuple(convert(v, item, f"{where}[{i}]", source, partial) for i, v in enumerate(value))
     if not isinstance(value, Mapping):
-        raise fail(f"must be a mapping, got {shown(value)}")
+        raise fail(N_("must be a mapping, got {value}", value=shown(value)))
     if origin is not None and issubclass(origin, Mapping):  # Mapping[str, X]: free snake_case keys
         _, item = get_args(base)
         out: dict[str, Any] = {}
         for key, sub in value.items():
             if not isinstance(key, str) or not KEY.match(key):
-                raise fail(f"{shown(key)} is not a snake_case key (a-z, 0-9, _; at most 64 characters)")
+                raise fail(N_("{key} is not a snake_case key (a-z, 0-9, _; at most 64 characters)", key=shown(key)))
             out[key] = convert(sub, item, _join(where, key), source, partial)
         return types.MappingProxyType(out)
     if is_dataclass(base) and isinstance(base, type):
@@ -250,14 +255,15 @@ def _dataclass(value: Mapping[Any, Any], cls: type, where: str, source: str, par
     types_ = hints(cls)
     for key in value:
         if key not in types_:
-            raise RulesetError("ruleset_invalid", f"{source}: {_join(where, shown(key) if not isinstance(key, str) else key)}: unknown key")
+            raise RulesetError("ruleset_invalid", "{file}: {key}: unknown key", file=source,
+                               key=_join(where, shown(key) if not isinstance(key, str) else key))
     optional = optional_fields(cls)
     built: dict[str, Any] = {}
     for name, hint in types_.items():
         if name in value:
             built[name] = convert(value[name], hint, _join(where, name), source, partial)
         elif not partial and name not in optional:
-            raise RulesetError("ruleset_invalid", f"{source}: {_join(where, name)}: missing key")
+            raise RulesetError("ruleset_invalid", "{file}: {key}: missing key", file=source, key=_join(where, name))
     return None if partial else cls(**built)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError, MjcalcError, NotAWin
+from ..core.words import N_
 
 if TYPE_CHECKING:
     from ..core.flags import Field
@@ -45,7 +46,7 @@ def error_answer(err: MjcalcError) -> Answer:
 
 def _mapping(body: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(body, dict):
-        raise InputError("bad_record", f"{what} must be a JSON object, not {type(body).__name__}")
+        raise InputError("bad_record", "{what} must be a JSON object, not {name}", what=what, name=type(body).__name__)
     return body
 
 
@@ -75,7 +76,7 @@ def answer_waits(body: Any) -> Answer:
         record = _mapping(body, "a record")
         for name in _NOT_FOR_WAITS:
             if record.get(name) not in (None, False):
-                raise InputError("unknown_field", f"{name!r} does not apply to waits: every winning tile is tried, on a discard and on a self-draw")
+                raise InputError("unknown_field", "{name!r} does not apply to waits: every winning tile is tried, on a discard and on a self-draw", name=name)
         key, _ = normalize({k: v for k, v in record.items() if k not in _NOT_FOR_WAITS})
         kwargs = {k: v for k, v in score_kwargs(key).items() if k not in _NOT_FOR_WAITS}
         result = hand_waits(kwargs.pop("hand"), **kwargs)
@@ -145,12 +146,12 @@ def answer_advise(body: Any) -> Answer:
         for name, value in record.items():
             kind = _ADVISE_FIELDS.get(name)
             if kind is None:
-                raise InputError("unknown_field", f"{name!r} is not a field of an advise request (hand, variant, melds, concealed_kongs, wild, seen)")
+                raise InputError("unknown_field", "{name!r} is not a field of an advise request (hand, variant, melds, concealed_kongs, wild, seen)", name=name)
             if value is None:
                 continue
             if not isinstance(value, kind) or (kind is list and not all(isinstance(m, str) for m in value)):
-                want = "a list of meld strings" if kind is list else "a string"
-                raise InputError("bad_field", f"{name!r} must be {want}")
+                want = N_("a list of meld strings") if kind is list else N_("a string")
+                raise InputError("bad_field", "{name!r} must be {want}", name=name, want=want)
         if not isinstance(record.get("hand"), str):
             raise InputError("missing_field", "an advise request needs 'hand': the 14 tiles after the draw")
         given = {k: v for k, v in record.items() if v is not None}

@@ -64,12 +64,12 @@ def _write(game: str, act: Callable[[Store], Change]) -> Reply:
 def _number(text: str, code: str, what: str) -> int:
     if text.isascii() and text.isdigit() and len(text) < 10:
         return int(text)
-    raise InputError(code, f"a {what} is named by its number, not {text[:40]!r}")
+    raise InputError(code, "a {what} is named by its number, not {text!r}", what=what, text=text[:40])
 
 
 def _body_object(body: Any, what: str) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise InputError("bad_record", f"{what} must be a JSON object, not {type(body).__name__}")
+        raise InputError("bad_record", "{what} must be a JSON object, not {kind}", what=what, kind=type(body).__name__)
     return body
 
 
@@ -84,7 +84,7 @@ def _new_game(body: Any) -> Reply:
     given = _body_object(body, "a new game")
     unknown = sorted(set(given) - {"variant", "players", "dealer", "chips"})
     if unknown:
-        raise InputError("unknown_field", f"unknown field {unknown[0]!r}; a new game takes variant, players, dealer, chips")
+        raise InputError("unknown_field", "unknown field {name!r}; a new game takes variant, players, dealer, chips", name=unknown[0])
     with _store() as s:
         info = s.new_game({"variant": given.get("variant", "wuhu315"), "players": given.get("players"),
                            "dealer": given.get("dealer"), "chips": given.get("chips")})
@@ -118,7 +118,7 @@ def _game_route(method: str, game: str, rest: str, body: Any, version: int | Non
             return 200, None, json.dumps(s.history(game), ensure_ascii=False)
     if parts == ["export"] and method == "GET":
         return 200, None, export(game, query.get("format", "yaml"))
-    raise InputError("not_found", f"{method} /api/games/{game}{rest}: not in a page without a server")
+    raise InputError("not_found", "{route}: not in a page without a server", route=f"{method} /api/games/{game}{rest}")
 
 
 def export(game: str, fmt: str = "yaml") -> str:
@@ -133,7 +133,7 @@ def export(game: str, fmt: str = "yaml") -> str:
 
         return live_csv(info.id, info.header, info.created, hands)
     if fmt != "yaml":
-        raise InputError("bad_field", f"an export is yaml or csv, not {fmt[:20]!r}")
+        raise InputError("bad_field", "an export is yaml or csv, not {value!r}", value=fmt[:20])
     return export_yaml(info, hands)
 
 
@@ -194,12 +194,12 @@ def _route(method: str, path: str, body: Any, version: int | None, query: dict[s
         given = _body_object(body, "an import")
         content, name = given.get("text"), given.get("name", "game.yaml")
         if not isinstance(content, str) or not isinstance(name, str):
-            raise InputError("bad_field", "an import is {\"name\": file name, \"text\": the game file}")
+            raise InputError("bad_field", "an import is a JSON object with \"name\" (the file name) and \"text\" (the game file)")
         return 201, None, json.dumps({"games": import_games(name, content)})
     match = _GAME.fullmatch(path)
     if match is not None:
         return _game_route(method, match["game"], match["rest"], body, version, query)
-    raise InputError("not_found", f"{method} {path}: not in a page without a server")
+    raise InputError("not_found", "{route}: not in a page without a server", route=f"{method} {path}")
 
 
 def handle(request: str) -> str:

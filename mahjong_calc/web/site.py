@@ -56,16 +56,16 @@ class Built:
 
 def _check_target(target: Path) -> None:
     if target.exists() and not target.is_dir():
-        raise SiteError("site_dir_not_empty", f"{target}: is a file, not a folder for the site")
+        raise SiteError("site_dir_not_empty", "{target}: is a file, not a folder for the site", target=target)
     if target.is_dir() and any(target.iterdir()):
-        raise SiteError("site_dir_not_empty", f"{target}: the folder is not empty; give a new or an empty folder")
+        raise SiteError("site_dir_not_empty", "{target}: the folder is not empty; give a new or an empty folder", target=target)
     try:
         target.mkdir(parents=True, exist_ok=True)
         probe = target / ".mjcalc-write-test"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise SiteError("site_dir_not_writable", f"{target}: {exc.strerror or exc}") from None
+        raise SiteError("site_dir_not_writable", "{target}: {problem}", target=target, problem=exc.strerror or exc) from None
 
 
 def _from_tgz(path: Path, out: Path) -> None:
@@ -76,16 +76,16 @@ def _from_tgz(path: Path, out: Path) -> None:
                 try:
                     member = tar.getmember(f"package/{name}")
                 except KeyError:
-                    raise SiteError("bad_pyodide", f"{path}: has no package/{name}; give the tarball `npm pack {PYODIDE_PACKAGE}` "
-                                    "writes, or its unpacked folder") from None
+                    raise SiteError("bad_pyodide", "{path}: has no package/{name}; give the tarball `npm pack {package}` writes, or its unpacked folder",
+                                    path=path, name=name, package=PYODIDE_PACKAGE) from None
                 if not member.isfile() or member.size > MAX_PYODIDE:
-                    raise SiteError("bad_pyodide", f"{path}: package/{name} is not a regular file of at most {MAX_PYODIDE} bytes")
+                    raise SiteError("bad_pyodide", "{path}: package/{name} is not a regular file of at most {limit} bytes", path=path, name=name, limit=MAX_PYODIDE)
                 source = tar.extractfile(member)
                 assert source is not None
                 with source, open(out / name, "wb") as dest:
                     shutil.copyfileobj(source, dest)
     except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise SiteError("bad_pyodide", f"{path}: not a readable npm tarball ({exc})") from None
+        raise SiteError("bad_pyodide", "{path}: not a readable npm tarball ({exc})", path=path, exc=exc) from None
 
 
 def _from_dir(path: Path, out: Path) -> None:
@@ -93,9 +93,9 @@ def _from_dir(path: Path, out: Path) -> None:
     for name in PYODIDE_FILES:
         source = root / name
         if not source.is_file():
-            raise SiteError("bad_pyodide", f"{path}: has no {name}; give the folder of the npm package {PYODIDE_PACKAGE} (or its tarball)")
+            raise SiteError("bad_pyodide", "{path}: has no {name}; give the folder of the npm package {package} (or its tarball)", path=path, name=name, package=PYODIDE_PACKAGE)
         if source.stat().st_size > MAX_PYODIDE:
-            raise SiteError("bad_pyodide", f"{source}: over {MAX_PYODIDE} bytes, not a Pyodide file")
+            raise SiteError("bad_pyodide", "{source}: over {limit} bytes, not a Pyodide file", source=source, limit=MAX_PYODIDE)
         shutil.copyfile(source, out / name)
 
 
@@ -104,34 +104,34 @@ def _check_pyodide(out: Path, given: str) -> None:
         meta = json.loads((out / "package.json").read_text(encoding="utf-8"))
         lock = json.loads((out / "pyodide-lock.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise SiteError("bad_pyodide", f"{given}: package.json or pyodide-lock.json cannot be read ({exc})") from None
+        raise SiteError("bad_pyodide", "{given}: package.json or pyodide-lock.json cannot be read ({exc})", given=given, exc=exc) from None
     if not isinstance(meta, dict) or meta.get("name") != "pyodide" or not isinstance(lock, dict):
-        raise SiteError("bad_pyodide", f"{given}: not the npm package `pyodide`")
+        raise SiteError("bad_pyodide", "{given}: not the npm package `pyodide`", given=given)
     if meta.get("version") != PYODIDE_VERSION:
-        raise SiteError("bad_pyodide", f"{given}: pyodide {str(meta.get('version'))[:20]}, but the site is built with {PYODIDE_VERSION} "
-                        f"(`npm pack {PYODIDE_PACKAGE}`)")
+        raise SiteError("bad_pyodide", "{given}: pyodide {found}, but the site is built with {version} (`npm pack {package}`)",
+                        given=given, found=str(meta.get("version"))[:20], version=PYODIDE_VERSION, package=PYODIDE_PACKAGE)
     with open(out / "pyodide.asm.wasm", "rb") as wasm:
         if wasm.read(4) != b"\0asm":
-            raise SiteError("bad_pyodide", f"{given}: pyodide.asm.wasm is not WebAssembly")
+            raise SiteError("bad_pyodide", "{given}: pyodide.asm.wasm is not WebAssembly", given=given)
     if not zipfile.is_zipfile(out / "python_stdlib.zip"):
-        raise SiteError("bad_pyodide", f"{given}: python_stdlib.zip is not a zip file")
+        raise SiteError("bad_pyodide", "{given}: python_stdlib.zip is not a zip file", given=given)
 
 
 def _npm_pack(into: Path) -> Path:
     npm = shutil.which("npm")
     if npm is None:
-        raise SiteError("npm_unavailable", f"npm is not installed: install it (Debian: apt-get install npm) or give a local copy "
-                        f"of {PYODIDE_PACKAGE} with --pyodide PATH")
+        raise SiteError("npm_unavailable", "npm is not installed: install it (Debian: apt-get install npm) or give a local copy of {package} with --pyodide PATH",
+                        package=PYODIDE_PACKAGE)
     try:
         done = subprocess.run([npm, "pack", PYODIDE_PACKAGE, "--silent", "--pack-destination", str(into)],
                               capture_output=True, text=True, timeout=600, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SiteError("npm_failed", f"npm pack {PYODIDE_PACKAGE}: {exc}") from None
+        raise SiteError("npm_failed", "npm pack {package}: {exc}", package=PYODIDE_PACKAGE, exc=exc) from None
     tarballs = sorted(into.glob("pyodide-*.tgz"))
     if done.returncode != 0 or not tarballs:
         said = (done.stderr or done.stdout).strip().splitlines()
-        raise SiteError("npm_failed", f"npm pack {PYODIDE_PACKAGE} failed ({said[-1][:200] if said else f'exit {done.returncode}'}); "
-                        "give a local copy with --pyodide PATH")
+        raise SiteError("npm_failed", "npm pack {package} failed ({said}); give a local copy with --pyodide PATH",
+                        package=PYODIDE_PACKAGE, said=said[-1][:200] if said else f"exit {done.returncode}")
     return tarballs[0]
 
 
@@ -147,7 +147,7 @@ def fetch_pyodide(out: Path, given: Path | None) -> None:
     elif given.is_file():
         _from_tgz(given, out)
     else:
-        raise SiteError("bad_pyodide", f"{given}: no such file or folder (give the tarball of `npm pack {PYODIDE_PACKAGE}` or its folder)")
+        raise SiteError("bad_pyodide", "{given}: no such file or folder (give the tarball of `npm pack {package}` or its folder)", given=given, package=PYODIDE_PACKAGE)
     _check_pyodide(out, str(given))
 
 
@@ -156,7 +156,7 @@ def _package_files(root: Path, prefix: str) -> Iterator[tuple[Path, str]]:
         rel = path.relative_to(root)
         if not path.is_file() or rel.parts[0] in SKIP_MODULES or "__pycache__" in rel.parts or "static" in rel.parts:
             continue
-        if path.suffix not in (".py", ".json", ".yaml", ".typed") or (rel.parts[0] == "web" and rel.name in SKIP_FILES):
+        if path.suffix not in (".py", ".json", ".yaml", ".typed", ".po", ".mo") or (rel.parts[0] == "web" and rel.name in SKIP_FILES):
             continue
         yield path, f"{prefix}/{rel.as_posix()}"
 
@@ -257,7 +257,7 @@ def build(target: Path, pyodide: Path | None = None) -> Built:
         # the service worker carries the build's list, so that a new build is a new worker (the browser compares its bytes)
         (target / "sw.js").write_text(f"self.SITE = {json.dumps(site)};\n" + (STATIC / "sw.js").read_text(encoding="utf-8"), encoding="utf-8")
     except OSError as exc:
-        raise SiteError("site_dir_not_writable", f"{target}: {exc.strerror or exc}") from None
+        raise SiteError("site_dir_not_writable", "{target}: {problem}", target=target, problem=exc.strerror or exc) from None
     written = {p.relative_to(target).as_posix(): p.stat().st_size for p in sorted(target.rglob("*")) if p.is_file()}
     return Built(target, written, build_id)
 

@@ -16,6 +16,7 @@ from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, code_arrangement, kernel_input, meld_sets
+from ...core.words import N_
 from ..common.reading import LazyReadings, Reading, each_pays, item
 from . import kernel as k
 
@@ -52,9 +53,10 @@ def product_detail(base: int, found: dict[str, int], product: int, multiplier: i
 
 def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.Scored) -> NotAWin:
     """Why a reading does not win: its 花 are short."""
-    unless = " (unless 拉子)" if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
-    how = WIN_KINDS[scored.need_kind]
-    return NotAWin("not_enough_flowers", f"{how} needs {scored.need} 花{unless}; the hand has {scored.flowers}")
+    unless = N_(" (unless 拉子)") if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
+    how = N_(WIN_KINDS[scored.need_kind])
+    return NotAWin("not_enough_flowers", "{how} needs {need} 花{unless}; the hand has {flowers}", how=how, need=scored.need, unless=unless,
+                   flowers=scored.flowers)
 
 
 def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[ChizhouFacts]:

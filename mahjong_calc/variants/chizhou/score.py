@@ -12,6 +12,7 @@ from ...core.errors import InputError, NotAWin, RuleRefused
 from ...core.hand import Hand
 from ...core.result import ScoreResult
 from ...core.tiles import SUITS, is_honour
+from ...core.words import N_
 from . import explain as chizhou_explain
 from . import kernel as chizhou_kernel
 
@@ -24,9 +25,9 @@ def check_context(ctx: WinContext) -> None:
     if ctx.self_draw or ctx.discarder is not None:
         return
     if ctx.robbing_kong:
-        message = "--robbing-kong needs --discarder next|opposite|previous: the player whose kong was robbed"
+        message = N_("--robbing-kong needs --discarder next|opposite|previous: the player whose kong was robbed")
     else:
-        message = "a discard win (冲) needs --discarder next|opposite|previous; or give --self-draw"
+        message = N_("a discard win (冲) needs --discarder next|opposite|previous; or give --self-draw")
     raise InputError("missing_discarder", message)
 
 
@@ -45,8 +46,9 @@ def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None
             continue
         raise RuleRefused(
             "chow_restricted",
-            f"with {flowers} 花 (fewer than {need}) every meld called after a chow must be of one suit, "
-            f"the chow {chows[0].notation()}'s ({SUITS[suit]}); the {m.kind} --meld {m.notation()} is not",
+            "with {flowers} 花 (fewer than {need}) every meld called after a chow must be of one suit, "
+            "the chow {chow}'s ({suit}); the {kind} --meld {meld} is not",
+            flowers=flowers, need=need, chow=chows[0].notation(), suit=SUITS[suit], kind=N_(m.kind), meld=m.notation(),
         )
 
 

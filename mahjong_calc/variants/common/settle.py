@@ -133,5 +133,6 @@ def options_of(cls: type, ruleset: Ruleset[Any, Any, Any]) -> Any:
     if not isinstance(options, cls):
         from ...core.errors import RulesetError
 
-        raise RulesetError("ruleset_invalid", f"{ruleset.source}: settlement: missing; the {ruleset.scorer} variant needs it to settle")
+        raise RulesetError("ruleset_invalid", "{file}: settlement: missing; the {scorer} variant needs it to settle",
+            file=ruleset.source, scorer=ruleset.scorer)
     return options

@@ -92,7 +92,8 @@ def refusal(rs: Ruleset[Any, Any, Any], scored: k.Scored | None) -> NotAWin:
         assert scored is not None
         return NotAWin(
             "needs_three_pungs",
-            f"a standard Pujiang hand needs at least {rs.numbers.min_pungs} pungs or kongs (e.g. 111 111 111 234 + pair); this has {scored.pungs}",
+            "a standard Pujiang hand needs at least {need} pungs or kongs (e.g. 111 111 111 234 + pair); this has {pungs}",
+            need=rs.numbers.min_pungs, pungs=scored.pungs,
         )
     if code == k.QI_DUI_NEEDS_CAI_DIAO:
         return NotAWin("qi_dui_needs_cai_diao", "七对 with a 财神 must be 财神吊头: a wild must pair the winning tile")

@@ -42,7 +42,8 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
     if ctx.robbing_kong and by_robbed_fan and ctx.robbed_fan is None:
         raise InputError(
             "missing_robbed_fan",
-            f"options.qiang_gang_amount={rs.options.qiang_gang_amount}: --robbing-kong needs --robbed-fan N, the 番 of the robbed player's hand",
+            "options.qiang_gang_amount={amount}: --robbing-kong needs --robbed-fan N, the 番 of the robbed player's hand",
+            amount=rs.options.qiang_gang_amount,
         )
     if ctx.robbed_fan is not None and not by_robbed_fan:
         raise InputError(
@@ -55,7 +56,8 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
         if held > limit:
             raise InputError(
                 "too_many_wilds",
-                f"{tile_str(ctx.wild)} is the 财神: one copy is the indicator, so at most {limit} can be held, not {held}",
+                "{tile} is the 财神: one copy is the indicator, so at most {limit} can be held, not {held}",
+                tile=tile_str(ctx.wild), limit=limit, held=held,
             )
 
 

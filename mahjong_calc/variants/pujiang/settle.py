@@ -32,13 +32,13 @@ def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_ne
     n, who = table.piao_count, table.who(table.piao_by)
     fan = int(result.extra.get("fan", 0))
     if n >= 3:
-        raise NotAWin("win_not_allowed_during_piao", f"{who} has {n} 飘 (保飘): nobody else may win until the round ends")
+        raise NotAWin("win_not_allowed_during_piao", "{who} has {n} 飘 (保飘): nobody else may win until the round ends", who=who, n=n)
     if n == 2 and fan == 0:
-        raise NotAWin("win_not_allowed_during_piao", f"{who} has 2 飘: the others may win only hands with 番, and this hand has none")
+        raise NotAWin("win_not_allowed_during_piao", "{who} has 2 飘: the others may win only hands with 番, and this hand has none", who=who)
     if n == 1 and not ctx.self_draw:
-        raise NotAWin("win_not_allowed_during_piao", f"{who} has 1 飘: the others may only win by self-draw")
+        raise NotAWin("win_not_allowed_during_piao", "{who} has 1 飘: the others may only win by self-draw", who=who)
     if n == 1 and one_needs_fan and fan == 0:
-        raise NotAWin("win_not_allowed_during_piao", f"{who} has 1 飘: the others may win only hands with 番 (piao_one_needs_fan)")
+        raise NotAWin("win_not_allowed_during_piao", "{who} has 1 飘: the others may win only hands with 番 (piao_one_needs_fan)", who=who)
 
 
 def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:

@@ -24,7 +24,7 @@ def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     """The two ways a well-formed hand fails to win (the kernel reports them by code)."""
     if code == "no_ba_zhi":
         need = rs.numbers.min_zhi
-        return NotAWin(code, f"not 八支: the longest suit has {zhi} tiles (支); a win needs {need}")
+        return NotAWin(code, "not 八支: the longest suit has {zhi} tiles (支); a win needs {need}", zhi=zhi, need=need)
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
 
 

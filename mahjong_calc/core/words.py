@@ -1,0 +1,188 @@
+"""The catalogue of words: every user text by its English msgid, rendered in a chosen language.
+
+GNU gettext is the machinery: a text is written once, in English, in the Python that uses
+it (`N_("the hand has {count} tiles", count=n)` or an error's message); `locale/zh/LC_MESSAGES/
+mjcalc.po` holds its Chinese. With no language chosen the msgid itself is shown, byte for byte
+as before there was a catalogue (English, with the Chinese rule terms players know: `not 八支`).
+`locale/en/...` holds English alone for the msgids that carry such Chinese terms; `--lang en`
+shows those, and the msgid for every other text.
+
+At run time only the standard library reads the catalogue: `gettext.GNUTranslations` over the
+`.mo` file that setup.py compiles from the `.po` at build time (with Babel, a build
+requirement). A source tree or an editable install has no `.mo` (nothing generated is
+committed), so there the `.po` itself is read by `_read_po`, the small subset of the format
+our own file uses (no plurals, no contexts). Either way the texts are the same.
+
+The language: `set_language` (the CLI's `--lang`, else `language_from_env`); None means
+today's default, English messages. A `Text` is formatted when it is shown, not when it is
+made, so that an error costs no rendering until somebody reads it, and is read in the
+language chosen by then.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import os
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+DOMAIN = "mjcalc"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LANGUAGES = ("zh", "en")
+
+_LANG: list[str | None] = [None]  # None: no language chosen (English messages, bilingual tables)
+
+
+def set_language(lang: str | None) -> None:
+    """Show texts in `lang` (`zh` or `en`) from now on; None: as with no language chosen (English)."""
+    if lang is not None and lang not in LANGUAGES:
+        raise ValueError(f"not a language of mjcalc: {lang!r}")
+    _LANG[0] = lang
+
+
+def language() -> str | None:
+    """The language chosen with `set_language` (None: none)."""
+    return _LANG[0]
+
+
+def _language_of(value: str) -> str | None:
+    """`zh`, `en` or None for a setting such as `zh_CN.UTF-8`, `en`, `C`."""
+    low = value.strip().lower()
+    if low.startswith("zh"):
+        return "zh"
+    if low.startswith("en"):
+        return "en"
+    return None
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+    """The person's language when no `--lang` is given: MJCALC_LANG (`zh`/`en`, or a locale name
+    such as `zh_CN.UTF-8`), else the locale as gettext reads it: the first set of LC_ALL,
+    LC_MESSAGES, LANG decides, and only a Chinese one (`zh...`) chooses a language.
+
+    A non-Chinese locale (`C.UTF-8`, `en_US.UTF-8`) keeps the default output: English messages
+    and the bilingual tables, as before there was a choice. An MJCALC_LANG that is neither
+    language is ignored, as gettext ignores a locale it has no catalogue for.
+    """
+    env = os.environ if environ is None else environ
+    chosen = _language_of(env.get("MJCALC_LANG", ""))
+    if chosen is not None:
+        return chosen
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            return "zh" if _language_of(value) == "zh" else None
+    return None
+
+
+class _PoTranslations(gettext.NullTranslations):
+    """A catalogue read from a `.po` file: what `GNUTranslations` gives for the compiled `.mo`."""
+
+    def __init__(self, catalog: dict[str, str]) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.get(message, message)
+
+
+def _read_po(path: Path) -> dict[str, str]:
+    """{msgid: msgstr} of a `.po` file, as msgfmt compiles it: untranslated and fuzzy entries left out."""
+    catalog: dict[str, str] = {}
+    entry: dict[str, str] = {}
+    field = ""
+    fuzzy = False
+
+    def done() -> None:
+        msgid, msgstr = entry.get("msgid", ""), entry.get("msgstr", "")
+        if msgid and msgstr and not fuzzy:
+            catalog[msgid] = msgstr
+
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                done()
+                entry, field, fuzzy = {}, "", True
+            continue
+        if line.startswith('"'):
+            entry[field] = entry.get(field, "") + ast.literal_eval(line)
+            continue
+        key, _, rest = line.partition(" ")
+        if key == "msgid" and "msgid" in entry:
+            done()
+            entry, fuzzy = {}, False
+        field = key
+        entry[field] = ast.literal_eval(rest)
+    done()
+    return catalog
+
+
+@cache
+def translations(lang: str | None) -> gettext.NullTranslations:
+    """The catalogue of `lang`: the compiled `.mo` where installed, else the `.po` of the source tree."""
+    if lang is None:
+        return gettext.NullTranslations()  # the msgids are the texts
+    mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if mo.is_file():
+        with mo.open("rb") as fp:
+            return gettext.GNUTranslations(fp)
+    po = mo.with_suffix(".po")
+    if po.is_file():
+        return _PoTranslations(_read_po(po))
+    return gettext.NullTranslations()
+
+
+def translated(msgid: str, lang: str | None = None) -> str | None:
+    """The catalogue's text of `msgid` in `lang` (default: the chosen one), or None if it has none."""
+    lang = _LANG[0] if lang is None else lang
+    if lang is None:
+        return msgid
+    catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
+    return catalog.get(msgid)
+
+
+class Text:
+    """A catalogue text with its named parameters, formatted when shown (`str()` or `render`).
+
+    A parameter that is itself a `Text` is rendered in the same language.
+    """
+
+    __slots__ = ("msgid", "params")
+
+    def __init__(self, msgid: str, params: Mapping[str, object]) -> None:
+        self.msgid = msgid
+        self.params = params
+
+    def render(self, lang: str | None = None) -> str:
+        """The text in `lang` (default: the chosen language); the English msgid where untranslated."""
+        lang = _LANG[0] if lang is None else lang
+        template = translated(self.msgid, lang) or self.msgid
+        if not self.params:
+            return template
+        values = {k: v.render(lang) if isinstance(v, Text) or hasattr(v, "render") else v for k, v in self.params.items()}
+        return template.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"N_({self.msgid!r}, **{dict(self.params)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Text) and (self.msgid, dict(self.params)) == (other.msgid, dict(other.params))
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+def N_(msgid: str, **params: object) -> Text:
+    """Mark `msgid` for the catalogue; it is translated and formatted with `params` when shown."""
+    return Text(msgid, params)
+
+
+def _(msgid: str, **params: object) -> str:
+    """`msgid` in the chosen language now, formatted with `params`."""
+    return Text(msgid, params).render()
