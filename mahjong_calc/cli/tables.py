@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ..core.flags import derived
-from .app import emit, errors_to_exit
+from .app import emit_json, errors_to_exit
 from .options import Lang, hand_inputs, hand_signature, lang_given, with_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
@@ -37,7 +37,7 @@ def waits(**params: Any) -> None:
     with errors_to_exit(json_out):
         result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+        emit_json(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
@@ -77,7 +77,7 @@ def options(
         rows = describe(rs.data, rs.scorer)
     if json_out:
         out = {"variant": rs.name, "ruleset_version": rs.version, "scorer": rs.scorer, "options": [r.to_dict() for r in rows]}
-        typer.echo(json.dumps(out, ensure_ascii=False))
+        emit_json(json.dumps(out, ensure_ascii=False))
     else:
         print_options(rs.name, rows, lang.value)
 
@@ -102,7 +102,7 @@ def advise(**params: Any) -> None:
     with errors_to_exit(json_out):
         result = hand_advice(hand, spelling="cli", **params)
     if json_out:
-        emit(json.dumps(result.to_dict(), ensure_ascii=False))
+        emit_json(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         print_advise(result, lang.value)
 
