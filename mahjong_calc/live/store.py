@@ -251,6 +251,43 @@ def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return run
 
 
+def lone_surrogate(value: object, where: str = "") -> str | None:
+    """Where in `value` (`players[2]`, `id`, `exposed.王[0]`) a text holds a lone surrogate
+    (`"\\udcff"` in JSON), which is no Unicode text and cannot be stored; None when none does."""
+    if isinstance(value, str):
+        return None if value.isascii() or _encodes(value) else (where or "the value")
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            name = f"{where}.{key}" if where else str(key)
+            if isinstance(key, str) and not _encodes(key):
+                return f"{where + '.' if where else ''}{ascii(key)[1:-1]} (the name)"
+            found = lone_surrogate(item, name)
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            found = lone_surrogate(item, f"{where}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_text(value: object, what: str) -> None:
+    """`bad_encoding`, naming the field, when a text in `value` is not Unicode (a lone surrogate)."""
+    found = lone_surrogate(value)
+    if found is not None:
+        raise StoreError("bad_encoding", f"{what}: {ascii(found)[1:-1] if not _encodes(found) else found}: "
+                         "not valid Unicode text (a lone surrogate such as \\udcff); write the name or text again")
+
+
 class Store:
     """A games database; opening it creates it or migrates it forward.
 
@@ -355,6 +392,7 @@ class Store:
         from ..game import check_header
 
         header = {k: v for k, v in header.items() if v is not None}
+        check_text(header, "a new game")
         check_header(header, [], "game")
         created = _now()
         token = _token()
@@ -521,6 +559,7 @@ class Store:
 
         if not isinstance(hand, Mapping):
             raise StoreError("bad_record", f"a hand must be a mapping of fields, not {type(hand).__name__}")
+        check_text(hand, f"hand {len(before) + 1}")
         record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
         game = self.game_file(info, before)
         state = start(game)
