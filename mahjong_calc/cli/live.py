@@ -361,7 +361,7 @@ def export(game: GameArg = None, db: DbOption = None,
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
     """
-    from ..live.store import export_yaml
+    from ..live.export import export_yaml
 
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
