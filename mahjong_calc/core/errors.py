@@ -199,6 +199,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_found": ("没有这个地址", "no such address"),
     "method_not_allowed": ("这个地址不接受这种请求", "this address does not take that method"),
     "bad_request": ("请求不对", "a bad request"),
+    "too_many_streams": ("同时跟踪牌局的页面太多, 请关掉一些再试", "too many pages follow games at once: close some, then try again"),
+    "busy": ("服务器正忙, 请稍后再试", "the server is busy: try again in a moment"),
+    "too_many_requests": ("同时发出的计算请求太多, 请等回答后再问", "too many costly requests at once: wait for the answers"),
 }
 
 

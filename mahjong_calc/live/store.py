@@ -281,6 +281,16 @@ class Store:
         return int(row[0])
 
     @_guarded
+    def game_versions(self, games: tuple[int, ...]) -> dict[int, int]:
+        """The versions of these games (one query for a server's event streams); an unknown game is left out."""
+        out: dict[int, int] = {}
+        for start in range(0, len(games), 500):
+            part = games[start:start + 500]
+            rows = self.db.execute(f"SELECT id, events FROM games WHERE id IN ({', '.join('?' * len(part))})", part).fetchall()
+            out.update((int(g), int(v)) for g, v in rows)
+        return out
+
+    @_guarded
     def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
         """The game settled and its version, read together (one read transaction)."""
         from ..game import settle_game
