@@ -4,8 +4,10 @@ header or length is damaged, is never taken for an empty database."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import stat
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,11 +64,11 @@ def file_problem(path: Path) -> str | None:
     a file of a few bytes for an empty database, and writes into one whose last page is cut
     short, so its length and header are checked here (a missing or empty file is a new database)."""
     try:
-        size = path.stat().st_size
-        if size == 0 or not stat.S_ISREG(path.stat().st_mode):
+        info = path.stat()
+        size = info.st_size
+        if size == 0 or not stat.S_ISREG(info.st_mode):
             return None
-        with path.open("rb") as f:
-            head = f.read(100)
+        head = os.pread(_reader(info.st_dev, info.st_ino, path), 100, 0)
     except OSError:
         return None  # SQLite says what is wrong with it
     if len(head) < 100 or head[:16] != MAGIC:
@@ -85,6 +87,26 @@ def file_problem(path: Path) -> str | None:
     if head[24:28] == head[92:96] and pages * page > size:  # the header's page count is valid: the file is short
         return f"it is truncated: its header counts {pages:,} pages of {page:,} bytes, the file has {size // page:,}"
     return None
+
+
+_READERS: dict[tuple[int, int], int] = {}  # oldest first
+KEPT_READERS = 64
+_READERS_LOCK = threading.Lock()
+
+
+def _reader(dev: int, ino: int, path: Path) -> int:
+    """A descriptor that reads the file, opened once and never closed: closing any descriptor of a
+    file drops every POSIX lock this process holds on it, SQLite's too, and a server whose SQLite
+    connections lost their locks lets two writers at once corrupt the file."""
+    with _READERS_LOCK:
+        fd = _READERS.get((dev, ino))
+        if fd is None:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            got = os.fstat(fd)
+            _READERS[(got.st_dev, got.st_ino)] = fd  # the file now at `path` (it may have been replaced meanwhile)
+            while len(_READERS) > KEPT_READERS:  # a process that opened many databases (a test run): the oldest go
+                os.close(_READERS.pop(next(iter(_READERS))))
+        return fd
 
 
 def _first(head: bytes) -> str:

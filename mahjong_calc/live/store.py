@@ -18,15 +18,15 @@ The schema carries its version in `PRAGMA user_version` and migrates forward.
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self
 
 from ..core.errors import MjcalcError, shown
+from .guard import _guarded, _read, db_error
 from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
 from .replay import BadEvents, Event, Hands, history, replay
 from .schema import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
@@ -34,28 +34,8 @@ from .schema import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_
 if TYPE_CHECKING:
     from ..game import GameFile, Report
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 BUSY_TIMEOUT_MS = 30_000  # how long a writer waits for another one before giving up
 
-
-def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
-    """A store method whose SQLite and file errors become `bad_db` or `db_busy` (exit 2), naming the problem."""
-
-    @functools.wraps(method)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return method(*args, **kwargs)
-        except (sqlite3.Error, OSError) as exc:
-            store = args[0]
-            assert isinstance(store, Store)
-            raise store.db_error(exc) from None
-        except UnicodeDecodeError:  # a TEXT value that is not UTF-8: sqlite3 cannot even hand it over
-            store = args[0]
-            assert isinstance(store, Store)
-            raise store._damaged("a text in it is not UTF-8") from None
-
-    return run
 
 
 class Store:
@@ -87,22 +67,7 @@ class Store:
 
     def db_error(self, exc: sqlite3.Error | OSError) -> StoreError:
         """The StoreError for an error SQLite (or the file system) raised: what is wrong, in one line."""
-        text = str(exc)
-        lower = text.lower()
-        if "locked" in lower or "busy" in lower:
-            return StoreError("db_busy", f"{self.path}: the games database is busy: another process held its lock for more than "
-                              f"{BUSY_TIMEOUT_MS / 1000:g} s; try again")
-        if "readonly" in lower or "read-only" in lower:
-            return StoreError("bad_db", f"{self.path}: cannot write the games database: it is read-only ({text})")
-        if lower.startswith("no such table"):
-            return StoreError("bad_db", f"{self.path}: the games database has no table {text.rpartition(':')[2].strip()!r}"
-                              " (damaged, or not an mjcalc database)")
-        for side in ("-shm", "-wal", "-journal"):
-            if Path(f"{self.path}{side}").is_dir():
-                return StoreError("bad_db", f"{self.path}{side} is a directory: SQLite needs that name for a file of its own ({text})")
-        if "malformed" in lower or "not a database" in lower or "corrupt" in lower:
-            return StoreError("bad_db", f"{self.path}: the games database is damaged ({text})")
-        return StoreError("bad_db", f"{self.path}: cannot use the games database ({text})")
+        return db_error(self.path, exc, BUSY_TIMEOUT_MS)
 
     def _damaged(self, what: str, said: str | None = None) -> StoreError:
         return StoreError("bad_db", f"{self.path}: {'the games database is damaged: ' if said is None else said}{what}")
@@ -183,6 +148,7 @@ class Store:
         return GameInfo(game_id, created, dict(header), token)
 
     @_guarded
+    @_read
     def games(self) -> list[GameInfo]:
         """Every game, the most recent first."""
         rows = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC").fetchall()
@@ -217,6 +183,7 @@ class Store:
                         len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
 
     @_guarded
+    @_read
     def game(self, game_id: int | str | None = None) -> GameInfo:
         """One game by id; None: the most recent game."""
         if game_id is None:
@@ -231,6 +198,7 @@ class Store:
         return self._info(row)
 
     @_guarded
+    @_read
     def events(self, game_id: int) -> list[Event]:
         """Every event of a game, in order; all of them, or `bad_db` (a game is never shown with events missing)."""
         rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
@@ -260,11 +228,13 @@ class Store:
             raise self._damaged(f"game {game_id}, {exc}") from None
 
     @_guarded
+    @_read
     def hands(self, game_id: int) -> list[dict[str, Any]]:
         """The hands in play, as entered (or as last changed)."""
         return [hand for _, hand in self._replay(game_id, self.events(game_id))[0]]
 
     @_guarded
+    @_read
     def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
         """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
         info = self.game(game_id)
@@ -316,6 +286,7 @@ class Store:
             raise self._damaged(f"game {info.id}'s header: {err.message}") from None
 
     @_guarded
+    @_read
     def report(self, game_id: int | str | None = None) -> Report:
         """The game settled: exactly what `mjcalc game settle` gives for its export."""
         from ..game import settle_game

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from ..live.store import GameInfo
 
 STATIC = games.STATIC
+STATES = WorkLimits(workers=2, queue=32, per_client=16)  # a page asks for a state after every change, several pages at once
 
 
 def create_app(db: str | Path | None = None, *, tokens: bool = False, public: str | None = None,
@@ -49,7 +50,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
 
     stream_limits = streams or StreamLimits()
     hub = Hub(lambda: Store(db), stream_limits, stream_total(stream_limits), announce)
-    ctx = Context(db, tokens, public, hub, Work("scoring", work), Work("game state", work))
+    ctx = Context(db, tokens, public, hub, Work("scoring", work),
+                  Work("game state", work or STATES))
 
     def api(route: Callable[..., object], game_route: bool = False) -> Callable[[Request], object]:
         return endpoint(ctx, route, game_route)  # type: ignore[arg-type]
@@ -97,7 +99,9 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
             ctx.calc.close()
             ctx.states.close()
 
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan)
+    app.state.end_streams = hub.end_all  # server.run calls it first when it stops: streams do not hold the shutdown
+    return app
 
 
 __all__ = ["MAX_BODY", "STATIC", "create_app"]

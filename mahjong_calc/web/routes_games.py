@@ -95,7 +95,7 @@ async def hands(request: Request, ctx: Context) -> Response:
             info = s.game(request.path_params["game"])
             return json_response(200, json.dumps(s.hands(info.id), ensure_ascii=False))
 
-    return await ctx.states.run(client_of(request), run)
+    return await run_in_threadpool(run)
 
 
 async def history(request: Request, ctx: Context) -> Response:
@@ -104,7 +104,7 @@ async def history(request: Request, ctx: Context) -> Response:
             events = s.history(request.path_params["game"])
         return json_response(200, json.dumps(events, ensure_ascii=False))
 
-    return await ctx.states.run(client_of(request), run)
+    return await run_in_threadpool(run)
 
 
 async def export(request: Request, ctx: Context) -> Response:

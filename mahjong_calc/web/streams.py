@@ -74,6 +74,7 @@ class Hub:
         self._last_game: int | None = None
         self._said: str | None = None
         self._last_error: MjcalcError | None = None
+        self.closing = False
 
     # --- the one connection, on its own thread ---
 
@@ -213,6 +214,13 @@ class Hub:
                 watcher.error = err
                 watcher.wake.set()
 
+    def end_all(self) -> None:
+        """The server is stopping: every stream ends now (its `EventSource` reconnects to the next server)."""
+        self.closing = True
+        for streams in self.watchers.values():
+            for watcher in streams:
+                watcher.wake.set()
+
     def stop(self) -> None:
         if self._thread is not None:
             self._thread.submit(self._drop_store)
@@ -234,6 +242,8 @@ async def stream(hub: Hub, watcher: Watcher) -> AsyncIterator[str]:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watcher.wake.wait(), min(left, max(0.0, HEARTBEAT - (loop.time() - quiet)) + 0.01))
             watcher.wake.clear()
+            if hub.closing:
+                return
             if watcher.error is not None:  # the database went away or is damaged: say so, and end the stream
                 yield f"event: error\ndata: {api.error_body(watcher.error.code, watcher.error.message)}\n\n"
                 return
