@@ -13,6 +13,12 @@ and the server is stopped at the end.
 
     python bench/serve.py            # needs the web extra: pip install '.[web]'
     python bench/serve.py --requests 500 --rounds 3
+    python bench/serve.py --no-streams      # without the event-stream count at 1,024 open files
+
+Last, it counts the event streams a server started with 1,024 open files holds (`GET
+/api/games/{id}/events`, 50 more at a time, the per-game and per-client caps lifted) while a
+normal `GET /api/games` still answers, with the time of that request and the server's open
+files at each step, and the CPU the idle streams take.
 """
 
 from __future__ import annotations
@@ -72,7 +78,9 @@ def one(port: int, body: bytes, gate: threading.Barrier, out: list[tuple[float, 
         response = conn.getresponse()
         data = response.read()
         conn.close()
-        if response.status != 200 or json.loads(data).get("valid") is not True:
+        if response.status in (429, 503):  # refused at once by the bounded pool (busy, too_many_requests)
+            error = f"refused {response.status}"
+        elif response.status != 200 or json.loads(data).get("valid") is not True:
             error = f"status {response.status}: {data[:120]!r}"
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
@@ -167,6 +175,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=200, help="concurrent requests per round (default 200)")
     ap.add_argument("--rounds", type=int, default=1, help="rounds after one warm-up round (default 1)")
+    ap.add_argument("--streams", action=argparse.BooleanOptionalAction, default=True,
+                    help="also count the event streams a server holds at --files open files (default on)")
+    ap.add_argument("--files", type=int, default=1024, help="the stream server's open-file limit (default 1024)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -185,18 +196,106 @@ def main() -> int:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    latencies = [t for t, _ in results]
-    errors = [e for _, e in results if e is not None]
+    latencies = [t for t, e in results if e is None or e.startswith("refused")]
+    refused = [e for _, e in results if e is not None and e.startswith("refused")]
+    errors = [e for _, e in results if e is not None and not e.startswith("refused")]
     print(f"mjcalc serve: {len(results)} POST /api/score ({args.requests} concurrent x {args.rounds}) on loopback, "
           f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print(f"  p50 {percentile(latencies, 50) * 1000:.1f} ms   p99 {percentile(latencies, 99) * 1000:.1f} ms   "
-          f"mean {statistics.fmean(latencies) * 1000:.1f} ms   wall {wall:.2f} s   errors {len(errors)}")
+          f"mean {statistics.fmean(latencies) * 1000:.1f} ms   wall {wall:.2f} s   refused at once (busy) {len(refused)}   "
+          f"errors {len(errors)}")
     for e in errors[:5]:
         print(f"  error: {e}")
     print(f"add -> event at another client ({HANDS} hands each): POST /api/games/{{id}}/hands p50 "
           f"{percentile(api, 50) * 1000:.1f} ms, max {max(api) * 1000:.1f} ms; `mjcalc game add` (from the hand in the database) "
           f"p50 {percentile(cli, 50) * 1000:.1f} ms, max {max(cli) * 1000:.1f} ms")
+    if args.streams:
+        streams_held(args.files)
     return 1 if errors else 0
+
+
+STREAM_SERVER = ("import sys\nfrom mahjong_calc.web.app import create_app\nfrom mahjong_calc.web.server import run\n"
+                 "from mahjong_calc.web.streams import StreamLimits\n"
+                 "run(create_app(sys.argv[1], streams=StreamLimits(per_game=10**6, per_client=10**6)), '127.0.0.1', int(sys.argv[2]))\n")
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def streams_held(files: int) -> None:
+    """Open event streams 50 at a time on a server limited to `files` open files (the per-game and
+    per-client caps lifted, so that the server's own limit shows) until it refuses them, timing
+    `GET /api/games` after each step; then the CPU the idle streams take over 3 s."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        db = Path(tmp) / "games.sqlite3"
+        proc = subprocess.Popen([sys.executable, "-c", STREAM_SERVER, str(db), str(port)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, preexec_fn=limit)
+        socks: list[socket.socket] = []
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                    conn.request("POST", "/api/games", json.dumps({"variant": "wuhu315", "players": ["A", "B", "C", "D"], "dealer": "A"}),
+                                 {"content-type": "application/json"})
+                    conn.getresponse().read()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise SystemExit("the stream server did not start") from None
+                    time.sleep(0.1)
+            held = refused = 0
+            worst = 0.0
+            print(f"event streams on a server with {files} open files:")
+            while refused == 0 and held < 4 * files:
+                for _ in range(50):
+                    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+                    sock.sendall(f"GET /api/games/1/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                    head = sock.recv(4096)
+                    while b"\r\n\r\n" in head and b"event: ready" not in head and b'"valid"' not in head:
+                        more = sock.recv(4096)
+                        if not more:
+                            break
+                        head += more
+                    if b"event: ready" in head:
+                        held += 1
+                        socks.append(sock)
+                    else:
+                        refused += 1
+                        sock.close()
+                started = time.perf_counter()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                conn.request("GET", "/api/games")
+                ok = conn.getresponse().status == 200
+                took = time.perf_counter() - started
+                worst = max(worst, took)
+                fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
+                print(f"  {held:5d} held, {refused:3d} refused: GET /api/games {took * 1000:7.1f} ms ({'ok' if ok else 'FAILED'}), {fds} files open")
+            cpu = _cpu_seconds(proc.pid)
+            time.sleep(3)
+            idle = (_cpu_seconds(proc.pid) - cpu) / 3
+            print(f"  held {held} streams with a normal request answering in at most {worst * 1000:.0f} ms; "
+                  f"idle, they take {idle * 100:.1f} % of a core")
+        finally:
+            for sock in socks:
+                sock.close()
+            proc.terminate()
+            try:
+                _, err = proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+        text = err.decode(errors="replace")
+        if "Too many open files" in text:
+            print("  stderr: Too many open files")
 
 
 if __name__ == "__main__":

@@ -50,30 +50,31 @@ def test_store_folds_hands_and_undo_keeps_history(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         game = store.new_game(HEADER)
         for hand in HANDS:
-            store.add_hand(game.id, hand)
+            store.add(game.id, hand)
         assert store.hands(game.id) == HANDS
-        undone, report = store.undo(game.id)
+        change = store.take_back(game.id)
+        undone, report = change.hand, change.report
         assert undone == HANDS[-1]
         assert store.hands(game.id) == HANDS[:-1]
         assert [e.kind for e in store.events(game.id)] == ["hand"] * 4 + ["undo"]
         assert store.events(game.id)[3].body == HANDS[-1]  # the undone hand is still in the history
         assert len(report.rows) == 3
-        store.add_hand(game.id, HANDS[-1])
+        store.add(game.id, HANDS[-1])
         assert store.hands(game.id) == HANDS
 
 
 def test_refused_hand_writes_nothing(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         game = store.new_game(HEADER)
-        store.add_hand(game.id, HANDS[0])
+        store.add(game.id, HANDS[0])
         before = store.events(game.id)
         with pytest.raises(NotAWin):
-            store.add_hand(game.id, {"winner": "李", "discarder": "王", "hand": NOT_A_WIN})
+            store.add(game.id, {"winner": "李", "discarder": "王", "hand": NOT_A_WIN})
         with pytest.raises(InputError) as bad:
-            store.add_hand(game.id, {"winner": "钱", "discarder": "王", "hand": WIN})
+            store.add(game.id, {"winner": "钱", "discarder": "王", "hand": WIN})
         assert bad.value.code == "unknown_player"
         with pytest.raises(InputError) as bad:
-            store.add_hand(game.id, {"winner": "李", "hand": WIN, "dealer_seat": "next"})
+            store.add(game.id, {"winner": "李", "hand": WIN, "dealer_seat": "next"})
         assert bad.value.code == "computed_field"
         assert store.events(game.id) == before
 
@@ -106,7 +107,7 @@ def test_unknown_game_and_nothing_to_undo(tmp_path: Path) -> None:
                 store.report(wrong)
             assert err.value.code == "unknown_game"
         with pytest.raises(StoreError) as err:
-            store.undo(game.id)
+            store.take_back(game.id)
         assert err.value.code == "nothing_to_undo"
 
 
@@ -242,7 +243,7 @@ WRITER = textwrap.dedent(
         time.sleep(0.001)
     store = Store(db)
     for k in range(n):
-        store.add_hand(game, {"draw": True, "id": f"{who}-{k}"})
+        store.add(game, {"draw": True, "id": f"{who}-{k}"})
     """
 )
 

@@ -31,7 +31,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         game = store.new_game({"variant": "wuhu315", "players": PLAYERS, "dealer": "王", "chips": 100_000})
         for i in range(HANDS):
             hand = {"draw": True} if i % 3 == 2 else {"winner": PLAYERS[(i + 1) % 4], "hand": WIN, "self_draw": True, "id": f"hand-{i}"}
-            store.add_hand(game.id, hand)
+            store.add(game.id, hand)
     con = sqlite3.connect(path)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.execute("PRAGMA journal_mode = DELETE")  # one file holds it all (the store sets WAL again when it writes)

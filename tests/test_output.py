@@ -78,7 +78,7 @@ def files() -> Iterator[dict[str, str]]:
             info = store.new_game(game)
             for _ in range(20):
                 for hand in hands:
-                    store.add_hand(info.id, hand)
+                    store.add(info.id, hand)
         yield {"big": str(base / "big.jsonl"), "odd": str(base / "odd.jsonl"), "game": str(base / "game.jsonl"), "small": str(base / "small.jsonl"),
                "db": str(db), "newdb": str(base / "new.sqlite3"), "example": str(REPO / "examples" / "wuhu315-club.yaml")}
 

@@ -93,7 +93,7 @@ def test_live_add_refuses_and_writes_nothing(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         game = store.new_game(WUHU)
         with pytest.raises(InputError) as err:
-            store.add_hand(game.id, IMPOSSIBLE)
+            store.add(game.id, IMPOSSIBLE)
         assert (err.value.code, err.value.message) == ("too_many_copies", IMPOSSIBLE_MESSAGE)
         assert store.hands(game.id) == []
     db = tmp_path / "cli.db"

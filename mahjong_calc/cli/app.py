@@ -22,9 +22,9 @@ from typer.core import TyperGroup
 
 from ..core import __version__
 from ..core.errors import MjcalcError
-from ..core.stdout import OutputError, install, silence
+from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, encoding, install, silence
 from ..core.words import N_, Text, language_from_env, set_language
-from ..present.render import clean, error_json, error_line, message_of
+from ..present.render import clean, error_json, error_line, message_of, messages_in
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
@@ -121,14 +121,22 @@ def stdout_open() -> None:
 
 
 def emit(text: str | None) -> None:
-    """Write one line to stdout (None: only flush), so that a write error is told apart from a bug."""
+    """Write one line to stdout (None: only flush), so that a write error is told apart from a bug;
+    a text stdout's encoding cannot write is an `EncodingError` before any of it is written."""
     stdout_open()
+    if text is not None and not can_show(text):
+        raise EncodingError(encoding())
     try:
         if text is not None:
             typer.echo(text)
         sys.stdout.flush()
     except OSError as exc:
         raise OutputError(exc) from None
+
+
+def emit_json(text: str) -> None:
+    """Write one JSON text: as it is, or, where stdout's encoding cannot write it, with ASCII escapes."""
+    emit(text if can_show(text) else ascii_json(text))
 
 
 @contextmanager
@@ -140,7 +148,7 @@ def errors_to_exit(json_mode: bool) -> Iterator[None]:
         typer.echo(error_line(err), err=True)
         if json_mode:
             try:
-                emit(error_json(err))
+                emit_json(error_json(err))
             except OutputError:  # the error is on stderr already, and it is the one to report
                 silence()
         raise typer.Exit(err.exit_code) from None
@@ -231,9 +239,12 @@ def _flush_or_silence() -> None:
         silence()
 
 
-def _output_failed(exc: OSError) -> None:
-    """Stdout cannot be written (a full disk, a closed descriptor): say so once, exit 3."""
+def _output_failed(exc: OSError, encoding_error: bool = False) -> None:
+    """Stdout cannot be written (a full disk, a closed descriptor, an encoding that cannot show
+    the text): say so once, exit 3."""
     silence()
+    if encoding_error:
+        fail("output_error", exc.strerror or str(exc), 3, False)
     if isinstance(exc, BrokenPipeError):  # the reader went away (| head): not an error
         sys.exit(0)
     fail("output_error", N_("cannot write the output: {reason}", reason=exc.strerror or exc), 3, False)
@@ -278,7 +289,12 @@ def main(argv: list[str] | None = None) -> None:
         _flush_or_silence()
         sys.exit(130)
     except OutputError as exc:
-        _output_failed(exc.cause)
+        _output_failed(exc.cause, isinstance(exc, EncodingError))
+    except UnicodeEncodeError as exc:  # Rich writes to stdout itself
+        if exc.encoding.replace("-", "").lower() == "utf8":  # not the terminal's doing (a lone surrogate): a bug
+            fail("internal_error", f"internal error (UnicodeEncodeError: {exc}); please report this hand", 3,
+                 _json_requested(args, command))
+        _output_failed(EncodingError(encoding()).cause, True)
     except Exception as exc:  # a bug: say so in one line, never a traceback
         message = N_("internal error ({type}: {detail}); please report this hand", type=type(exc).__name__, detail=str(exc))
         fail("internal_error", message, 3, _json_requested(args, command))

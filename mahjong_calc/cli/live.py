@@ -19,7 +19,7 @@ import typer
 
 from ..core import flags as flag_table
 from ..core.flags import Field
-from .app import emit, errors_to_exit
+from .app import emit, emit_json, errors_to_exit
 from .options import Lang, flag_option, lang_given, with_signature
 
 if TYPE_CHECKING:
@@ -169,7 +169,7 @@ def _print_change(change: Change, json_out: bool, lang: str, head: str | None = 
     if json_out:
         for line in broken:
             typer.echo(f"mjcalc: {line}", err=True)
-        emit(report_json(change.report))
+        emit_json(report_json(change.report))
         return
     lines = [] if head is None else [head]
     if change.no is not None and change.no <= len(data["hands"]) and head is None:
@@ -298,7 +298,7 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     with errors_to_exit(json_out), _store(db) as store:
         report = store.report(game)
     if json_out:
-        emit(report_json(report))
+        emit_json(report_json(report))
         return
     from ..present.render_game import print_game
 
@@ -362,7 +362,7 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
 
     with errors_to_exit(json_out), _store(db) as store:
         events = store.history(game)
-    emit(json.dumps(events, ensure_ascii=False) if json_out else history_lines(events, lang.value))
+    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
@@ -374,7 +374,7 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
 
     with errors_to_exit(json_out), _store(db) as store:
         rows = [g.to_dict() for g in store.games()]
-    emit(json.dumps(rows, ensure_ascii=False) if json_out else game_rows(rows, lang.value))
+    emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value))
 
 
 class ExportFormat(str, Enum):
@@ -390,7 +390,7 @@ def export(game: GameArg = None, db: DbOption = None,
 
     Example: mjcalc game export 1 > game.yaml && mjcalc game settle game.yaml
     """
-    from ..live.store import export_yaml
+    from ..live.export import export_yaml
 
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)

@@ -19,7 +19,7 @@ from ..core.flags import derived
 from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
-from .app import emit, errors_to_exit, stdout_open
+from .app import emit, emit_json, errors_to_exit, stdout_open
 from .options import KEYWORD, ExtraFieldsOption, Lang, LangOption, hand_inputs, hand_signature, with_signature
 
 
@@ -44,7 +44,7 @@ def score_command(**params: Any) -> None:
     with errors_to_exit(json_out):
         result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
-        emit(to_json(result, explain=explain))
+        emit_json(to_json(result, explain=explain))
         return
     stdout_open()
     try:
@@ -79,7 +79,7 @@ def variants(
             rs = load_ruleset(name)
             rows.append({"name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"]})
     if json_out:
-        emit(json.dumps(rows, ensure_ascii=False))
+        emit_json(json.dumps(rows, ensure_ascii=False))
         return
     emit("\n".join(f"{row['name']:<10} {row['version']:<8} {row['zh']}  ({row['en']})" for row in rows))
 

@@ -79,11 +79,13 @@ def serve(
         for g in games:
             typer.echo(join_line(base, g.id, g.header.get("players"), g.token, tokens))
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
+    from ..web.announcer import Announcer
     from ..web.server import run
 
+    announcer = Announcer(sys.stdout.fileno() if sys.stdout is not None else 1)  # in a thread of its own: a stdout nobody reads never stops the server
+
     def announce(info: GameInfo) -> None:  # a game begun while serving, here or by `mjcalc game new`
-        typer.echo(join_line(base, info.id, info.header.get("players"), info.token, tokens))
-        sys.stdout.flush()
+        announcer.say(join_line(base, info.id, info.header.get("players"), info.token, tokens))
 
     run(create_app(Path(where), tokens=tokens, public=base, announce=announce), host, port)
 

@@ -15,7 +15,7 @@ import typer
 
 from ..core.flags import derived
 from ..core.words import N_
-from .app import emit, errors_to_exit
+from .app import emit, emit_json, errors_to_exit
 from .options import Lang, hand_inputs, hand_signature, lang_given, with_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
@@ -40,7 +40,7 @@ def waits(**params: Any) -> None:
     if json_out:
         from ..present.answers import waits_json
 
-        emit(waits_json(result))
+        emit_json(waits_json(result))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
     if result.reason is not None:
@@ -80,7 +80,7 @@ def options(
         rows = describe(rs.data, rs.scorer)
     if json_out:
         out = {"variant": rs.name, "ruleset_version": rs.version, "scorer": rs.scorer, "options": [r.to_dict() for r in rows]}
-        typer.echo(json.dumps(out, ensure_ascii=False))
+        emit_json(json.dumps(out, ensure_ascii=False))
     else:
         print_options(rs.name, rows, lang.value)
 
@@ -107,7 +107,7 @@ def advise(**params: Any) -> None:
     if json_out:
         from ..present.answers import advise_json
 
-        emit(advise_json(result))
+        emit_json(advise_json(result))
     else:
         print_advise(result, lang.value)
 

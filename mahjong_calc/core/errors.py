@@ -274,6 +274,9 @@ GENERAL: dict[str, str] = {
     "site_dir_not_empty": "the site folder is not empty",
     "site_dir_not_writable": "the site folder cannot be written",
     "missing_package": "a Python package the page ships is not installed",
+    "too_many_streams": "too many pages follow games at once: close some, then try again",
+    "busy": "the server is busy: try again in a moment",
+    "too_many_requests": "too many costly requests at once: wait for the answers",
 }
 
 

@@ -134,3 +134,49 @@ def silence() -> None:
             os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def encoding() -> str:
+    """The name of the encoding stdout writes text in (`utf-8` when it is not known)."""
+    return str(getattr(sys.stdout, "encoding", None) or "utf-8")
+
+
+def can_show(text: str) -> bool:
+    """Whether stdout's encoding can write `text` (an ASCII terminal cannot write 中)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode(encoding())
+    except UnicodeEncodeError:
+        return False
+    except LookupError:  # an encoding Python does not know: the write will say so
+        return True
+    return True
+
+
+def ascii_json(text: str) -> str:
+    r"""JSON text with every character outside ASCII written as a `\uXXXX` escape (a pair for
+    one beyond the BMP): the same JSON value, writable in any encoding. Outside its strings,
+    JSON is ASCII, so every such character is inside a string, where an escape means it."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x80:
+            out.append(ch)
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+    return "".join(out)
+
+
+class EncodingError(OutputError):
+    """Stdout's encoding cannot write the output (`PYTHONIOENCODING=ascii`, a C locale)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(OSError(0, f"the terminal's encoding ({name}) cannot show the output: set a UTF-8 locale "
+                                    "(LANG=C.UTF-8, or PYTHONIOENCODING=utf-8), or use --json, which writes ASCII escapes"))
+        self.name = name

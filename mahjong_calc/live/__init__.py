@@ -8,7 +8,7 @@ game settles to the same totals as `mjcalc game show` prints, by construction.
     >>> from mahjong_calc.live import Store   # doctest: +SKIP
     >>> store = Store("games.sqlite3")
     >>> game = store.new_game({"variant": "wuhu315", "players": ["王", "李", "张", "赵"], "dealer": "王"})
-    >>> report = store.add_hand(game.id, {"winner": "李", "hand": "123456m13m99p555p2m", "self_draw": True})
+    >>> report = store.add(game.id, {"winner": "李", "hand": "123456m13m99p555p2m", "self_draw": True}).report
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yaml"]
+_HOME = {"SCHEMA_VERSION": "schema", "GameInfo": "model", "Store": "store", "default_db_path": "model", "export_yaml": "export"}
 
 
 def __getattr__(name: str) -> Any:
     # lazily: `mjcalc` registers the game commands from cli/live.py at every start, and
     # importing the store (sqlite3) there would slow `mjcalc score`
-    if name in __all__:
-        from . import store
+    if name in _HOME:
+        from importlib import import_module
 
-        return getattr(store, name)
+        return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

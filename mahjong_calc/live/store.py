@@ -18,238 +18,25 @@ The schema carries its version in `PRAGMA user_version` and migrates forward.
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import secrets
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self
 
-from ..core.errors import InputError, MjcalcError, shown
-from ..core.words import N_
+from ..core.errors import MjcalcError, shown
+from ..core.words import N_, Text
+from .guard import _guarded, _read, db_error
+from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
+from .replay import BadEvents, Event, Hands, history, replay
+from .schema import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report
 
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 BUSY_TIMEOUT_MS = 30_000  # how long a writer waits for another one before giving up
 
-
-class StoreError(InputError):
-    """The store cannot be used as asked: an unknown game, nothing to undo, an unreadable file (exit 2)."""
-
-
-def default_db_path() -> Path:
-    """`$MJCALC_DB`, else `$XDG_DATA_HOME/mjcalc/games.sqlite3` (default ~/.local/share)."""
-    env = os.environ.get("MJCALC_DB")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "mjcalc" / "games.sqlite3"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _token() -> str:
-    return secrets.token_urlsafe(12)
-
-
-def valid_token(token: object) -> bool:
-    """Whether a stored token is one `_token` could have made (16 or more URL-safe characters):
-    a row whose token is NULL, empty or otherwise not one opens to no token at all."""
-    return isinstance(token, str) and len(token) >= 16 and token.isascii() and all(c.isalnum() or c in "-_" for c in token)
-
-
-# --- schema, version by version -------------------------------------------------------
-
-
-def _v1(db: sqlite3.Connection) -> None:
-    db.execute(
-        "CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL, header TEXT NOT NULL)"
-    )
-    db.execute(
-        "CREATE TABLE events (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,"
-        " kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo')), body TEXT NOT NULL, at TEXT NOT NULL,"
-        " PRIMARY KEY (game, seq))"
-    )
-
-
-def _v2(db: sqlite3.Connection) -> None:
-    """Per-game access tokens, for `mjcalc serve --host` on a network."""
-    db.execute("ALTER TABLE games ADD COLUMN token TEXT")
-    for (game_id,) in db.execute("SELECT id FROM games").fetchall():
-        db.execute("UPDATE games SET token = ? WHERE id = ?", (_token(), game_id))
-
-
-def _v3(db: sqlite3.Connection) -> None:
-    """Each game's count of events, kept with every write: a damaged file that loses rows is told apart."""
-    db.execute("ALTER TABLE games ADD COLUMN events INTEGER NOT NULL DEFAULT 0")
-    db.execute("UPDATE games SET events = (SELECT count(*) FROM events WHERE events.game = games.id)")
-
-
-def _v4(db: sqlite3.Connection) -> None:
-    """Events that correct the game: `edit`, `delete` and `redo` (SQLite cannot alter a CHECK: the table is rebuilt)."""
-    db.execute(
-        "CREATE TABLE events_v4 (game INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,"
-        f" kind TEXT NOT NULL CHECK (kind IN ({', '.join(repr(k) for k in KINDS)})), body TEXT NOT NULL, at TEXT NOT NULL,"
-        " PRIMARY KEY (game, seq))"
-    )
-    db.execute("INSERT INTO events_v4 (game, seq, kind, body, at) SELECT game, seq, kind, body, at FROM events")
-    db.execute("DROP TABLE events")
-    db.execute("ALTER TABLE events_v4 RENAME TO events")
-
-
-KINDS = ("hand", "undo", "redo", "edit", "delete")  # the kinds of event
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)  # MIGRATIONS[n] takes version n to n + 1
-SCHEMA_VERSION = len(MIGRATIONS)
-PLAUSIBLE_VERSIONS = 1000  # a version beyond this is a damaged header, not a newer mjcalc
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One stored game: its id, when it began, its header, its access token, hands in play."""
-
-    id: int
-    created: str
-    header: dict[str, Any]
-    token: str | None  # None: the stored token is missing or not valid (no token opens the game)
-    hands: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """`mjcalc game list --json`: one game (the token is left out; `serve` hands it out)."""
-        return {
-            "id": self.id,
-            "created": self.created,
-            "variant": self.header.get("variant"),
-            "players": self.header.get("players"),
-            "dealer": self.header.get("dealer"),
-            "hands": self.hands,
-        }
-
-
-@dataclass(frozen=True)
-class Event:
-    """One stored event of a game: its sequence number, kind (a hand, an undo), body and time."""
-
-    seq: int
-    kind: str
-    body: dict[str, Any]
-    at: str
-
-
-class BadEvents(ValueError):
-    """The events do not make a game (an edit of a hand not in play, a body without its fields): damage."""
-
-
-def _target(ev: Event, key: str) -> int:
-    value = ev.body.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadEvents(f"event {ev.seq}: {ev.kind} without the hand it is about")
-    return value
-
-
-Hands = list[tuple[int, dict[str, Any]]]  # (id, hand): the id is the seq of the event that entered the hand
-
-
-def _apply(stack: Hands, undone: Hands, ev: Event) -> None:
-    """One event on the hands in play (`stack`) and the hands a redo can put back (`undone`)."""
-    if ev.kind == "hand":
-        stack.append((ev.seq, ev.body))
-        undone.clear()
-    elif ev.kind == "undo":
-        if stack:
-            undone.append(stack.pop())
-    elif ev.kind == "redo":
-        if undone:
-            stack.append(undone.pop())
-    elif ev.kind in ("edit", "delete"):
-        target = _target(ev, "edits" if ev.kind == "edit" else "deletes")
-        at = next((i for i, (hid, _) in enumerate(stack) if hid == target), None)
-        if at is None:
-            raise BadEvents(f"event {ev.seq}: {ev.kind} of a hand that is not in play")
-        if ev.kind == "delete":
-            del stack[at]
-        else:
-            hand = ev.body.get("hand")
-            if not isinstance(hand, dict):
-                raise BadEvents(f"event {ev.seq}: an edit without its hand")
-            stack[at] = (target, hand)
-        undone.clear()
-
-
-def replay(events: list[Event]) -> tuple[Hands, Hands]:
-    """(the hands in play, the hands undone that a redo can put back), each as (id, hand).
-    An edit keeps the hand's id and place."""
-    stack: Hands = []
-    undone: Hands = []
-    for ev in events:
-        _apply(stack, undone, ev)
-    return stack, undone
-
-
-def live_hands(events: list[Event]) -> Hands:
-    """The hands still in play, (id, hand), after applying every event in order."""
-    return replay(events)[0]
-
-
-def history(events: list[Event]) -> list[dict[str, Any]]:
-    """Every event as `game history` shows it: seq, kind, at, the number of the hand it is
-    about at that moment (`no`), and the hand entered, changed, undone or redone."""
-    out: list[dict[str, Any]] = []
-    before: Hands = []
-    undone: Hands = []
-    for ev in events:
-        row: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind, "at": ev.at}
-        if ev.kind == "hand":
-            row |= {"no": len(before) + 1, "hand": ev.body}
-        elif ev.kind == "undo" and before:
-            row |= {"no": len(before), "hand": before[-1][1], **ev.body}
-        elif ev.kind == "redo" and undone:
-            row |= {"no": len(before) + 1, "hand": undone[-1][1], **ev.body}
-        else:
-            row |= ev.body
-        out.append(row)
-        _apply(before, undone, ev)
-    return out
-
-
-@dataclass(frozen=True)
-class Change:
-    """What a write did: the game settled after it, its new version, the hand it was about
-    (its number, and the hand undone, redone or deleted), and the later hands it made error rows."""
-
-    report: Report
-    version: int
-    no: int | None = None
-    hand: dict[str, Any] | None = None
-    broken: tuple[int, ...] = ()
-
-
-def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
-    """A store method whose SQLite and file errors become `bad_db` or `db_busy` (exit 2), naming the problem."""
-
-    @functools.wraps(method)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return method(*args, **kwargs)
-        except (sqlite3.Error, OSError) as exc:
-            store = args[0]
-            assert isinstance(store, Store)
-            raise store.db_error(exc) from None
-        except UnicodeDecodeError:  # a TEXT value that is not UTF-8: sqlite3 cannot even hand it over
-            store = args[0]
-            assert isinstance(store, Store)
-            raise store._damaged("a text in it is not UTF-8") from None
-
-    return run
 
 
 class Store:
@@ -265,6 +52,9 @@ class Store:
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                problem = file_problem(self.path)
+                if problem is not None:
+                    raise self._damaged(problem, not_ours=problem.msgid.startswith("it is not"))
             self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -278,26 +68,14 @@ class Store:
 
     def db_error(self, exc: sqlite3.Error | OSError) -> StoreError:
         """The StoreError for an error SQLite (or the file system) raised: what is wrong, in one line."""
-        text = str(exc)
-        lower = text.lower()
-        if "locked" in lower or "busy" in lower:
-            return StoreError("db_busy", "{path}: the games database is busy: another process held its lock for more than {value:g} s; try again",
-                path=self.path, value=BUSY_TIMEOUT_MS / 1000)
-        if "readonly" in lower or "read-only" in lower:
-            return StoreError("bad_db", "{path}: cannot write the games database: it is read-only ({text})", path=self.path, text=text)
-        if lower.startswith("no such table"):
-            return StoreError("bad_db", "{path}: the games database has no table {value!r} (damaged, or not an mjcalc database)",
-                path=self.path, value=text.rpartition(':')[2].strip())
-        for side in ("-shm", "-wal", "-journal"):
-            if Path(f"{self.path}{side}").is_dir():
-                return StoreError("bad_db", "{path}{side} is a directory: SQLite needs that name for a file of its own ({text})",
-                    path=self.path, side=side, text=text)
-        if "malformed" in lower or "not a database" in lower or "corrupt" in lower:
-            return StoreError("bad_db", "{path}: the games database is damaged ({text})", path=self.path, text=text)
-        return StoreError("bad_db", "{path}: cannot use the games database ({text})", path=self.path, text=text)
+        return db_error(self.path, exc, BUSY_TIMEOUT_MS)
 
-    def _damaged(self, what: str, **params: object) -> StoreError:
-        return StoreError("bad_db", "{path}: the games database is damaged: {what}", path=self.path, what=N_(what, **params))
+    def _damaged(self, what: str | Text, *, not_ours: bool = False, **params: object) -> StoreError:
+        """bad_db: the file is damaged, or (`not_ours`) not a games database at all."""
+        text = what if isinstance(what, Text) else N_(what, **params)
+        if not_ours:
+            return StoreError("bad_db", "{path}: not a games database: {what}", path=self.path, what=text)
+        return StoreError("bad_db", "{path}: the games database is damaged: {what}", path=self.path, what=text)
 
     def close(self) -> None:
         self.db.close()
@@ -331,10 +109,15 @@ class Store:
                 path=self.path, version=version, schema_version=SCHEMA_VERSION)
         if version >= target:
             return
+        if version == 0:
+            foreign = foreign_tables(self.db)
+            if foreign:  # another program's SQLite file: never taken for an empty games database
+                raise StoreError("bad_db", "{path}: not a games database: it is an SQLite database with other tables ({tables}) "
+                                 "and no mjcalc schema; give another --db", path=self.path, tables=shown(", ".join(foreign), 80))
         if version > 0:  # a migration counts what is there: first make sure that all of it can be read
             problems = [row[0] for row in self.db.execute("PRAGMA integrity_check(3)").fetchall()]
             if problems != ["ok"]:
-                raise self._damaged(shown("; ".join(map(str, problems)), 200))
+                raise self._damaged("SQLite finds: {problems}", problems=shown("; ".join(map(str, problems)), 200))
         with self._write() as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()  # another process may have migrated it
             for step in MIGRATIONS[version:target]:
@@ -357,9 +140,10 @@ class Store:
         from ..game import check_header
 
         header = {k: v for k, v in header.items() if v is not None}
+        check_text(header, "a new game")
         check_header(header, [], "game")
-        created = _now()
-        token = _token()
+        created = now_iso()
+        token = make_token()
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO games (created, header, token) VALUES (?, ?, ?)",
@@ -369,6 +153,7 @@ class Store:
         return GameInfo(game_id, created, dict(header), token)
 
     @_guarded
+    @_read
     def games(self) -> list[GameInfo]:
         """Every game, the most recent first."""
         rows = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC").fetchall()
@@ -403,6 +188,7 @@ class Store:
                         len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
 
     @_guarded
+    @_read
     def game(self, game_id: int | str | None = None) -> GameInfo:
         """One game by id; None: the most recent game."""
         if game_id is None:
@@ -410,13 +196,14 @@ class Store:
             if row is None:
                 raise StoreError("no_game", "{path}: no game yet; start one with `mjcalc game new`", path=self.path)
             return self._info(row)
-        number = _game_number(game_id)
+        number = game_number(game_id)
         row = self.db.execute("SELECT id, created, header, token FROM games WHERE id = ?", (number,)).fetchone()
         if row is None:
             raise StoreError("unknown_game", "no game {game_id!s:.40} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return self._info(row)
 
     @_guarded
+    @_read
     def events(self, game_id: int) -> list[Event]:
         """Every event of a game, in order; all of them, or `bad_db` (a game is never shown with events missing)."""
         rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
@@ -446,11 +233,13 @@ class Store:
             raise self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc) from None
 
     @_guarded
+    @_read
     def hands(self, game_id: int) -> list[dict[str, Any]]:
         """The hands in play, as entered (or as last changed)."""
         return [hand for _, hand in self._replay(game_id, self.events(game_id))[0]]
 
     @_guarded
+    @_read
     def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
         """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
         info = self.game(game_id)
@@ -465,6 +254,16 @@ class Store:
         if row is None:
             raise StoreError("unknown_game", "no game {game_id} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return int(row[0])
+
+    @_guarded
+    def game_versions(self, games: tuple[int, ...]) -> dict[int, int]:
+        """The versions of these games (one query for a server's event streams); an unknown game is left out."""
+        out: dict[int, int] = {}
+        for start in range(0, len(games), 500):
+            part = games[start:start + 500]
+            rows = self.db.execute(f"SELECT id, events FROM games WHERE id IN ({', '.join('?' * len(part))})", part).fetchall()
+            out.update((int(g), int(v)) for g, v in rows)
+        return out
 
     @_guarded
     def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
@@ -492,6 +291,7 @@ class Store:
             raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
 
     @_guarded
+    @_read
     def report(self, game_id: int | str | None = None) -> Report:
         """The game settled: exactly what `mjcalc game settle` gives for its export."""
         from ..game import settle_game
@@ -513,7 +313,7 @@ class Store:
     def _append(self, db: sqlite3.Connection, info: GameInfo, events: list[Event], kind: str, body: Mapping[str, Any]) -> int:
         seq = len(events) + 1
         db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-                   (info.id, seq, kind, json.dumps(body, ensure_ascii=False), _now()))
+                   (info.id, seq, kind, json.dumps(body, ensure_ascii=False), now_iso()))
         db.execute("UPDATE games SET events = ? WHERE id = ?", (seq, info.id))
         return seq
 
@@ -524,6 +324,7 @@ class Store:
 
         if not isinstance(hand, Mapping):
             raise StoreError("bad_record", "a hand must be a mapping of fields, not {name}", name=type(hand).__name__)
+        check_text(hand, f"hand {len(before) + 1}")
         record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
         game = self.game_file(info, before)
         state = start(game)
@@ -569,10 +370,6 @@ class Store:
         hands = [*(h for _, h in stack), record]
         return Change(settle_game(self.game_file(info, hands)), version, len(hands), record)
 
-    def add_hand(self, game_id: int | str | None, hand: Mapping[str, Any]) -> Report:
-        """`add`, for the standings only."""
-        return self.add(game_id, hand).report
-
     @_guarded
     def edit(self, game_id: int | str | None, no: int, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Replace hand `no`: the new hand is checked against the game before it (refused, nothing
@@ -611,12 +408,6 @@ class Store:
             version = self._append(db, info, events, "undo", {"undoes": hid})
         return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
 
-    def undo(self, game_id: int | str | None = None) -> tuple[dict[str, Any], Report]:
-        """`take_back`: the hand taken back and the new standings."""
-        change = self.take_back(game_id)
-        assert change.hand is not None
-        return change.hand, change.report
-
     @_guarded
     def redo(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Put back the last hand undone, if no hand was added, changed or removed since
@@ -633,31 +424,4 @@ class Store:
         return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
 
 
-def game_number(game_id: object) -> int | None:
-    """A game's number from how it is named (an int, or decimal digits, as a URL or the CLI gives
-    it), or None."""
-    if isinstance(game_id, int) and not isinstance(game_id, bool):
-        return game_id
-    if isinstance(game_id, str) and game_id.isascii() and game_id.isdigit() and len(game_id) < 19:
-        return int(game_id)
-    return None
-
-
-def _game_number(game_id: int | str) -> int:
-    number = game_number(game_id.strip() if isinstance(game_id, str) and len(game_id) < 19 else game_id)
-    if number is None:
-        raise StoreError("unknown_game", "a game is named by its number (see `mjcalc game list`), not {game_id!r:.40}", game_id=game_id)
-    return number
-
-
-def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
-    """The game in the record format `mjcalc game settle FILE` reads."""
-    import yaml
-
-    doc = {**info.header, "hands": hands}
-    head = f"# mjcalc game {info.id}, begun {info.created}; settle it with: mjcalc game settle FILE\n"
-    return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
-
-
-__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "MjcalcError", "Store", "StoreError", "default_db_path", "export_yaml", "game_number",
-           "history", "live_hands", "replay"]
+__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "Store", "StoreError", "default_db_path"]

@@ -40,7 +40,7 @@ class Limits:
     connections: int = 1000
     accept_batch: int = 64  # asyncio accepts at most this many connections at a time
     backlog: int = 2048  # connections the kernel holds until they are accepted (uvicorn's default)
-    shutdown: int = 2  # seconds Ctrl-C waits for open answers (a page's event stream never ends by itself)
+    shutdown: int = 2  # seconds Ctrl-C waits for open answers (the event streams are ended first)
 
 
 def fd_limit() -> int | None:
@@ -184,6 +184,14 @@ class GuardedH11Protocol(H11Protocol):
 
 class _Server(uvicorn.Server):
     backlog = Limits.backlog
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """End the app's event streams first (`app.state.end_streams`), so that stopping never
+        waits for them and cancels them with a traceback."""
+        end = getattr(getattr(self.config.app, "state", None), "end_streams", None)
+        if callable(end):
+            end()
+        await super().shutdown(sockets)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         """uvicorn's start, then the kernel's queue of connections made long again: asyncio

@@ -1,0 +1,92 @@
+"""The routes that change a game: add, edit and delete a hand, undo, redo. Each is made against
+the version the request names (409 `stale_version` with the game as it stands, otherwise) and
+answered with the new state. They run on threads of their own, never behind the costly pool."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..core.errors import MjcalcError
+from .http import ApiError, expected_version, hand_no, json_response, optional_body, read_body
+from .routes_games import state_body, state_response
+
+if TYPE_CHECKING:
+    from ..live.model import Change
+    from ..live.store import Store
+    from .context import Context
+
+Act = Callable[["Store", int | None], "Change"]
+
+
+def _stale(s: Store, game: str, err: MjcalcError) -> Response:
+    """409 `stale_version`, with the game as it now stands (`state`) and its `version`."""
+    from ..present.render import clean
+
+    report, version = s.snapshot(game)
+    state = state_body(report).decode("utf-8")
+    body = (f'{{"valid": false, "error": {json.dumps({"code": err.code, "message": clean(err.message)}, ensure_ascii=False)}, '
+            f'"version": {version}, "state": {state}}}')
+    return json_response(409, body, {"etag": f'"{version}"'})
+
+
+async def _changed(request: Request, ctx: Context, act: Act, expect: int | None) -> Response:
+    """A change to a game: made against the version the request names, answered with the new state."""
+    def run() -> Response:
+        with ctx.store() as s:
+            try:
+                change = act(s, expect)
+            except MjcalcError as err:
+                if err.code == "stale_version":
+                    return _stale(s, request.path_params["game"], err)
+                raise
+        return state_response(state_body(change.report), change.version)
+
+    answer = await run_in_threadpool(run)
+    if answer.status_code == 200:
+        ctx.notify()
+    return answer
+
+
+async def _hand_body(request: Request) -> tuple[dict[str, Any], int | None]:
+    body = await read_body(request)
+    if not isinstance(body, dict):
+        raise ApiError("bad_record", f"a hand must be a JSON object, not {type(body).__name__}")
+    return body, expected_version(request, body)
+
+
+async def add(request: Request, ctx: Context) -> Response:
+    body, expect = await _hand_body(request)
+    game = request.path_params["game"]
+    return await _changed(request, ctx, lambda s, v: s.add(game, body, expect=v), expect)
+
+
+async def edit(request: Request, ctx: Context) -> Response:
+    no = hand_no(request.path_params["n"])
+    body, expect = await _hand_body(request)
+    game = request.path_params["game"]
+    return await _changed(request, ctx, lambda s, v: s.edit(game, no, body, expect=v), expect)
+
+
+async def delete(request: Request, ctx: Context) -> Response:
+    no = hand_no(request.path_params["n"])
+    expect = expected_version(request, await optional_body(request))
+    game = request.path_params["game"]
+    return await _changed(request, ctx, lambda s, v: s.delete(game, no, expect=v), expect)
+
+
+async def undo(request: Request, ctx: Context) -> Response:
+    expect = expected_version(request, await optional_body(request))
+    game = request.path_params["game"]
+    return await _changed(request, ctx, lambda s, v: s.take_back(game, expect=v), expect)
+
+
+async def redo(request: Request, ctx: Context) -> Response:
+    expect = expected_version(request, await optional_body(request))
+    game = request.path_params["game"]
+    return await _changed(request, ctx, lambda s, v: s.redo(game, expect=v), expect)
