@@ -10,10 +10,11 @@ from typing import Any
 
 from ...rules.ruleset import Variant
 from ..common.lazy import lazy_settler
-from . import patterns, schema, score
+from . import patterns, row, schema, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
     "pujiang", schema.PujiangNumbers, schema.PujiangOptions, schema.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
     schema.PujiangSettlement, lazy_settler("pujiang"),
     docs="docs/rules/pujiang.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.ZI},
+    row=row.row,
 )

@@ -10,10 +10,11 @@ from typing import Any
 
 from ...rules.ruleset import Variant
 from ..common.lazy import lazy_settler
-from . import patterns, schema, score
+from . import patterns, row, schema, score
 
 VARIANT: Variant[Any, Any, Any] = Variant(
     "wuhu", schema.WuhuNumbers, schema.WuhuOptions, schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
     schema.WuhuSettlement, lazy_settler("wuhu"),
     docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": schema.ZUI_ZI, "labels": schema.AMOUNTS},
+    row=row.row,
 )
