@@ -43,6 +43,10 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.chizhou.kernel",
     "mahjong_calc.variants.pujiang.patterns",
     "mahjong_calc.variants.pujiang.kernel",
+    "mahjong_calc.variants.common.row",
+    "mahjong_calc.variants.wuhu.row",
+    "mahjong_calc.variants.chizhou.row",
+    "mahjong_calc.api.row",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"
