@@ -38,6 +38,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.wuhu.kernel",
     "mahjong_calc.variants.wuhu.explain",
     "mahjong_calc.variants.common.read",
+    "mahjong_calc.variants.common.best",
     "mahjong_calc.variants.common.detectors",
     "mahjong_calc.variants.chizhou.patterns",
     "mahjong_calc.variants.chizhou.kernel",

@@ -16,7 +16,7 @@ from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, code_arrangement, kernel_input, meld_sets
-from ..common.reading import LazyReadings, Reading, each_pays, item
+from ..common.reading import Reading, chosen_result, each_pays, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     flower_items = tuple(flower_item(rs, source, arr.sets[index]) for index, source in scored.sources)
     facts = ChizhouFacts(arr, found, flower_items, scored.product, scored.multiplier, scored.la_zi, scored.flowers, scored.need,
                          WIN_KINDS[scored.need_kind])
-    return Reading(scored.value, items + flower_items, patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=(scored.flowers,))
+    return Reading(scored.value, items + flower_items, patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=scored.flowers)
 
 
 def fan_items(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
@@ -122,16 +122,8 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
     assert best is not None
     chosen = reading(hand, ctx, rs, out, best)
     facts = chosen.facts
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.title.zh, rs.title.en),
-        hand=hand,
-        value=best.value,
-        items=chosen.items,
-        patterns=chosen.patterns,
-        payments=payments(out, ctx),
-        decomposition=facts.arrangement.to_dict(),
-        extra={"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
-        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, best.arrangement)),
+    return chosen_result(
+        rs, hand, chosen, payments(out, ctx), facts.arrangement.to_dict(),
+        {"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
+        partial(every_reading, hand, ctx, rs, chosen, best.arrangement),
     )
