@@ -367,6 +367,19 @@ def distinct_records(path: Path) -> int:
     return len(seen)
 
 
+class Printed(list[str]):
+    """The table's rows, each printed as soon as it is measured (a long table shows its progress)."""
+
+    def __init__(self, rows: list[str]) -> None:
+        super().__init__()
+        for row in rows:
+            self.append(row)
+
+    def append(self, row: str) -> None:
+        print(row, flush=True)
+        super().append(row)
+
+
 TARGETS = {"wuhu315": "≥ 2.5x", "chizhou": "≥ 2.5x", "pujiang": "≥ 2x"}
 
 
@@ -379,18 +392,18 @@ def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python
     """
     riichi = mahjong_hands(hands, seed)
     if riichi is None:
-        return ["the table needs the mahjong package (pip install -e '.[bench]')"]
+        return Printed(["the table needs the mahjong package (pip install -e '.[bench]')"])
     if no_compiler_python is None:
         plain, plain_env, plain_cwd = mjcalc_cmd(), NO_COMPILER, None
     else:
         plain, plain_env, plain_cwd = [str(no_compiler_python), "-m", "mahjong_calc"], {}, str(tmp)  # outside the checkout
     version = subprocess.run([*mjcalc_cmd(), "--version"], capture_output=True, text=True, check=True).stdout.splitlines()
     load = os.getloadavg()[0]
-    rows = [f"engine table: mjcalc batch --jobs 1 (whole process, JSON Lines in and out) against the mahjong package's "
+    rows = Printed([f"engine table: mjcalc batch --jobs 1 (whole process, JSON Lines in and out) against the mahjong package's "
             f"HandCalculator.estimate_hand_value (in process) on {hands:,} random complete hands, interleaved, best of {runs}; "
             f"load average {load:.1f} at the start",
             f"installed: {'; '.join(version[1:])}",
-            "| figure | hands (distinct) | measured | target |", "|---|---|---|---|"]
+            "| figure | hands (distinct) | measured | target |", "|---|---|---|---|"])
     plain_ratios = []
     for number, name in enumerate(shipped_names()):
         path = tmp / f"table-{name}.jsonl"
@@ -450,7 +463,7 @@ def main() -> None:
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     if args.only_table:
         with tempfile.TemporaryDirectory() as tmp:
-            print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
+            engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)
         return
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "hands.jsonl"
@@ -503,7 +516,7 @@ def main() -> None:
         for line in batch_memory.report(args.big_scale):
             print(line, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        print("\n".join(engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)))
+        engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)
 
 
 if __name__ == "__main__":
