@@ -9,7 +9,9 @@ For each variant, N seeded random records (bench/run.py's generator: melds, conc
 the variant's flags now and then, a 财神 in one Pujiang record of three, some clashing
 flags and non-wins, which are answers too) go through `mjcalc batch FILE --jobs 1` (JSON
 Lines out) of both sides; then `--sample` of them a variant through `mjcalc score ... --json`
-(with `--explain`, `mjcalc score ... --json --explain`: every reading the scorer kept).
+(with `--explain`, `mjcalc score ... --json --explain`: every reading the scorer kept); with
+`--games N`, N random games a variant (bench/game.py's generator, `--game-hands` hands each)
+through `mjcalc game settle FILE --json`.
 Exit statuses, stdout and stderr must be identical. Each side runs the package its Python
 has installed (from a directory outside both checkouts), so reinstall a checkout after
 changing it; `--from-source` runs both source trees instead (plain Python, nothing compiled).
@@ -33,6 +35,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import game  # noqa: E402  (bench/game.py, beside this file)
 import run  # noqa: E402  (bench/run.py, beside this file)
 
 from mahjong_calc.core.flags import FIELDS  # noqa: E402
@@ -131,6 +134,22 @@ def compare_score(ours: Side, base: Side, records: list[dict[str, Any]], explain
     return len(records), same, first
 
 
+def compare_games(ours: Side, base: Side, variant: str, games: int, hands: int, seed: int, tmp: Path) -> tuple[int, int, str | None]:
+    """(games, identical, the first difference) of `mjcalc game settle FILE --json` on `games` random games."""
+    same, first = 0, None
+    for number in range(games):
+        path = tmp / f"{variant}.game{number}.jsonl"
+        path.write_text("\n".join(game.make_game(hands, variant, seed + number)) + "\n", encoding="utf-8")
+        a, b = ours.run(["game", "settle", str(path), "--json"]), base.run(["game", "settle", str(path), "--json"])
+        if (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr):
+            same += 1
+        elif first is None:
+            at = first_difference(a.stdout, b.stdout)
+            first = (f"game {number} ({path.name}): exit {a.returncode} / {b.returncode}\n"
+                     f"    {ours.name}: {shorten(a.stdout, at)} {a.stderr[:200]!r}\n    {base.name}: {shorten(b.stdout, at)} {b.stderr[:200]!r}")
+    return games, same, first
+
+
 def env_pairs(items: list[str]) -> dict[str, str]:
     pairs = dict(item.split("=", 1) for item in items if "=" in item)
     if len(pairs) != len(items):
@@ -147,6 +166,8 @@ def main() -> int:
     parser.add_argument("--variants", nargs="+", default=VARIANTS)
     parser.add_argument("--sample", type=int, default=50, help="records a variant also compared through `mjcalc score --json`")
     parser.add_argument("--explain", action="store_true", help="the `mjcalc score` sample also with --explain (every reading)")
+    parser.add_argument("--games", type=int, default=0, help="random games a variant also compared through `mjcalc game settle --json`")
+    parser.add_argument("--game-hands", type=int, default=50, help="hands in each of those games (default 50)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for this side, e.g. MJCALC_PURE_PYTHON=1")
     parser.add_argument("--baseline-env", action="append", default=[], help="NAME=VALUE for the baseline side")
@@ -182,6 +203,11 @@ def main() -> int:
                 total, same, first = compare_score(ours, base, records[::step][: args.sample], args.explain)
                 shown = "score --json" + (" --explain" if args.explain else "")
                 print(f"{variant}: {shown}, {total:,} records, {same:,} identical" + ("" if first is None else f"; first difference: {first}"))
+                failed |= first is not None
+            if args.games:
+                total, same, first = compare_games(ours, base, variant, args.games, args.game_hands, args.seed + 1000 * number, tmp)
+                print(f"{variant}: game settle --json, {total:,} games of {args.game_hands:,} hands, {same:,} identical"
+                      + ("" if first is None else f"; first difference: {first}"))
                 failed |= first is not None
     print("identical" if not failed else "DIFFERENT")
     return 1 if failed else 0

@@ -38,11 +38,16 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.wuhu.kernel",
     "mahjong_calc.variants.wuhu.explain",
     "mahjong_calc.variants.common.read",
+    "mahjong_calc.variants.common.best",
     "mahjong_calc.variants.common.detectors",
     "mahjong_calc.variants.chizhou.patterns",
     "mahjong_calc.variants.chizhou.kernel",
     "mahjong_calc.variants.pujiang.patterns",
     "mahjong_calc.variants.pujiang.kernel",
+    "mahjong_calc.variants.common.row",
+    "mahjong_calc.variants.wuhu.row",
+    "mahjong_calc.variants.chizhou.row",
+    "mahjong_calc.api.row",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"

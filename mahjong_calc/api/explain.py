@@ -50,8 +50,8 @@ def _why(result: ScoreResult, chosen: int) -> str:
     if best.value > runner_up:
         return f"the highest value: {best.value}, the next best {runner_up}"
     same = [r for r in others if r.value == best.value]
-    if any(tuple(r.rank) < tuple(best.rank) for r in same) and not any(tuple(r.rank) == tuple(best.rank) for r in same):
-        return f"ties on value {best.value}; the variant's tie-break (rank {list(best.rank)}) prefers it"
+    if any(r.rank < best.rank for r in same) and not any(r.rank == best.rank for r in same):
+        return f"ties on value {best.value}; the variant's tie-break (rank [{best.rank}]) prefers it"
     return f"ties on value {best.value}; the first of equal readings is kept"
 
 

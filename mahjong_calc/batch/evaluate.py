@@ -16,12 +16,14 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..api import resolve_ruleset, score_hand
+from ..api.row import score_row
 from ..compiled import kernel_compiled
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.flags import derived
+from ..core.flags import derived, in_field_words
 from ..core.records import RECORD_KINDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
+from ..rules.ruleset import Ruleset
 from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
@@ -125,18 +127,63 @@ def configure(defaults: Defaults) -> None:
         _defaults = defaults
         outcome.cache_clear()
         _compiled.cache_clear()
+        _refusal.cache_clear()
+        _lean_rulesets.clear()
 
 
 def current_defaults() -> Defaults:
     return _defaults
 
 
+_lean_rulesets: dict[str | None, Ruleset[Any, Any, Any] | None] = {}  # variant -> its ruleset under the batch's --set
+
+
+def _lean_ruleset(variant: str | None, defaults: Defaults) -> Ruleset[Any, Any, Any] | None:
+    """The ruleset the lean path scores a record of `variant` under: shipped rulesets only (a
+    --rules file is read by the full path), found once per variant; None: the full path answers."""
+    if variant in _lean_rulesets:
+        return _lean_rulesets[variant]
+    rs: Ruleset[Any, Any, Any] | None = None
+    if variant is not None or defaults.rules is None:
+        try:
+            rs = resolve_ruleset(variant, None, defaults.overrides)
+        except MjcalcError:
+            rs = None
+    _lean_rulesets[variant] = rs
+    return rs
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def outcome(key: Key) -> Outcome:
     """Score a normalized record; memoised, since batches repeat hands. Never raises.
 
+    The lean path (api/row.py) answers the records it covers, byte for byte as the full path
+    would; every other record, and every error, takes the full path (score_hand).
     Under `--rules`/`--set`: the record's own variant, else the rules file; overrides for all.
     """
+    defaults = _defaults
+    variant = key[0]
+    rs = _lean_ruleset(variant, defaults)
+    if rs is not None:
+        try:
+            row = score_row(key, rs)
+        except Exception:  # the full path answers, and words any failure
+            row = None
+        if type(row) is tuple:
+            return Outcome(WIN, row[0], row[1], row[2], row[3], row[4], row[5], compiled=_compiled(variant, defaults))
+        if isinstance(row, NotAWin):
+            return _refusal(row.code, row.message, variant)
+    return full_outcome(key)
+
+
+@lru_cache(maxsize=1024)
+def _refusal(code: str, message: str, variant: str | None) -> Outcome:
+    """The row of a hand that does not win, as the full path words it: one per distinct refusal."""
+    return error_outcome(NotAWin(code, in_field_words(message)), variant or "wuhu315")._replace(compiled=_compiled(variant, _defaults))
+
+
+def full_outcome(key: Key) -> Outcome:
+    """`outcome(key)` by the full path: score_hand's ScoreResult, its JSON. Never raises."""
     defaults = _defaults
     variant = key[0]
     shown = variant or "wuhu315"

@@ -103,6 +103,9 @@ class Variant(Generic[N, O, P]):
     # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries
     docs: str = ""
     sections: Mapping[str, str] = field(default_factory=dict)
+    # the lean record path's scorer (api/row.py's RowScorer): a batch row's JSON from the kernel's
+    # integers, or None for a record only the full path answers; None here: every record takes the full path
+    row: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
-from . import patterns, schema, score
+from . import patterns, row, schema, score
 
 
 def _settler() -> Settler:
@@ -28,4 +28,5 @@ VARIANT: Variant[Any, Any, Any] = Variant(
     "chizhou", schema.ChizhouNumbers, schema.ChizhouOptions, schema.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
     schema.ChizhouSettlement, on_first_call(_settler), on_first_call(_plan),
     docs="docs/rules/chizhou.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.PATTERNS},
+    row=row.row,
 )

@@ -15,9 +15,9 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, code_arrangement, kernel_input, meld_sets
+from ...core.shapes import Arrangement, TileSet, code_arrangement, kernel_input, meld_sets
 from ...core.words import N_
-from ..common.reading import LazyReadings, Reading, each_pays, item
+from ..common.reading import Reading, chosen_result, each_pays, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -63,13 +63,20 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     """One reading of the kernel's, explained: 底, each pattern with its fan, 拉子 when capped, then each 花 source."""
     pair, codes, win_in = out.arrangements[scored.arrangement]
     arr = code_arrangement(meld_sets(hand), pair, codes, win_in)
+    found, items, patterns = fan_items(rs, scored)
+    flower_items = tuple(flower_item(rs, source, arr.sets[index]) for index, source in scored.sources)
+    facts = ChizhouFacts(arr, found, flower_items, scored.product, scored.multiplier, scored.la_zi, scored.flowers, scored.need,
+                         WIN_KINDS[scored.need_kind])
+    return Reading(scored.value, items + flower_items, patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=scored.flowers)
+
+
+def fan_items(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
+    """A reading's patterns found (key -> times), its items before the 花 (底, each pattern with
+    its fan, 拉子 when capped, 大吊车's payment), and its pattern keys: all of them a function of
+    (found, product, multiplier, la_zi)."""
     plan = k.plan_for(rs)
     num = rs.numbers
     found = {plan.keys[index]: times for index, times in scored.found}
-    flower_items = tuple(
-        item(rs, FLOWER_KEYS[source], plan.flowers[source], f"{arr.sets[index].notation()}: {plan.flowers[source]} 花")
-        for index, source in scored.sources
-    )
     items = [item(rs, "di", num.base, product_detail(num.base, found, scored.product, scored.multiplier, rs))]
     for key, times in found.items():
         fan = rs.patterns[key].fan ** times
@@ -80,11 +87,13 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     times = rs.options.da_diao_che_payment_multiplier
     if "da_diao_che" in found and times != 1:
         items.append(item(rs, "da_diao_che_payment", times, f"大吊车: each payment ×{times}"))
-    items += flower_items
-    facts = ChizhouFacts(arr, found, flower_items, scored.product, scored.multiplier, scored.la_zi, scored.flowers, scored.need,
-                         WIN_KINDS[scored.need_kind])
-    patterns = tuple(found) + (("la_zi",) if scored.la_zi else ())
-    return Reading(scored.value, tuple(items), patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=(scored.flowers,))
+    return found, tuple(items), tuple(found) + (("la_zi",) if scored.la_zi else ())
+
+
+def flower_item(rs: Ruleset[Any, Any, Any], source: int, tile_set: TileSet) -> Item:
+    """The item of a set that brings 花 (source: kernel.ZI_PENG...)."""
+    flowers = k.plan_for(rs).flowers[source]
+    return item(rs, FLOWER_KEYS[source], flowers, f"{tile_set.notation()}: {flowers} 花")
 
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> tuple[Reading[ChizhouFacts], ...]:
@@ -115,16 +124,8 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
     assert best is not None
     chosen = reading(hand, ctx, rs, out, best)
     facts = chosen.facts
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.title.zh, rs.title.en),
-        hand=hand,
-        value=best.value,
-        items=chosen.items,
-        patterns=chosen.patterns,
-        payments=payments(out, ctx),
-        decomposition=facts.arrangement.to_dict(),
-        extra={"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
-        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, best.arrangement)),
+    return chosen_result(
+        rs, hand, chosen, payments(out, ctx), facts.arrangement.to_dict(),
+        {"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
+        partial(every_reading, hand, ctx, rs, chosen, best.arrangement),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
+from ..common.best import better
 from ..common.plan_cache import PlanCache
 from ..common.read import SetsRead
 
@@ -226,9 +227,9 @@ def score(
         if have > most_flowers:
             most_flowers = have
         if have >= need:
-            if best is None or scored.value > best.value or (scored.value == best.value and have > best.flowers):
+            if best is None or better(scored.value, have, best.value, best.flowers):
                 best = scored
-        elif best is None and (closest is None or scored.value > closest.value or (scored.value == closest.value and have > closest.flowers)):
+        elif best is None and (closest is None or better(scored.value, have, closest.value, closest.flowers)):
             closest = scored
     if best is None:
         return Outcome(NOT_ENOUGH_FLOWERS, closest, most_flowers, 0, PAY_EACH, arrs, tuple(every))

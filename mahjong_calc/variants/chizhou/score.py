@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from .schema import ChizhouRuleset
 
 
+def not_a_winning_hand() -> NotAWin:
+    """A hand of no pair plus four sets."""
+    return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (Chizhou has no seven pairs)")
+
+
 def check_context(ctx: WinContext) -> None:
     """A discard or 抢杠 win must say who pays (--discarder)."""
     if ctx.self_draw or ctx.discarder is not None:
@@ -57,9 +62,7 @@ def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResul
     check_context(ctx)
     out = chizhou_explain.kernel(hand, ctx, rs)
     if out.code == chizhou_kernel.NOT_A_WINNING_HAND:
-        raise NotAWin(
-            "not_a_winning_hand", "the tiles do not form a pair plus four sets (Chizhou has no seven pairs)"
-        )
+        raise not_a_winning_hand()
     check_chow_restriction(hand, out.most_flowers, rs)
     if out.code == chizhou_kernel.NOT_ENOUGH_FLOWERS:
         assert out.best is not None

@@ -17,6 +17,7 @@ from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
+from .best import better
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -37,7 +38,7 @@ class Reading(Generic[F]):
     patterns: tuple[str, ...]
     facts: F
     refusal: NotAWin | None = None
-    rank: tuple[int, ...] = ()
+    rank: int = 0
 
     @property
     def wins(self) -> bool:
@@ -100,7 +101,7 @@ def best_result(
     every = tuple(readings)
     best: Reading[F] | None = None
     for reading in every:
-        if reading.refusal is None and (best is None or (reading.value, reading.rank) > (best.value, best.rank)):
+        if reading.refusal is None and (best is None or better(reading.value, reading.rank, best.value, best.rank)):
             best = reading
     if best is None:
         raise no_win(every)
@@ -116,6 +117,21 @@ def best_result(
         extra=settled.extra,
         readings=every,
     )
+
+
+def chosen_result(
+    rs: Ruleset[Any, Any, Any],
+    hand: Hand,
+    chosen: Reading[F],
+    payments: dict[Seat, int],
+    decomposition: dict[str, Any],
+    extra: dict[str, Any],
+    every: Callable[[], tuple[Reading[F], ...]],
+) -> ScoreResult:
+    """The ScoreResult of a kernel's best reading, explained (`chosen`): its value, items and
+    patterns; every reading is worked out only when looked at (`every()`, for --explain)."""
+    return result(rs, hand, value=chosen.value, items=chosen.items, patterns=chosen.patterns, payments=payments,
+                  decomposition=decomposition, extra=extra, readings=LazyReadings(every))
 
 
 def round_half_up(value: Decimal) -> int:

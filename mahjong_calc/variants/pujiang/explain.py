@@ -19,7 +19,7 @@ from ...core.shapes import Arrangement, TileSet, _tile_set, kernel_input, meld_s
 from ...core.tiles import WHITE, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
 from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
-from ..common.reading import LazyReadings, Reading, item
+from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -210,16 +210,8 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
     else:
         decomposition = {"shape": seen.name, "text": seen.text}
     payments: dict[Seat, int] = dict(zip(SEATS, out.payments))
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.title.zh, rs.title.en),
-        hand=hand,
-        value=best.value,
-        items=chosen.items,
-        patterns=chosen.patterns,
-        payments=payments,
-        decomposition=decomposition,
-        extra={"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None, "wilds": _wild_rows(seen, ctx.wild)},
-        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, out.best_index)),
+    return chosen_result(
+        rs, hand, chosen, payments, decomposition,
+        {"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None, "wilds": _wild_rows(seen, ctx.wild)},
+        partial(every_reading, hand, ctx, rs, chosen, out.best_index),
     )

@@ -30,6 +30,7 @@ from ...core.wilds import (
     split_ids,
     thirteen,
 )
+from ..common.best import better
 from ..common.plan_cache import PlanCache
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
@@ -323,8 +324,7 @@ def score(
     best: Scored | None = None
     best_index = -1
     furthest: Scored | None = None
-    count = 0  # readings so far
-    every: list[Scored] = []
+    readings: list[Scored] = []  # in the order that breaks ties: the first of equals is kept
     for k in range(whites_held + 1):
         faces = list(base_counts)
         if k:
@@ -341,7 +341,6 @@ def score(
                 win_faces.append(wild)
         else:
             win_faces.append(win)
-        readings: list[Scored] = []
         for win_face in win_faces:
             for pair, set_ids in split_ids(ft, jokers):
                 # the winning tile goes in the pair when it can (that only adds 财神头)
@@ -401,38 +400,29 @@ def score(
                 r.set_wilds = 0
                 r.cai_diao = False
                 readings.append(_value(plan, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
-        for scored in readings:
-            if keep_all:
-                every.append(scored)
-            if scored.refusal == WINS:
-                if best is None or scored.value > best.value:
-                    best = scored
-                    best_index = count
-            elif furthest is None or scored.refusal > furthest.refusal:
-                furthest = scored
-            count += 1
     if san:
         r.arranged = False
         r.sets = ()
         r.shape = SAN_CAI_SHEN
         r.set_wilds = 0
         r.cai_diao = False
-        scored = _value(plan, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers))
-        if keep_all:
-            every.append(scored)
+        readings.append(_value(plan, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
+    for index in range(len(readings)):
+        scored = readings[index]
         if scored.refusal == WINS:
-            if best is None or scored.value > best.value:
+            if best is None or better(scored.value, 0, best.value, 0):
                 best = scored
-                best_index = count
+                best_index = index
         elif furthest is None or scored.refusal > furthest.refusal:
             furthest = scored
+    every = tuple(readings) if keep_all else ()
     if best is None:
-        return Outcome(NO_WIN, furthest, -1, (0, 0, 0), jokers, whites_held, tuple(every))
+        return Outcome(NO_WIN, furthest, -1, (0, 0, 0), jokers, whites_held, every)
     pungs_of: tuple[int, int, int] = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed_fan: int = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else ("next", "opposite", "previous").index(ctx.discarder)
     pays = payments(plan, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
-    return Outcome(WIN, best, best_index, pays, jokers, whites_held, tuple(every))
+    return Outcome(WIN, best, best_index, pays, jokers, whites_held, every)
 
 
 plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Pujiang ruleset, built once

@@ -16,7 +16,7 @@ from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import CODE_KINDS, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import NUM_TILES, tile_str
-from ..common.reading import LazyReadings, Reading, item
+from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -143,16 +143,8 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
     assert best is not None
     chosen = reading(hand, ctx, rs, out, best)
     next_, opposite, previous = out.payments
-    return ScoreResult(
-        variant=rs.name,
-        ruleset_version=rs.version,
-        title=(rs.title.zh, rs.title.en),
-        hand=hand,
-        value=best.value,
-        items=chosen.items,
-        patterns=chosen.patterns,
-        payments={"next": next_, "opposite": opposite, "previous": previous},
-        decomposition=chosen.facts.arrangement.to_dict(),
-        extra={"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
-        readings=LazyReadings(partial(every_reading, hand, ctx, rs, chosen, best.arrangement)),
+    return chosen_result(
+        rs, hand, chosen, {"next": next_, "opposite": opposite, "previous": previous}, chosen.facts.arrangement.to_dict(),
+        {"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
+        partial(every_reading, hand, ctx, rs, chosen, best.arrangement),
     )

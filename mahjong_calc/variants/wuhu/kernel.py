@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
 from ...core.shapes import code_arrangements, waits
+from ..common.best import better
 from ..common.plan_cache import PlanCache
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
 
@@ -306,7 +307,7 @@ def score(
         if keep_all:
             scored.arrangement = index
             every.append(scored)
-        if best is None or scored.value > best.value:
+        if best is None or better(scored.value, 0, best.value, 0):
             best = scored
             best_index = index
     assert best is not None

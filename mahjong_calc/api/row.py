@@ -1,0 +1,237 @@
+"""The lean record path: a batch record's fields to its row's JSON bytes, with no objects per record.
+
+    record fields -> counts + set codes + a cached WinContext -> the variant's kernel
+    -> the row, assembled from pieces cached by the few values they depend on
+
+`score_row(key)` answers only what it can answer exactly as `score_hand` would, byte for byte:
+a record in plain mpsz notation whose checks all pass and whose hand wins. Anything else (a
+spelling the quick parser does not take, a bad field, a clash, a hand that does not win, a
+meld that names its feeder, a variant without a row scorer) is `None`, and the caller takes
+the full path, which builds the ScoreResult and words the error. It never guesses.
+A variant's row scorer (`Variant.row`, variants/<v>/row.py) answers with the row's parts
+(variants/common/row.RowParts), a ScoreResult (whose JSON is the row), the NotAWin its
+scorer would raise, or None.
+
+The facts of a win depend only on a record's flags, of which a batch holds few combinations:
+each combination's WinContext (checked by `make_context`, the same function the full path
+calls) is made once. A variant's `row` (its `Variant.row`, beside its explain step) runs its
+kernel and assembles the row's pieces from its own cached texts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..core import flags as flag_table
+from ..core import records
+from ..core.context import WinContext
+from ..core.errors import MjcalcError, NotAWin
+from ..core.hand import Meld, make_context, parse_meld
+from ..core.result import ScoreResult
+from ..core.shapes import set_code
+from ..core.tiles import MAX_INPUT, NUM_TILES, tile_str
+from .score import tiles_in_variant
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+# What score_row answers: the body (the row's JSON without its opening brace, UTF-8), the
+# ruleset's name, the value, the total, the payments (next, opposite, previous) and the patterns.
+Row = tuple[bytes, str, int, int, tuple[int, int, int], tuple[str, ...]]
+
+encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
+
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # the notation tiles.parse_tiles reads in one pass
+_RUN = re.compile(r"([1-9]+)([mpsz])")
+_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+TILE_JSON = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
+KEPT = 4096  # entries each cache below keeps before it starts afresh
+
+
+class _Fields:
+    """Where each record field sits in a key (records.KEY_FIELDS), rebuilt when the declaration changes."""
+
+    def __init__(self) -> None:
+        names = records.KEY_FIELDS
+        self.names = names
+        at = {name: i for i, name in enumerate(names)}
+        self.variant, self.hand, self.win = at["variant"], at["hand"], at["win"]
+        self.melds, self.kongs = at["melds"], at["concealed_kongs"]
+        flag_fields = [f for f in flag_table.FIELDS if f.role == "flag" and f.name in at]
+        self.flags = tuple(at[f.name] for f in flag_fields)
+        self.flag_names = tuple(f.name for f in flag_fields)
+        self.absent = tuple(f.default for f in flag_fields)
+        self.piao_by = at.get("piao_by", -1)
+
+
+_fields: _Fields | None = None
+_contexts: dict[tuple[Any, ...], WinContext | None] = {}
+_melds: dict[tuple[str, bool], tuple[int, bool, str, bool] | None] = {}  # (text, concealed) -> code, is chow, JSON, is kong
+_heads: dict[int, tuple[Ruleset[Any, Any, Any], str, frozenset[int], bool]] = {}
+
+
+def _field_table() -> _Fields:
+    global _fields
+    table = _fields
+    if table is None or table.names is not records.KEY_FIELDS:
+        table = _fields = _Fields()
+        _contexts.clear()
+    return table
+
+
+def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]) -> WinContext | None:
+    """The checked facts of a win with these flag values under `rs`'s variant (None: the full path says why not)."""
+    key = (rs.scorer, rs.name, values)
+    if key in _contexts:
+        return _contexts[key]
+    ctx: WinContext | None
+    given = {name: value for name, value, absent in zip(table.flag_names, values, table.absent) if value is not absent and value != absent}
+    try:
+        flag_table.check_variant(given, rs.scorer, rs.name, "field")
+        ctx = make_context(spelling="field", **given)
+    except (MjcalcError, TypeError, ValueError):
+        ctx = None
+    if len(_contexts) >= KEPT:
+        _contexts.clear()
+    _contexts[key] = ctx
+    return ctx
+
+
+def _meld(text: str, concealed: bool) -> tuple[int, bool, str, bool] | None:
+    """A meld's set code, whether it is a chow or a kong, and its JSON in the row's `hand` (None: refused)."""
+    key = (text, concealed)
+    if key in _melds:
+        return _melds[key]
+    made: tuple[int, bool, str, bool] | None
+    try:
+        meld: Meld = parse_meld(text, concealed)
+        shown = encode({"kind": meld.kind, "tiles": meld.notation(), "concealed": meld.concealed})
+        made = (set_code(meld.kind, meld.first), meld.kind == "chow", shown, meld.kind == "kong")
+    except (MjcalcError, ValueError):
+        made = None
+    if len(_melds) >= KEPT:
+        _melds.clear()
+    _melds[key] = made
+    return made
+
+
+def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, frozenset[int], bool]:
+    """The row's text before the hand, the tiles the variant uses, and whether it has chow melds."""
+    entry = _heads.get(id(rs))
+    if entry is None or entry[0] is not rs:
+        if len(_heads) >= 256:
+            _heads.clear()
+        head = f'"variant": {encode(rs.name)}, "ruleset_version": {encode(rs.version)}, "valid": true, "hand": {{"concealed": '
+        entry = _heads[id(rs)] = (rs, head, tiles_in_variant(rs.tiles), rs.tiles.chow_melds)
+    return entry[1], entry[2], entry[3]
+
+
+def _concealed_json(counts: list[int]) -> str:
+    """format_tiles of the concealed tiles, as JSON: sorted, one suit letter per run."""
+    out: list[str] = ['"']
+    for suit in range(4):
+        base = suit * 9
+        run = False
+        for i in range(9 if suit < 3 else 7):
+            n = counts[base + i]
+            if n:
+                out.append(str(i + 1) * n)
+                run = True
+        if run:
+            out.append("mpsz"[suit])
+    out.append('"')
+    return "".join(out)
+
+
+def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin | None:
+    """The row of a normalized record scored under `rs`; the NotAWin (not raised) of a hand that
+    does not win, worded as the variant's scorer words it; None where the full path must answer."""
+    row_of = rs.variant.row
+    if row_of is None:
+        return None
+    table = _field_table()
+    values = tuple([key[i] for i in table.flags])
+    if table.piao_by >= 0 and key[table.piao_by] is not None:
+        return None  # settled too: the full path's liability
+    ctx = _context(rs, table, values)
+    if ctx is None:
+        return None
+    text = key[table.hand]
+    if len(text) > MAX_INPUT or not _PLAIN.fullmatch(text):
+        return None
+    head, allowed, chows_allowed = _head(rs)
+    counts = [0] * NUM_TILES
+    last = 0
+    n_concealed = 0
+    for digits, suit in _RUN.findall(text):
+        base = _BASE[suit]
+        n_concealed += len(digits)
+        for d in digits:
+            last = base + ord(d) - 49
+            counts[last] += 1
+    melds: list[int] = []
+    kong_flags: list[bool] = []
+    shown: list[str] = []
+    held = counts.copy()
+    any_kong = False
+    for texts, concealed in ((key[table.melds], False), (key[table.kongs], True)):
+        for meld_text in texts:
+            if "@" in meld_text:
+                return None  # a meld that names its feeder is settled too
+            meld = _meld(meld_text, concealed)
+            if meld is None or (meld[1] and not chows_allowed):
+                return None
+            code = meld[0]
+            melds.append(code)
+            kong_flags.append(concealed)
+            shown.append(meld[2])
+            any_kong = any_kong or meld[3]
+            if code >= 68:  # a kong: 2 * 34 + its tile
+                held[code - 68] += 4
+            elif code >= 34:  # a chow
+                held[code - 34] += 1
+                held[code - 33] += 1
+                held[code - 32] += 1
+            else:
+                held[code] += 3
+    if n_concealed != 14 - 3 * len(melds) or (ctx.after_kong and not any_kong):
+        return None
+    win_text = key[table.win]
+    if win_text is None:
+        win = last
+    else:
+        if len(win_text) != 2 or not _PLAIN.fullmatch(win_text):
+            return None
+        win = _BASE[win_text[1]] + ord(win_text[0]) - 49
+        if not counts[win]:
+            return None
+    for t in range(NUM_TILES):
+        if held[t] and (held[t] > 4 or t not in allowed):
+            return None
+    parts = row_of(rs, tuple(counts), tuple(melds), tuple(kong_flags), win, ctx)
+    if parts is None or isinstance(parts, NotAWin):
+        return parts
+    if isinstance(parts, ScoreResult):  # a variant whose row is its ScoreResult's JSON
+        result = parts
+        pays = result.payments
+        payments = (pays["next"], pays["opposite"], pays["previous"])
+        try:
+            data = result.to_json()[1:].encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return data, result.variant, result.value, result.total, payments, tuple(result.patterns)
+    value, items, patterns, patterns_json, payments, rest = parts
+    a, b, c = payments
+    total = a + b + c
+    body = (
+        f'{head}{_concealed_json(counts)}, "melds": [{", ".join(shown)}], "win": {TILE_JSON[win]}}}, "value": {value}, '
+        f'"items": [{items}], "patterns": {patterns_json}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, '
+        f'"total": {total}, {rest}}}'
+    )
+    try:
+        data = body.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return data, rs.name, value, total, payments, patterns

@@ -1,0 +1,71 @@
+"""The pieces of a batch row that every variant's row scorer shares: set and tile texts as JSON,
+made once, and the decomposition of a kernel's arrangement.
+
+A row scorer (`variants/<v>/row.py`) gives the lean record path (api/row.py) the JSON that the
+variant's ScoreResult would have, from the kernel's integers and these cached texts;
+tests/test_row.py holds the two paths to the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import NotAWin
+from ...core.result import ScoreResult
+from ...core.shapes import CODE_KINDS, _pair_text, _tile_set
+from ...core.tiles import NUM_TILES, tile_str
+
+if TYPE_CHECKING:
+    from ...rules.ruleset import Ruleset
+
+encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
+
+# A row scorer's answer: (value, the items' JSON joined by ", ", the patterns, their JSON, the
+# payments next/opposite/previous, the JSON from "decomposition" on without the closing brace).
+RowParts = tuple[int, str, tuple[str, ...], str, tuple[int, int, int], str]
+# What a row scorer answers: the parts, a ScoreResult (its JSON is the row), the NotAWin the
+# variant's scorer would raise (not raised), or None where the full path must answer.
+RowAnswer = RowParts | ScoreResult | NotAWin | None
+
+N_CODES = 3 * 34  # set codes: kind * 34 + first tile
+TILE_JSON: tuple[str, ...] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
+PAIR_JSON: tuple[str, ...] = tuple(encode(_pair_text(t)) for t in range(NUM_TILES))
+# a concealed set's notation (index: its code), then a declared one's (code + N_CODES: exposed,
+# code + 2 * N_CODES: a concealed kong), as JSON; a code that names no real set is never asked for
+SET_JSON: tuple[str, ...] = tuple(
+    encode(_tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed).notation()) if code % 34 <= (26 if code // 34 == 1 else 33) else ""
+    for declared, concealed in ((False, True), (True, False), (True, True))
+    for code in range(N_CODES)
+)
+
+
+def decomposition_json(pair: int, codes: tuple[int, ...], win_in: int, melds_concealed: tuple[bool, ...]) -> str:
+    """`"decomposition": {...}` of a kernel's arrangement, as Arrangement.to_dict() encodes it."""
+    n = len(codes) - len(melds_concealed)
+    sets = [SET_JSON[codes[i]] for i in range(n)]
+    for i in range(len(melds_concealed)):
+        sets.append(SET_JSON[codes[n + i] + (2 * N_CODES if melds_concealed[i] else N_CODES)])
+    where = '"pair"' if win_in < 0 else sets[win_in]
+    return f'"decomposition": {{"pair": {PAIR_JSON[pair]}, "sets": [{", ".join(sets)}], "win_in": {where}}}'
+
+
+class TextCache:
+    """Texts of one ruleset (an item's JSON, a pattern list's), each made once per distinct key.
+
+    Found by the ruleset's identity, the ruleset kept beside it (as PlanCache does); a cache
+    that grows past `KEPT` entries starts afresh.
+    """
+
+    KEPT = 65536
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = {}
+
+    def of(self, rs: Ruleset[Any, Any, Any]) -> dict[Any, Any]:
+        entry = self._made.get(id(rs))
+        if entry is None or entry[0] is not rs or len(entry[1]) > self.KEPT:
+            if len(self._made) >= 256:
+                self._made.clear()
+            entry = self._made[id(rs)] = (rs, {})
+        return entry[1]

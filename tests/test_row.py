@@ -1,0 +1,157 @@
+"""The lean record path (api/row.py, variants/<v>/row.py) against the full path (score_hand).
+
+On seeded random records of every shipped variant, with every flag the variant takes, melds,
+concealed kongs, a chosen winning tile, 财神, clashing flags and hands that do not win, the
+batch outcome that the lean path gives must be the full path's, field for field and byte for
+byte; and the lean path must answer most records itself (else it is not being tested).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mahjong_calc.batch import evaluate
+from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, full_outcome, outcome
+from mahjong_calc.core.flags import BY_NAME
+from mahjong_calc.core.records import normalize
+from mahjong_calc.rules.loader import load_ruleset, shipped_names
+
+SEATS = ("next", "opposite", "previous", "下家")
+RECORDS = 1500  # a variant
+
+
+def _text(tiles: list[int]) -> str:
+    return "".join(f"{t % 9 + 1}{'mpsz'[t // 9]}" for t in tiles)
+
+
+def _takes(flag: str, scorer: str) -> bool:
+    variants = BY_NAME[flag].variants
+    return variants is None or scorer in variants
+
+
+def random_record(rng: random.Random, variant: str) -> dict[str, Any]:
+    """A hand of a pair and four sets (now and then a broken one), melds, and random flags."""
+    rs = load_ruleset(variant)
+    suits = ["mps".index(s) for s in rs.data["tiles"]["suits"]]
+    honours = [26 + n for n in rs.data["tiles"]["honours"]]
+    chow_melds = rs.data["tiles"]["chow_melds"]
+    counts = [0] * 34
+    main = rng.choice(suits)
+    concealed: list[int] = []
+    melds: list[str] = []
+    kongs: list[str] = []
+    for _ in range(4):
+        for _attempt in range(30):
+            if honours and rng.random() < 0.15:
+                kind, first = "pung", rng.choice(honours)
+            else:
+                suit = main if rng.random() < 0.6 else rng.choice(suits)
+                kind = "chow" if rng.random() < 0.5 else "pung"
+                first = suit * 9 + rng.randrange(7 if kind == "chow" else 9)
+            tiles = [first, first + 1, first + 2] if kind == "chow" else [first] * 3
+            if all(counts[t] + tiles.count(t) <= 4 for t in tiles):
+                break
+        for t in tiles:
+            counts[t] += 1
+        roll = rng.random()
+        if kind == "pung" and roll < 0.12 and counts[first] == 3:
+            counts[first] += 1
+            (kongs if rng.random() < 0.5 else melds).append(_text([first] * 4))
+        elif roll < 0.25 and (kind == "pung" or chow_melds or rng.random() < 0.1):
+            melds.append(_text(tiles))
+        else:
+            concealed += tiles
+    pair = rng.choice([t for t in range(34) if counts[t] <= 2 and (t // 9 in suits or t in honours)])
+    concealed += [pair, pair]
+    if rng.random() < 0.08:  # a broken hand: not a win, or not 14 tiles
+        concealed[rng.randrange(len(concealed))] = rng.choice(suits) * 9 + rng.randrange(9)
+    rng.shuffle(concealed)
+    record: dict[str, Any] = {"variant": variant, "hand": _text(concealed)}
+    if melds:
+        record["melds"] = melds
+    if kongs:
+        record["concealed_kongs"] = kongs
+    scorer = rs.scorer
+    roll = rng.random()  # self-drawn, won on a discard, both (a clash) or neither
+    if roll < 0.5 or roll > 0.95:
+        record["self_draw"] = True
+    if roll >= 0.5 and roll < 0.97:
+        record["discarder"] = rng.choice(SEATS)
+    if rng.random() < 0.2:
+        record["win"] = _text([rng.choice(concealed)])
+    for flag in ("dealer", "after_kong", "robbing_kong", "heavenly", "earthly"):
+        if _takes(flag, scorer) and rng.random() < (0.5 if flag == "after_kong" and kongs else 0.06):
+            record[flag] = True
+    if _takes("dealer_seat", scorer) and rng.random() < 0.15:
+        record["dealer_seat"] = rng.choice(SEATS)
+    if _takes("wild", scorer) and rng.random() < 0.4:
+        record["wild"] = _text([rng.choice(concealed)])
+    if _takes("piao", scorer) and rng.random() < 0.15:
+        record["piao"] = rng.randint(0, 3)
+    if _takes("opponent_pungs", scorer) and rng.random() < 0.15:
+        record["opponent_pungs"] = [rng.randint(0, 2) for _ in range(3)]
+    if _takes("robbed_fan", scorer) and rng.random() < 0.05:
+        record["robbed_fan"] = rng.randint(0, 4)
+    return record
+
+
+def _keys(variant: str, seed: int) -> Iterator[tuple[Any, ...]]:
+    rng = random.Random(seed)
+    for _ in range(RECORDS):
+        yield normalize(random_record(rng, variant))[0]
+
+
+def _compare(variant: str, seed: int) -> tuple[int, int]:
+    """(records the lean path answered, records), asserting each outcome is the full path's."""
+    lean = 0
+    n = 0
+    for key in _keys(variant, seed):
+        n += 1
+        rs = evaluate._lean_ruleset(key[0], current_defaults())
+        if rs is not None and evaluate.score_row(key, rs) is not None:
+            lean += 1
+        assert outcome.__wrapped__(key) == full_outcome(key), key  # type: ignore[attr-defined]
+    return lean, n
+
+
+@pytest.mark.parametrize("variant", shipped_names())
+def test_lean_rows_are_the_full_paths(variant: str) -> None:
+    lean, n = _compare(variant, seed=len(variant))
+    assert lean >= n // 2, f"the lean path answered {lean} of {n} records"
+
+
+@pytest.mark.parametrize(
+    ("variant", "overrides"),
+    [
+        ("wuhu315", ("options.ya_dang_edge_wait=true", "options.ya_dang_single_wait=true", "numbers.jiao=20")),
+        ("chizhou", ("options.la_zi_needs_no_flowers=false", "numbers.cap=4")),
+        ("pujiang", ("numbers.fan_multiplier=3",)),
+    ],
+)
+def test_lean_rows_follow_set(variant: str, overrides: tuple[str, ...]) -> None:
+    """Under `--set`, both paths score under the overridden ruleset."""
+    before = current_defaults()
+    configure(Defaults(overrides=overrides))
+    try:
+        lean, n = _compare(variant, seed=7)
+    finally:
+        configure(before)
+    assert lean >= n // 2, f"the lean path answered {lean} of {n} records"
+
+
+def test_rules_file_takes_the_full_path(tmp_path: Any) -> None:
+    """A record read under --rules FILE is left to the full path (it reads the file)."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: wuhu315\nname: house\n", encoding="utf-8")
+    before = current_defaults()
+    configure(Defaults(rules=str(path)))
+    try:
+        assert evaluate._lean_ruleset(None, current_defaults()) is None
+        key = normalize({"hand": "123456m13m99p555p2m", "self_draw": True})[0]
+        assert outcome(key).variant == "house"
+    finally:
+        configure(before)
