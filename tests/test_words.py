@@ -50,8 +50,12 @@ def all_msgids() -> set[str]:
     return set(msgids()) | dynamic_msgids() | set(GENERAL.values())
 
 
+# the catalogues as written in the source tree (an installed wheel holds only the compiled .mo)
+SOURCE_LOCALE = Path(__file__).resolve().parent.parent / "mahjong_calc" / "locale"
+
+
 def catalog(lang: str) -> dict[str, str]:
-    return dict(words.translations(lang)._catalog)  # type: ignore[attr-defined]
+    return words._read_po(SOURCE_LOCALE / lang / "LC_MESSAGES" / "mjcalc.po")
 
 
 FIELD = re.compile(r"(?<!\{)\{(\w+)(![rsa])?(:[^{}\s][^{}]*)?\}")
@@ -130,7 +134,7 @@ def test_the_compiled_catalogue_is_what_the_po_reader_reads(tmp_path: Path) -> N
     from babel.messages.mofile import write_mo
 
     for lang in ("zh", "en"):
-        po = words.LOCALE_DIR / lang / "LC_MESSAGES" / "mjcalc.po"
+        po = SOURCE_LOCALE / lang / "LC_MESSAGES" / "mjcalc.po"
         with po.open("rb") as src:
             parsed = babel.read_po(src)
         mo = tmp_path / f"{lang}.mo"
@@ -147,7 +151,7 @@ def test_the_wheel_build_step_compiles_every_po(tmp_path: Path) -> None:
     pytest.importorskip("babel", reason="Babel (a build requirement) compiles the .mo")
     import ast
 
-    setup_py = words.LOCALE_DIR.parent.parent / "setup.py"
+    setup_py = SOURCE_LOCALE.parent.parent / "setup.py"
     source = setup_py.read_text(encoding="utf-8")
     node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == "compile_catalogues")
     namespace: dict[str, object] = {"HERE": setup_py.parent, "Path": Path}

@@ -24,7 +24,7 @@ from ..core import __version__
 from ..core.errors import MjcalcError
 from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, encoding, install, silence
 from ..core.words import N_, Text, language_from_env, set_language
-from ..present.render import clean, error_json, error_line, message_of, messages_in
+from ..present.render import clean, error_json, error_line, message_of
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {

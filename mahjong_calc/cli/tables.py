@@ -15,7 +15,7 @@ import typer
 
 from ..core.flags import derived
 from ..core.words import N_
-from .app import emit, emit_json, errors_to_exit
+from .app import emit_json, errors_to_exit
 from .options import Lang, hand_inputs, hand_signature, lang_given, with_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."

@@ -56,7 +56,8 @@ EXTRA_FIELDS = ("error", "keep")  # --extra-fields: a field that is not one is a
 def check_extra_fields(mode: str) -> str:
     """An --extra-fields value (`batch`, `game settle`, `stats`), or bad_extra_fields."""
     if mode not in EXTRA_FIELDS:
-        raise InputError("bad_extra_fields", "--extra-fields must be one of {extra_fields}, not {value}", extra_fields=", ".join(EXTRA_FIELDS), value=shown(mode))
+        raise InputError("bad_extra_fields", "--extra-fields must be one of {extra_fields}, not {value}",
+            extra_fields=", ".join(EXTRA_FIELDS), value=shown(mode))
     return mode
 
 

@@ -123,7 +123,7 @@ def _game_route(method: str, game: str, rest: str, body: Any, version: int | Non
 
 def export(game: str, fmt: str = "yaml") -> str:
     """The game as `mjcalc game export --format yaml|csv` prints it: what `mjcalc game settle` reads."""
-    from ..live.store import export_yaml
+    from ..live.export import export_yaml
 
     with _store() as s:
         info = s.game(game)

@@ -79,7 +79,8 @@ def _from_tgz(path: Path, out: Path) -> None:
                     raise SiteError("bad_pyodide", "{path}: has no package/{name}; give the tarball `npm pack {package}` writes, or its unpacked folder",
                                     path=path, name=name, package=PYODIDE_PACKAGE) from None
                 if not member.isfile() or member.size > MAX_PYODIDE:
-                    raise SiteError("bad_pyodide", "{path}: package/{name} is not a regular file of at most {limit} bytes", path=path, name=name, limit=MAX_PYODIDE)
+                    raise SiteError("bad_pyodide", "{path}: package/{name} is not a regular file of at most {limit} bytes",
+                        path=path, name=name, limit=MAX_PYODIDE)
                 source = tar.extractfile(member)
                 assert source is not None
                 with source, open(out / name, "wb") as dest:
@@ -93,9 +94,10 @@ def _from_dir(path: Path, out: Path) -> None:
     for name in PYODIDE_FILES:
         source = root / name
         if not source.is_file():
-            raise SiteError("bad_pyodide", "{path}: has no {name}; give the folder of the npm package {package} (or its tarball)", path=path, name=name, package=PYODIDE_PACKAGE)
+            raise SiteError("bad_pyodide", "{path}: has no {name}; give the folder of the npm package {package} (or its tarball)",
+                path=path, name=name, package=PYODIDE_PACKAGE)
         if source.stat().st_size > MAX_PYODIDE:
-            raise SiteError("bad_pyodide", "{source}: over {limit} bytes, not a Pyodide file", source=source, limit=MAX_PYODIDE)
+            raise SiteError("bad_pyodide", "{file}: over {limit} bytes, not a Pyodide file", file=source, limit=MAX_PYODIDE)
         shutil.copyfile(source, out / name)
 
 
@@ -120,7 +122,8 @@ def _check_pyodide(out: Path, given: str) -> None:
 def _npm_pack(into: Path) -> Path:
     npm = shutil.which("npm")
     if npm is None:
-        raise SiteError("npm_unavailable", "npm is not installed: install it (Debian: apt-get install npm) or give a local copy of {package} with --pyodide PATH",
+        raise SiteError("npm_unavailable", "npm is not installed: install it (Debian: apt-get install npm) or give a local copy"
+            " of {package} with --pyodide PATH",
                         package=PYODIDE_PACKAGE)
     try:
         done = subprocess.run([npm, "pack", PYODIDE_PACKAGE, "--silent", "--pack-destination", str(into)],
@@ -147,7 +150,8 @@ def fetch_pyodide(out: Path, given: Path | None) -> None:
     elif given.is_file():
         _from_tgz(given, out)
     else:
-        raise SiteError("bad_pyodide", "{given}: no such file or folder (give the tarball of `npm pack {package}` or its folder)", given=given, package=PYODIDE_PACKAGE)
+        raise SiteError("bad_pyodide", "{given}: no such file or folder (give the tarball of `npm pack {package}` or its folder)",
+            given=given, package=PYODIDE_PACKAGE)
     _check_pyodide(out, str(given))
 
 

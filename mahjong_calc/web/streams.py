@@ -196,7 +196,8 @@ class Hub:
         try:
             answer = await self.call(fn)
         except Exception as exc:  # the poller must outlive any one look
-            err = exc if isinstance(exc, MjcalcError) else MjcalcError("internal_error", "internal error ({type}: {detail})", type=type(exc).__name__, detail=str(exc))
+            err = exc if isinstance(exc, MjcalcError) else MjcalcError("internal_error", "internal error ({type}: {detail})",
+                type=type(exc).__name__, detail=str(exc))
             if err.message != self._said:
                 self._said = err.message
                 LOG.warning("mjcalc serve: %s [%s]; the server goes on and looks again", err.message, err.code)
