@@ -8,7 +8,7 @@ import codecs
 import json
 
 import pytest
-from installed import run_installed
+from installed import REPO, run_installed
 
 HAND = ["13m456m678m11p555p2m", "--self-draw"]
 
@@ -27,6 +27,7 @@ def test_a_table_the_terminal_cannot_show_is_an_output_error(encoding: str, lang
     (["score", *HAND, "--json"], 0),
     (["score", *HAND, "--json", "--explain"], 0),
     (["options", "wuhu315", "--json"], 0),
+    (["stats", str(REPO / "examples" / "club-season.csv"), "--json"], 0),
     (["score", "13m456m678m11p55p2m", "--self-draw", "--json", "--lang", "zh"], 2),  # an error object in Chinese
 ])
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])

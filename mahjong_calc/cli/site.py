@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .app import emit, errors_to_exit
+from .app import emit, emit_json, errors_to_exit
 from .options import Lang, LangOption
 
 site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False,
@@ -46,7 +46,7 @@ def build(
     with errors_to_exit(json_out):
         built = build_site(folder, pyodide)
     if json_out:
-        emit(json.dumps({"dir": str(built.root), "build": built.digest, "bytes": built.total, "files": built.files}, ensure_ascii=False))
+        emit_json(json.dumps({"dir": str(built.root), "build": built.digest, "bytes": built.total, "files": built.files}, ensure_ascii=False))
     else:
         emit(f"{built.root}: {len(built.files)} files, {built.total / 1e6:.1f} MB (build {built.digest}); "
              f"serve it with: python3 -m http.server -d {built.root}")

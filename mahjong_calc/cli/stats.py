@@ -9,7 +9,7 @@ import typer
 
 from ..core.errors import InputError
 from ..present.render import clean
-from .app import emit, errors_to_exit
+from .app import emit, emit_json, errors_to_exit
 from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def stats(
         if json_out:
             import json
 
-            emit(json.dumps(season_dict(season, player), ensure_ascii=False))
+            emit_json(json.dumps(season_dict(season, player), ensure_ascii=False))
         elif csv_out:
             emit(_csv(season, names))
         else:
