@@ -20,7 +20,7 @@ from ..api.row import score_row
 from ..compiled import kernel_compiled
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import derived, in_field_words
-from ..core.records import RECORD_KINDS, Key, RecordId, normalize, normalize_csv, record_id, score_kwargs
+from ..core.records import RECORD_KINDS, Key, RecordId, is_text, normalize, normalize_csv, record_id, score_kwargs
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
@@ -315,18 +315,9 @@ def _evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
         return line, echo_id(raw), error_outcome(err, _safe_variant(raw))
     except Exception as exc:
         return line, echo_id(raw), error_outcome(internal_error(exc), _safe_variant(raw))
-    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+    if type(rid) is str and not rid.isascii() and not is_text(rid):
         return line, None, error_outcome(BAD_ID)
     return line, rid, scored(key, text)
-
-
-def _is_text(value: str) -> bool:
-    """Whether `value` is Unicode text (no lone surrogate, which UTF-8 cannot hold)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 BAD_ID = InputError("bad_field", "field 'id' is not valid Unicode text (it holds a lone surrogate such as \\udcff)")
@@ -334,7 +325,7 @@ BAD_ID = InputError("bad_field", "field 'id' is not valid Unicode text (it holds
 
 def check_id(rid: RecordId) -> None:
     """Raise the error of an `id` that cannot be echoed back as text."""
-    if type(rid) is str and not rid.isascii() and not _is_text(rid):
+    if type(rid) is str and not rid.isascii() and not is_text(rid):
         raise BAD_ID
 
 
@@ -346,7 +337,7 @@ def echo_id(raw: Any) -> RecordId:
         return None
     if isinstance(rid, int) and rid.bit_length() > 4000:  # could not be printed in decimal
         return None
-    if isinstance(rid, str) and (len(rid) > MESSAGE_LIMIT * 4 or not _is_text(rid)):
+    if isinstance(rid, str) and (len(rid) > MESSAGE_LIMIT * 4 or not is_text(rid)):
         return None
     return rid
 

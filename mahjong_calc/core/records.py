@@ -91,6 +91,15 @@ def _check(name: str, kind: str, value: Any) -> Any:
     raise _bad(name, value)
 
 
+def is_text(value: str) -> bool:
+    """Whether `value` is Unicode text (no lone surrogate, which UTF-8 cannot hold)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _usable_id(value: Any) -> bool:
     """A string, or an integer that fits in 64 bits (a longer one could not even be printed)."""
     if isinstance(value, str):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError
+from ..core.records import is_text
 
 if TYPE_CHECKING:
     from ..game import Report
@@ -83,11 +84,11 @@ def lone_surrogate(value: object, where: str = "") -> str | None:
     """Where in `value` (`players[2]`, `id`, `exposed.王[0]`) a text holds a lone surrogate
     (`"\\udcff"` in JSON), which is no Unicode text and cannot be stored; None when none does."""
     if isinstance(value, str):
-        return None if value.isascii() or _encodes(value) else (where or "the value")
+        return None if value.isascii() or is_text(value) else (where or "the value")
     if isinstance(value, Mapping):
         for key, item in value.items():
             name = f"{where}.{key}" if where else str(key)
-            if isinstance(key, str) and not _encodes(key):
+            if isinstance(key, str) and not is_text(key):
                 return f"{where + '.' if where else ''}{ascii(key)[1:-1]} (the name)"
             found = lone_surrogate(item, name)
             if found is not None:
@@ -100,20 +101,12 @@ def lone_surrogate(value: object, where: str = "") -> str | None:
     return None
 
 
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def check_text(value: object, what: str) -> None:
     """`bad_encoding`, naming the field, when a text in `value` is not Unicode (a lone surrogate)."""
     found = lone_surrogate(value)
     if found is not None:
         raise StoreError("bad_encoding", "{what}: {text}: not valid Unicode text (a lone surrogate such as \\udcff); write the name or text again",
-                         what=what, text=ascii(found)[1:-1] if not _encodes(found) else found)
+                         what=what, text=ascii(found)[1:-1] if not is_text(found) else found)
 
 
 def parse_game_number(game_id: object) -> int | None:
