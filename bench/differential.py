@@ -27,7 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
@@ -120,34 +120,39 @@ def score_args(record: dict[str, Any]) -> list[str]:
     return [*args, "--json"]
 
 
-def compare_score(ours: Side, base: Side, records: list[dict[str, Any]], explain: bool = False) -> tuple[int, int, str | None]:
-    same, first = 0, None
-    for record in records:
-        args = score_args(record) + (["--explain"] if explain else [])
-        a, b = ours.run(["score", *args]), base.run(["score", *args])
+def _compare(ours: Side, base: Side, cases: Iterable[tuple[list[str], str]]) -> tuple[int, int, str | None]:
+    """(cases, identical, the first difference) of running each case's arguments on both sides."""
+    count, same, first = 0, 0, None
+    for args, label in cases:
+        count += 1
+        a, b = ours.run(args), base.run(args)
         if (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr):
             same += 1
         elif first is None:
             at = first_difference(a.stdout, b.stdout)
-            first = (f"mjcalc score {' '.join(args)}: exit {a.returncode} / {b.returncode}\n"
+            first = (f"{label}: exit {a.returncode} / {b.returncode}\n"
                      f"    {ours.name}: {shorten(a.stdout, at)} {a.stderr[:200]!r}\n    {base.name}: {shorten(b.stdout, at)} {b.stderr[:200]!r}")
-    return len(records), same, first
+    return count, same, first
+
+
+def compare_score(ours: Side, base: Side, records: list[dict[str, Any]], explain: bool = False) -> tuple[int, int, str | None]:
+    def cases() -> Iterator[tuple[list[str], str]]:
+        for record in records:
+            args = score_args(record) + (["--explain"] if explain else [])
+            yield ["score", *args], f"mjcalc score {' '.join(args)}"
+
+    return _compare(ours, base, cases())
 
 
 def compare_games(ours: Side, base: Side, variant: str, games: int, hands: int, seed: int, tmp: Path) -> tuple[int, int, str | None]:
     """(games, identical, the first difference) of `mjcalc game settle FILE --json` on `games` random games."""
-    same, first = 0, None
-    for number in range(games):
-        path = tmp / f"{variant}.game{number}.jsonl"
-        path.write_text("\n".join(game.make_game(hands, variant, seed + number)) + "\n", encoding="utf-8")
-        a, b = ours.run(["game", "settle", str(path), "--json"]), base.run(["game", "settle", str(path), "--json"])
-        if (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr):
-            same += 1
-        elif first is None:
-            at = first_difference(a.stdout, b.stdout)
-            first = (f"game {number} ({path.name}): exit {a.returncode} / {b.returncode}\n"
-                     f"    {ours.name}: {shorten(a.stdout, at)} {a.stderr[:200]!r}\n    {base.name}: {shorten(b.stdout, at)} {b.stderr[:200]!r}")
-    return games, same, first
+    def cases() -> Iterator[tuple[list[str], str]]:
+        for number in range(games):
+            path = tmp / f"{variant}.game{number}.jsonl"
+            path.write_text("\n".join(game.make_game(hands, variant, seed + number)) + "\n", encoding="utf-8")
+            yield ["game", "settle", str(path), "--json"], f"game {number} ({path.name})"
+
+    return _compare(ours, base, cases())
 
 
 def env_pairs(items: list[str]) -> dict[str, str]:
