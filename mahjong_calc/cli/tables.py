@@ -32,7 +32,7 @@ def waits(**params: Any) -> None:
     Example: mjcalc waits 123456m13m99p555p
     """
     from ..api.waits import hand_waits
-    from ..present.render import print_waits
+    from ..present.render_waits import print_waits
 
     json_out, lang, rules, overrides, hand, values = hand_inputs(params)
     with errors_to_exit(json_out):
@@ -73,7 +73,7 @@ def options(
     """
     from ..api.waits import resolve
     from ..present.option_docs import describe
-    from ..present.render import print_options
+    from ..present.render_waits import print_options
 
     with errors_to_exit(json_out):
         rs = resolve(variant, rules, set_)
@@ -97,7 +97,7 @@ def advise(**params: Any) -> None:
     Example: mjcalc advise 1234567m234p56p99s
     """
     from ..api.advise import hand_advice
-    from ..present.render import print_advise
+    from ..present.render_waits import print_advise
 
     json_out: bool = params.pop("json_out")
     lang: Lang = params.pop("lang")

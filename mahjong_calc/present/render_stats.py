@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .render import NARROW, _console, _fold, _table, _whole_words
+from .layout import NARROW
+from .layout import console as _console
+from .layout import fold as _fold
+from .layout import table as _table
+from .layout import whole_words as _whole_words
 
 WORDS = {
     "zh": {"title": "赛季统计：{games} 局，{hands} 手", "variant_title": "{variant}：{games} 局，{hands} 手",
