@@ -173,7 +173,7 @@ def _print_change(change: Change, json_out: bool, lang: str, head: str | None = 
         return
     lines = [] if head is None else [head]
     if change.no is not None and change.no <= len(data["hands"]) and head is None:
-        lines.append(hand_line(data["hands"][change.no - 1], lang))
+        lines.append(hand_line(data["hands"][change.no - 1], lang, data["variant"]))
     emit("\n".join([*lines, *broken, standings(data, lang)]))
 
 
@@ -216,8 +216,9 @@ def in_flag_words() -> Iterator[None]:
         if err.code == "missing_discarder":
             raise err.rewritten(_flag_words) from None
         if err.code == "game_over":
-            raise InputError("game_over", "{detail}; to play on, start the next game with `mjcalc game new` "
-                             "(or take the last hand back: `mjcalc game undo`)", detail=err) from None
+            raise InputError("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to play on, start the next "
+                             "game with `mjcalc game new` (or take the last hand back: `mjcalc game undo`)",
+                             ended_at=err.params.get("ended_at", "?")) from None
         raise
 
 
@@ -362,7 +363,8 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
 
     with errors_to_exit(json_out), _store(db) as store:
         events = store.history(game)
-    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value))
+        variant = None if json_out else store.game(game).header.get("variant")
+    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import IO, Any
 
+from .layout import variant_name, variant_word
+
 HEAD = {
     "zh": {"no": "#", "dealer": "庄", "winner": "和", "how": "方式", "value": "番", "liability": "包", "chips": "（子）",
            "total": "合计", "self_draw": "自摸", "draw": "流局", "discard": "点炮", "transfers": "结算", "ended": "子输完，牌局结束于第 {} 局"},
@@ -53,6 +55,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
     head = HEAD[lang]
     players: list[str] = data["players"]
     has_chips = data["chips"] is not None
+    discard = variant_word(data["variant"], "discard", "zh", head["discard"]) if lang == "zh" else head["discard"]
     rows = []
     for hand in data["hands"]:
         settlement = hand["settlement"]
@@ -66,12 +69,12 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
         else:
             results = hand["result"] if isinstance(hand["result"], list) else [hand["result"]]
             winner = hand.get("winner") or "+".join(hand["winners"])
-            how = head["self_draw"] if hand["self_draw"] else f"{head['discard']} {hand['discarder'] or '?'}"
+            how = head["self_draw"] if hand["self_draw"] else f"{discard} {hand['discarder'] or '?'}"
             value = "+".join(str(r["value"]) for r in results)
         marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['en'].split(':')[0]} {row['payer']} +{row['amount']}" for row in settlement["liability"])
         rows.append((str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks))
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
-    name = title if title is not None else data["variant"]
+    name = title if title is not None else variant_name(data["variant"], lang)
     headers = [head[k] for k in ("no", "dealer", "winner", "how", "value")] + [p + (head["chips"] if has_chips else "") for p in players]
     headers.append(head["liability"])
     tail = []
