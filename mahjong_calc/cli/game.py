@@ -175,7 +175,7 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     screen = Screen()  # found once: a log may hold thousands of games
     for i, game in enumerate(games, 1):
         fold = Fold(game)
-        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar, screen)
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i, lang), bar, screen)
         typer.echo("")
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -186,9 +186,11 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     return failed
 
 
-def _game_title(game: GameFile, number: int) -> str:
+def _game_title(game: GameFile, number: int, lang: str) -> str:
+    from ..present.layout import variant_name
+
     date = game.header.get("date")
-    return " · ".join(str(p) for p in (_game_name(game, number), game.ruleset.name, date) if p is not None)
+    return " · ".join(str(p) for p in (_game_name(game, number), variant_name(game.ruleset.name, lang), date) if p is not None)
 
 
 PROGRESS_EVERY = 256  # hands between two updates of the progress bar

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .layout import NARROW
+from .layout import NARROW, variant_name, variant_word
 from .layout import console as _console
 from .layout import fold as _fold
 from .layout import table as _table
@@ -29,6 +29,21 @@ WORDS = {
 }
 LINES = (("games", "hands", "wins", "win_rate"), ("self_draws", "deal_ins", "deal_in_rate", "draws"),
          ("mean_win", "liability_paid", "liability_received"))  # a player's paragraph when narrow, a few counts a line
+
+
+def _words(lang: str, part: dict[str, Any]) -> dict[str, str]:
+    """The words of one variant's tables: its own word for a discard (放炮 at Wuhu, 放冲 at Chizhou)
+    and, on a chosen Chinese screen, its name."""
+    w = dict(WORDS[lang])
+    variant = str(part.get("variant", ""))
+    if lang == "zh" and variant:
+        word = variant_word(variant, "discard", "zh", w["deal_ins"])
+        w["deal_ins"], w["deal_in_rate"] = word, word + "率"
+    return w
+
+
+def _titled(w: dict[str, str], part: dict[str, Any], lang: str) -> str:
+    return w["variant_title"].format(**{**part, "variant": variant_name(str(part["variant"]), lang)})
 
 
 def _signed(n: int) -> str:
@@ -71,8 +86,9 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
     console.print(Text(w["title"].format(games=data["games"], hands=data["hands"]), overflow="fold"))
     if console.width < NARROW:
         for part in data["standings"]:
+            w = _words(lang, part)
             if several:
-                console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+                console.print(Text(_titled(w, part, lang), overflow="fold"))
             for row in part["players"]:
                 console.print(Text(f"{row['player']}  {w['net']} {_signed(row['net'])}", overflow="fold"))
                 for keys in LINES:
@@ -84,13 +100,14 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
         if data["patterns"]:
             console.print(Text(w["pattern"], overflow="fold"))
             for p in data["patterns"]:
-                console.print(Text(f"  {_pattern_name(p, lang)} ({p['variant']}) {p['wins']}", overflow="fold"))
+                console.print(Text(f"  {_pattern_name(p, lang)} ({variant_name(p['variant'], lang)}) {p['wins']}", overflow="fold"))
         return
     tables: tuple[tuple[str, ...], ...] = (("net", "games", "hands", "wins", "win_rate", "mean_win"),
               ("self_draws", "deal_ins", "deal_in_rate", "draws", "liability_paid", "liability_received"))
     for part in data["standings"]:
+        w = _words(lang, part)
         if several:
-            console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+            console.print(Text(_titled(w, part, lang), overflow="fold"))
         for columns in tables:
             table = _table(console)
             _fold(table, w["player"])
@@ -111,5 +128,5 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
         _fold(patterns, w["variant"])
         _fold(patterns, w["times"], "right")
         for p in data["patterns"]:
-            patterns.add_row(_pattern_name(p, lang), p["variant"], str(p["wins"]))
+            patterns.add_row(_pattern_name(p, lang), variant_name(p["variant"], lang), str(p["wins"]))
         console.print(_whole_words(patterns, console.width))

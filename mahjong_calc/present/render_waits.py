@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .layout import NARROW, bilingual, said, variant_word
+from .layout import NARROW, bilingual, said, variant_name, variant_word
 from .layout import console as _console
 from .layout import facts as _facts
 from .layout import fold as _fold
@@ -94,35 +94,45 @@ def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, wi
     # no winning tile: the CLI says why on stderr, as for a hand that is not a win
 
 
+def _section(row: Any, lang: str) -> str:
+    """` (§ Payments)`: the heading of the docs/rules page that explains the key (the pages are in
+    English: on a chosen Chinese screen the heading is quoted as a name)."""
+    if not row.section:
+        return ""
+    heading = row.section.split(" § ", 1)[-1]
+    return f" (§ `{heading}`)" if lang == "zh" and not bilingual() else f" (§ {heading})"
+
+
 def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
     """`mjcalc options`: key, value, and its meaning in one language with the docs section."""
     console = _console(file, width)
+    title = variant_name(name, lang)
     if console.width < NARROW:  # a phone: one key per paragraph, nothing side by side
-        console.print(name, markup=False)
+        console.print(title, markup=False)
         for row in rows:
             meaning = row.zh if lang == "zh" else row.en
-            where = f" (§ {row.section.split(' § ', 1)[-1]})" if row.section else ""
             console.print(f"{row.key} = {row.shown}", overflow="fold", markup=False)
             if meaning:
                 from rich.padding import Padding
                 from rich.text import Text
 
-                console.print(Padding(Text(f"{meaning}{where}", overflow="fold"), (0, 0, 0, 2)))
+                console.print(Padding(Text(f"{meaning}{_section(row, lang)}", overflow="fold"), (0, 0, 0, 2)))
         return
     heads = {"zh": ("键", "当前值", "说明"), "en": ("Key", "Value", "Meaning")}[lang]
-    table = _table(console, title=name, title_justify="left")
+    table = _table(console, title=title, title_justify="left")
     for header in heads:
         _fold(table, header)
     for row in rows:
         meaning = row.zh if lang == "zh" else row.en
         if lang == "zh" and row.en and bilingual():  # wide enough: Chinese, then the English beside it
             meaning += f" / {row.en}"
-        if row.section:
-            meaning += f" (§ {row.section.split(' § ', 1)[-1]})"
-        table.add_row(row.key, row.shown, meaning)
+        table.add_row(row.key, row.shown, meaning + _section(row, lang))
     console.print(_whole_words(table, console.width))
-    console.print({"zh": "§ = docs/rules/ 下的章节", "en": "§ = the section of docs/rules/"}[lang] + (
-        f"{rows[0].section.split(' § ')[0].rsplit('/', 1)[-1]}" if rows and rows[0].section else ""), markup=False)
+    page = rows[0].section.split(" § ")[0].rsplit("/", 1)[-1] if rows and rows[0].section else ""
+    if lang == "zh" and not bilingual():
+        console.print(f"§ = `docs/rules/{page}` 的章节", markup=False)
+    else:
+        console.print({"zh": "§ = docs/rules/ 下的章节", "en": "§ = the section of docs/rules/"}[lang] + page, markup=False)
 
 
 ADVISE = {
