@@ -225,8 +225,11 @@ WAITS = [["waits", "123456m13m99p555p"], ["waits", "13m456m678m11p555p"], ["wait
 ADVISE = [["advise", "1234567m234p56p99s"], ["advise", "2345678m139p777z5m"], ["advise", "123m456p789s11z23m5z", "--variant", "chizhou"],
           ["advise", "111m222p333s45m7z7z9p", "--variant", "pujiang"]]
 
+LIABLE = [["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous"],  # 三对包牌
+          ["score", "123m456m789m11p", "-m", "5555p@opposite", "--after-kong", "--self-draw"]]
 
-@pytest.mark.parametrize("args", WAITS + ADVISE, ids=[" ".join(a) for a in WAITS + ADVISE])
+
+@pytest.mark.parametrize("args", WAITS + ADVISE + LIABLE, ids=[" ".join(a) for a in WAITS + ADVISE + LIABLE])
 @pytest.mark.parametrize("width", ["100", "40"])
 def test_waits_advise_and_options_in_one_language(runner: CliRunner, args: list[str], width: str) -> None:
     zh = runner.invoke(app, [*args, "--lang", "zh"], env={"COLUMNS": width})

@@ -20,7 +20,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import Lang, flag_option, lang_given, with_signature
+from .options import LANG_HELP, Lang, flag_option, lang_given, with_signature
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -39,7 +39,7 @@ DbOption = Annotated[Path | None, typer.Option(
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
 JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                          help="Language of the output (default zh) and, when given, of error messages (default English).")]
+                                          help=LANG_HELP)]
 GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
 
 

@@ -132,15 +132,17 @@ def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Rules
     parts: list[Text] = []
     for seat, n in zip(SEATS, ctx.opponent_pungs):
         amount = k.owed(plan, zi, fan, n)
-        if not n:
-            sum_text = f"{zi} × {m}^{fan}"
-        elif plan.before_fan:
-            sum_text = f"({zi} − {n}) × {m}^{fan}"
-        else:
-            sum_text = f"{zi} × {m}^{fan} − {n}"
         raw = (zi - n) * m ** fan if plan.before_fan else zi * m ** fan - n
-        owed = f"{sum_text} = {raw}" + (f" → {amount}" if amount != raw else "")
-        parts.append(N_("{seat} {owed}", seat=_seat(seat), owed=owed))
+        then = f" = {raw}" + (f" → {amount}" if amount != raw else "")
+        sums = []
+        for power in (f"{m}^{fan}", str(m ** fan)):  # as written; on a Chinese screen, the power worked out
+            if not n:
+                sums.append(f"{zi} × {power}{then}")
+            elif plan.before_fan:
+                sums.append(f"({zi} − {n}) × {power}{then}")
+            else:
+                sums.append(f"{zi} × {power} − {n}{then}")
+        parts.append(N_("{seat} {owed}", seat=_seat(seat), owed=Named(sums[1], sums[0], sums[0])))
     text = N_("{value}; {each}", value=text, each=Joined(tuple(parts), ", "))
     if ctx.robbing_kong and ctx.discarder is not None:
         text = N_("{value}; {seat} pays all three (抢杠)", value=text, seat=_seat(ctx.discarder))
