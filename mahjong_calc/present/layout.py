@@ -9,11 +9,12 @@ Chinese (core/tiles.tiles_said); the tiles the user typed stay as typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from ..core.hand import SEAT_ZH
 from ..core.tiles import parse_tiles, tile_name, tiles_said
-from ..core.words import language
+from ..core.words import Text, language
 
 SEAT_NAMES = {en: (zh, en) for zh, en in SEAT_ZH.items()}  # seat -> (中文, English)
 NARROW = 60  # below this many columns the table shows one language only
@@ -132,3 +133,23 @@ def variant_name(variant: str, lang: str) -> str:
         return load_ruleset(variant).title.zh
     except MjcalcError:
         return variant
+
+
+class Words(Mapping[str, dict[str, str]]):
+    """A table's words, each a catalogue text: `HEAD["zh"]["item"]` is the Chinese of its `Item`.
+
+    A word the tables use twice with two Chinese words (`Value`: 番 of an item, 合计 of the sum)
+    carries its Chinese in the msgid, `Value (合计)`, and its English in locale/en.
+    """
+
+    def __init__(self, **texts: Text) -> None:
+        self.texts = texts
+
+    def __getitem__(self, lang: str) -> dict[str, str]:
+        return {key: text.render(lang) for key, text in self.texts.items()}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("zh", "en"))
+
+    def __len__(self) -> int:
+        return 2

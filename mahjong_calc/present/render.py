@@ -12,7 +12,7 @@ from typing import IO, Any
 from ..core.errors import MjcalcError, NotAWin
 from ..core.result import ScoreResult
 from ..core.words import N_, Text, set_language
-from .layout import NARROW, SEAT_NAMES, bilingual, concealed, said
+from .layout import NARROW, SEAT_NAMES, Words, bilingual, concealed, said
 from .layout import console as _console
 from .layout import facts as _facts
 from .layout import fold as _fold
@@ -20,12 +20,8 @@ from .layout import names as _names
 from .layout import table as _table
 from .layout import whole_words as _whole_words
 
-HEAD = {
-    "zh": {"item": "项目", "gloss": "English", "value": "番", "detail": "说明", "hand": "手牌", "melds": "副露",
-           "win": "和张", "sets": "拆分", "total": "合计", "pays": "支付", "seat": "座位"},
-    "en": {"item": "Item", "gloss": "中文", "value": "Value", "detail": "Detail", "hand": "Hand", "melds": "Melds",
-           "win": "Winning tile", "sets": "Reading", "total": "Value", "pays": "Pays", "seat": "Seat"},
-}
+HEAD = Words(item=N_("Item"), value=N_("Value"), detail=N_("Detail"), hand=N_("Hand"), melds=N_("Melds"), win=N_("Winning tile"),
+             sets=N_("Reading"), total=N_("Value (合计)"), pays=N_("Pays"), seat=N_("Seat"))
 
 
 def to_json(result: ScoreResult, explain: bool = False) -> str:
@@ -93,15 +89,9 @@ def error_where(err: MjcalcError) -> str:
     return " " + N_("at column {column}: {excerpt}", column=pos + 1, excerpt=f"{before}[{clean(src[pos:pos + 1])}]{after}").render()
 
 
-DEALER = {"zh": "庄", "en": "dealer"}
-LABELS = {
-    "zh": {"winner": "赢家共收", "waits": "听牌", "rules": "规则文件", "tile": "张", "left": "剩",
-           "discard": "点炮", "self_draw": "自摸", "patterns": "番种", "no": "不胡", "blocked": "不能胡",
-           },
-    "en": {"winner": "Winner receives", "waits": "Waits", "rules": "rules file", "tile": "Tile", "left": "Left",
-           "discard": "Discard", "self_draw": "Self-draw", "patterns": "Patterns", "no": "no win",
-           "blocked": "cannot win"},
-}
+DEALER = Words(dealer=N_("dealer"))
+LABELS = Words(winner=N_("Winner receives"), waits=N_("Waits"), rules=N_("rules file"), tile=N_("Tile"), left=N_("Left"),
+               discard=N_("Discard"), self_draw=N_("Self-draw"), patterns=N_("Patterns"), no=N_("no win"), blocked=N_("cannot win"))
 GLOSS = {"discard": "discard", "self_draw": "self-draw", "left": "left", "tile": "tile", "patterns": "patterns",
          "winner": "winner receives", "waits": "waits"}
 
@@ -158,7 +148,7 @@ def print_table(
     _fold(items, head["item"])
     gloss = wide and lang == "zh" and bilingual()
     if gloss:
-        _fold(items, head["gloss"])
+        _fold(items, "English")  # the gloss column, with no language chosen
     _fold(items, head["value"], "right")
     _fold(items, head["detail"], ratio=1)
     for it in result.items:
@@ -177,7 +167,7 @@ def print_table(
         if lang == "zh" and wide and bilingual():
             name = f"{name} {SEAT_NAMES[seat][1]}"
         if seat == dealer_seat:
-            name += f" ({DEALER[lang]})"
+            name += f" ({DEALER[lang]['dealer']})"
         pays.add_row(name, str(amount))
     pays.add_section()
     pays.add_row(_label("winner", lang, wide), str(data["total"]))
@@ -202,7 +192,7 @@ def print_explain(explained: dict[str, Any], lang: str = "zh", file: IO[str] | N
     from rich.text import Text
 
     console = _console(file, width)
-    title = {"zh": "读法", "en": "Readings"}[lang]
+    title = N_("Readings").render(lang)
     rows = explained["readings"]
     console.print(f"{title} ({len(rows)})", markup=False)
     for number, row in enumerate(rows, start=1):
@@ -216,7 +206,7 @@ def print_explain(explained: dict[str, Any], lang: str = "zh", file: IO[str] | N
         console.print(Text(head, overflow="fold"))
         if body:
             console.print(Padding(Text(body, overflow="fold"), (0, 0, 0, 5)))
-    why = {"zh": "选中 (*)", "en": "Chosen (*)"}[lang]
+    why = N_("Chosen (*)").render(lang)
     console.print(Text(f"{why}: {explained['why']}", overflow="fold"))
 
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import re
 from typing import IO, Any
 
-from .layout import variant_name, variant_word
+from ..core.words import N_
+from .layout import Words, variant_name, variant_word
 
-HEAD = {
-    "zh": {"no": "#", "dealer": "庄", "winner": "和", "how": "方式", "value": "番", "liability": "包", "chips": "（子）",
-           "total": "合计", "self_draw": "自摸", "draw": "流局", "discard": "点炮", "transfers": "结算", "ended": "子输完，牌局结束于第 {} 局"},
-    "en": {"no": "#", "dealer": "Dealer", "winner": "Winner", "how": "How", "value": "Value", "liability": "Liability",
-           "chips": " (chips)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
-           "transfers": "Transfers", "ended": "a player's chips ran out: the game ended at hand {}"},
-}
+HEAD = Words(no=N_("#"), dealer=N_("Dealer"), winner=N_("Winner"), how=N_("How"), value=N_("Value"), liability=N_("Liability"),
+             chips=N_(" (chips)"), total=N_("Total"), self_draw=N_("self-draw"), draw=N_("drawn"), discard=N_("from"),
+             transfers=N_("Transfers"), ended=N_("a player's chips ran out: the game ended at hand {}"))
 
 
 def _signed(n: int) -> str:
@@ -191,10 +188,7 @@ def _print_narrow(console: Any, title: str, players: list[str], rows: list[tuple
     packed([f"{p} {t}" for p, t in zip(players, totals, strict=True)])
 
 
-TOTALS = {
-    "zh": {"player": "玩家", "total": "合计", "games": "{} 局合计", "transfers": "结算"},
-    "en": {"player": "Player", "total": "Total", "games": "Totals over {} games", "transfers": "Transfers"},
-}
+TOTALS = Words(player=N_("Player"), total=N_("Total"), games=N_("Totals over {} games"), transfers=N_("Transfers"))
 
 
 def print_totals(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None) -> None:

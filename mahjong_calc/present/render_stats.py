@@ -8,25 +8,18 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .layout import NARROW, variant_name, variant_word
+from ..core.words import N_
+from .layout import NARROW, Words, variant_name, variant_word
 from .layout import console as _console
 from .layout import fold as _fold
 from .layout import table as _table
 from .layout import whole_words as _whole_words
 
-WORDS = {
-    "zh": {"title": "赛季统计：{games} 局，{hands} 手", "variant_title": "{variant}：{games} 局，{hands} 手",
-           "player": "玩家", "net": "净", "games": "局", "hands": "手", "wins": "和",
-           "win_rate": "和率", "self_draws": "自摸", "deal_ins": "放炮", "deal_in_rate": "放炮率", "draws": "流局", "mean_win": "平均番",
-           "liability_paid": "包付", "liability_received": "包收", "biggest": "最大", "pattern": "番种", "variant": "玩法",
-           "times": "次", "where": "{game} #{no}", "none": "无"},
-    "en": {"title": "Season: {games} games, {hands} hands", "variant_title": "{variant}: {games} games, {hands} hands",
-           "player": "Player", "net": "Net", "games": "Games", "hands": "Hands",
-           "wins": "Wins", "win_rate": "Win%", "self_draws": "Self", "deal_ins": "Deal-ins", "deal_in_rate": "Deal%",
-           "draws": "Draws", "mean_win": "Mean", "liability_paid": "Liab. paid", "liability_received": "Liab. recv",
-           "biggest": "Biggest", "pattern": "Pattern", "variant": "Variant", "times": "Times", "where": "{game} #{no}",
-           "none": "none"},
-}
+WORDS = Words(title=N_("Season: {games} games, {hands} hands"), variant_title=N_("{variant}: {games} games, {hands} hands"),
+              player=N_("Player"), net=N_("Net"), games=N_("Games"), hands=N_("Hands"), wins=N_("Wins"), win_rate=N_("Win%"),
+              self_draws=N_("Self"), deal_ins=N_("Deal-ins"), deal_in_rate=N_("Deal%"), draws=N_("Draws (流局)"), mean_win=N_("Mean"),
+              liability_paid=N_("Liab. paid"), liability_received=N_("Liab. recv"), biggest=N_("Biggest"), pattern=N_("Pattern"),
+              variant=N_("Variant"), times=N_("Times"), where=N_("{game} #{no}"), none=N_("none"))
 LINES = (("games", "hands", "wins", "win_rate"), ("self_draws", "deal_ins", "deal_in_rate", "draws"),
          ("mean_win", "liability_paid", "liability_received"))  # a player's paragraph when narrow, a few counts a line
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .layout import NARROW, bilingual, said, variant_name, variant_word
+from ..core.words import N_
+from .layout import NARROW, Words, bilingual, said, variant_name, variant_word
 from .layout import console as _console
 from .layout import facts as _facts
 from .layout import fold as _fold
@@ -75,7 +76,7 @@ def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, wi
                 narrow_patterns.append(f"{said(row['tile'], lang)}: {', '.join(found)}")
             table.add_row(*cells)
         console.print(_whole_words(table, console.width))
-        note = {"zh": "番值 (赢家共收)", "en": "value (winner receives)"}[lang]
+        note = N_("value (winner receives)").render(lang)
         console.print(note, overflow="fold")
         for line in narrow_patterns:
             console.print(line, overflow="fold", markup=False)
@@ -118,7 +119,7 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
 
                 console.print(Padding(Text(f"{meaning}{_section(row, lang)}", overflow="fold"), (0, 0, 0, 2)))
         return
-    heads = {"zh": ("键", "当前值", "说明"), "en": ("Key", "Value", "Meaning")}[lang]
+    heads = [N_("Key").render(lang), N_("Value (当前值)").render(lang), N_("Meaning").render(lang)]
     table = _table(console, title=title, title_justify="left")
     for header in heads:
         _fold(table, header)
@@ -129,21 +130,16 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
         table.add_row(row.key, row.shown, meaning + _section(row, lang))
     console.print(_whole_words(table, console.width))
     page = rows[0].section.split(" § ")[0].rsplit("/", 1)[-1] if rows and rows[0].section else ""
-    if lang == "zh" and not bilingual():
-        console.print(f"§ = `docs/rules/{page}` 的章节", markup=False)
+    if lang == "zh" and bilingual():
+        console.print(f"§ = docs/rules/ 下的章节{page}", markup=False)  # as it always was
     else:
-        console.print({"zh": "§ = docs/rules/ 下的章节", "en": "§ = the section of docs/rules/"}[lang] + page, markup=False)
+        console.print(N_("§ = the section of docs/rules/{page}", page=page).render(lang), markup=False)
 
 
-ADVISE = {
-    "zh": {"discard": "打", "shanten": "向听", "count": "进张", "tiles": "有效牌", "expected": "期望",
-           "win": "已和牌 (自摸), 番值", "tenpai": "听牌", "note": "期望: 自摸番值按剩张加权平均",
-           "left": "有效牌 ×n: 每张还剩 n 张; 进张: 剩张合计"},
-    "en": {"discard": "Discard", "shanten": "Shanten", "count": "Draws", "tiles": "Useful tiles", "expected": "Expected",
-           "win": "Already a win (self-draw), value", "tenpai": "tenpai",
-           "note": "Expected: self-draw value, weighted by copies left",
-           "left": "Useful tiles ×n: n copies of each left to draw; Draws: their sum"},
-}
+ADVISE = Words(discard=N_("Discard (打)"), shanten=N_("Shanten"), count=N_("Draws"), tiles=N_("Useful tiles"), expected=N_("Expected"),
+               win=N_("Already a win (self-draw), value"), tenpai=N_("tenpai"),
+               note=N_("Expected: self-draw value, weighted by copies left"),
+               left=N_("Useful tiles ×n: n copies of each left to draw; Draws: their sum"))
 ADVISE_GLOSS = {"discard": "discard", "shanten": "shanten", "count": "draws", "tiles": "useful", "expected": "expected"}
 ADVISE_NARROW_EN = {"discard": "Tile", "shanten": "Shan.", "count": "Draws", "tiles": "Useful", "expected": "Exp."}
 
