@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
 from ..common.best import better
-from ..common.plan_cache import PlanCache
+from ..common.plan_cache import PerRuleset
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ PAY_DISCARDER: Final = 1  # a discard win or 抢杠: the discarder (the robbed p
 
 
 @final
-class Plan:
+class KernelNumbers:
     """A Chizhou ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
@@ -73,7 +73,7 @@ class Plan:
 
 
 @final
-class Scored:
+class KernelReading:
     """One reading's integers. `found` holds (pattern index, times) in the ruleset's order;
     `sources` (set index, 花 source) for each set that brings 花; `arrangement` indexes the
     hand's arrangements."""
@@ -115,12 +115,12 @@ class Outcome:
     def __init__(
         self,
         code: int,
-        best: Scored | None,
+        best: KernelReading | None,
         most_flowers: int,
         pays: int,
         pay: int,
         arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
-        every: tuple[Scored, ...],
+        every: tuple[KernelReading, ...],
     ) -> None:
         self.code = code
         self.best = best
@@ -149,19 +149,19 @@ def flower_source(code: int, declared: bool, concealed: bool, completes_on_disca
     return ZI_AN_KE
 
 
-def flowers_needed(plan: Plan, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
+def flowers_needed(kn: KernelNumbers, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
     """How many 花 this win needs, and what kind of win it is (NEED_*)."""
     if robbing_kong:
-        return plan.min_qiang_gang, NEED_QIANG_GANG
-    if la_zi and plan.la_zi_needs_no_flowers:
+        return kn.min_qiang_gang, NEED_QIANG_GANG
+    if la_zi and kn.la_zi_needs_no_flowers:
         return 0, NEED_LA_ZI
     if self_draw:
-        return plan.min_self_draw, NEED_SELF_DRAW
-    return plan.min_discard, NEED_DISCARD
+        return kn.min_self_draw, NEED_SELF_DRAW
+    return kn.min_discard, NEED_DISCARD
 
 
 def score(
-    plan: Plan,
+    kn: KernelNumbers,
     concealed: tuple[int, ...],
     melds: tuple[int, ...],
     melds_concealed: tuple[bool, ...],
@@ -188,15 +188,15 @@ def score(
     suits = int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0)
     self_draw: bool = ctx.self_draw
     robbing_kong: bool = ctx.robbing_kong
-    r = SetsRead(ctx, plan.options, suits, sum(held[27:34]) > 0, melds_concealed)
-    detectors = plan.detectors
-    fans = plan.fans
+    r = SetsRead(ctx, kn.options, suits, sum(held[27:34]) > 0, melds_concealed)
+    detectors = kn.detectors
+    fans = kn.fans
     n_melds = len(melds)
-    exposed_on_discard = plan.discard_triplet_is_exposed
-    best: Scored | None = None
-    closest: Scored | None = None
+    exposed_on_discard = kn.discard_triplet_is_exposed
+    best: KernelReading | None = None
+    closest: KernelReading | None = None
     most_flowers = 0
-    every: list[Scored] = []
+    every: list[KernelReading] = []
     for index in range(len(arrs)):
         _, sets, win_in = arrs[index]
         n_concealed = len(sets) - n_melds
@@ -208,8 +208,8 @@ def score(
             if times:
                 found.append((k, times))
                 product *= fans[k] ** times
-        multiplier = min(product, plan.cap)
-        la_zi = product >= plan.cap
+        multiplier = min(product, kn.cap)
+        la_zi = product >= kn.cap
         sources: list[tuple[int, int]] = []
         have = 0
         completes_on_discard = not self_draw
@@ -217,11 +217,11 @@ def score(
             declared = i >= n_concealed
             source = flower_source(sets[i], declared, melds_concealed[i - n_concealed] if declared else True,
                                    i == win_in and completes_on_discard, exposed_on_discard)
-            if source >= 0 and plan.flowers[source]:
+            if source >= 0 and kn.flowers[source]:
                 sources.append((i, source))
-                have += plan.flowers[source]
-        need, need_kind = flowers_needed(plan, la_zi, self_draw, robbing_kong)
-        scored = Scored(plan.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
+                have += kn.flowers[source]
+        need, need_kind = flowers_needed(kn, la_zi, self_draw, robbing_kong)
+        scored = KernelReading(kn.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
         if keep_all:
             every.append(scored)
         if have > most_flowers:
@@ -234,11 +234,11 @@ def score(
     if best is None:
         return Outcome(NOT_ENOUGH_FLOWERS, closest, most_flowers, 0, PAY_EACH, arrs, tuple(every))
     pays = best.value
-    if plan.da_diao_che >= 0:
+    if kn.da_diao_che >= 0:
         for k, _ in best.found:
-            if k == plan.da_diao_che:
-                pays *= plan.payment_multiplier
+            if k == kn.da_diao_che:
+                pays *= kn.payment_multiplier
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
 
 
-plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Chizhou ruleset, built once
+numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Chizhou ruleset, built once

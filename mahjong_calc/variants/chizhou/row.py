@@ -30,7 +30,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     """The row's parts of a Chizhou hand, or why it does not win (score.py's words); None where the full path answers."""
     if not ctx.self_draw and ctx.discarder is None:
         return None  # missing_discarder
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
     if out.code == k.NOT_A_WINNING_HAND or best is None:
         return not_a_winning_hand()

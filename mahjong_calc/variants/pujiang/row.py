@@ -45,7 +45,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         return refusal
     except InputError:
         return None
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     if out.code != k.WIN:
         return explain.refusal(rs, out.best)
     return explain.result(hand, ctx, rs, out)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 _texts = TextCache()
 
 
-def _item_json(rs: Ruleset[Any, Any, Any], one: k.Item, arr: tuple[int, tuple[int, ...], int], melds_concealed: tuple[bool, ...], self_draw: bool) -> str:
+def _item_json(rs: Ruleset[Any, Any, Any], one: k.KernelItem, arr: tuple[int, tuple[int, ...], int], melds_concealed: tuple[bool, ...], self_draw: bool) -> str:
     """One kernel item's JSON, as explain.items() would make the Item."""
     n = len(arr[1]) - len(melds_concealed)
     meld_sets = tuple(_tile_set(CODE_KINDS[c // 34], c % 34, True, conc) for c, conc in zip(arr[1][n:], melds_concealed))
@@ -33,7 +33,7 @@ def _item_json(rs: Ruleset[Any, Any, Any], one: k.Item, arr: tuple[int, tuple[in
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Wuhu hand, or why it does not win (score.py's words)."""
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly,
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly,
                   ctx.dealer, explain.SEAT_PLACE[ctx.dealer_seat], False, ctx)
     best = out.best
     if out.code == k.NO_BA_ZHI:
