@@ -36,7 +36,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.common.shanten",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
-    "mahjong_calc.variants.wuhu.explain",
+    "mahjong_calc.variants.wuhu.build",
     "mahjong_calc.variants.common.read",
     "mahjong_calc.variants.common.best",
     "mahjong_calc.variants.common.detectors",

@@ -3,7 +3,7 @@
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Chizhou scoring (番 multiplied and capped at
 拉子, 花 from honour sets and kongs, the 花 a win needs, who pays) are written here once;
-`explain.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
+`build.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
 the only place Chizhou text is made.
 
 The arrangements come from core/shapes.py (suit by suit, memoised on each suit's
@@ -28,7 +28,7 @@ WIN: Final = 0
 NOT_A_WINNING_HAND: Final = 1
 NOT_ENOUGH_FLOWERS: Final = 2
 
-# 花 sources, in the order of numbers.flowers (explain.FLOWER_KEYS names them)
+# 花 sources, in the order of numbers.flowers (build.FLOWER_KEYS names them)
 ZI_PENG: Final = 0
 ZI_AN_KE: Final = 1
 MING_GANG: Final = 2
@@ -36,7 +36,7 @@ AN_GANG: Final = 3
 ZI_MING_GANG: Final = 4
 ZI_AN_GANG: Final = 5
 
-# What kind of win sets the 花 needed (explain words it)
+# What kind of win sets the 花 needed (build.py words it)
 NEED_QIANG_GANG: Final = 0
 NEED_LA_ZI: Final = 1
 NEED_SELF_DRAW: Final = 2

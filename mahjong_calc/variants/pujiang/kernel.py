@@ -3,7 +3,7 @@
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Pujiang scoring (what the 财神 and each 白板
 may stand for, the shapes, 3 pungs, 子 × 2^番, the refusals, who pays) are written here
-once; `explain.py` turns the integers into the ScoreResult (labels, detail text, JSON),
+once; `build.py` turns the integers into the ScoreResult (labels, detail text, JSON),
 and is the only place Pujiang text is made.
 
 A hand is read every way the 白板 allow, then every way the wilds allow: pair + sets
@@ -92,7 +92,7 @@ class KernelNumbers:
 @final
 class KernelReading:
     """One reading's integers: `refusal` (WINS, or why not), value, base 子, 子, 番, the patterns found
-    as (index, times), the 番 of 抢杠, and what explain needs to show it: the shape, how many
+    as (index, times), the 番 of 抢杠, and what build.py needs to show it: the shape, how many
     白板 play as the wild's face (`whites`), the winning tile's face, and for a standard
     reading its pair and sets (group ids, core/wilds.py) and where the winning tile sits;
     for 七对 its pairs (face, jokers) in the order shown; the wilds' faces (-1: none, 三财神)."""

@@ -2,7 +2,7 @@
 
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Wuhu scoring (八支, 压档, 底番, 支番, 嘴子,
-交, kongs, dealer) are written here once; `explain.py` turns the integers into
+交, kongs, dealer) are written here once; `build.py` turns the integers into
 the ScoreResult (labels, detail text, JSON), and is the only place text is made.
 
 The hand's arrangements and waits are core/shapes.py's, in set codes (`kind * 34 +
