@@ -28,7 +28,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.tiles",
     "mahjong_calc.core.flags",
     "mahjong_calc.core.hand",
-    "mahjong_calc.core.records",
+    "mahjong_calc.core.batch_record",
     "mahjong_calc.core.result",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",

@@ -13,6 +13,9 @@ import typer
 from mahjong_calc import generate
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
+from mahjong_calc.core.batch_record import KEY_FIELDS as RECORD_KEY
+from mahjong_calc.core.batch_record import RECORD_KINDS as RECORD_FIELDS
+from mahjong_calc.core.batch_record import normalize, normalize_csv, record_id, score_kwargs
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import InputError, MjcalcError, shown
 from mahjong_calc.core.flags import (
@@ -28,9 +31,6 @@ from mahjong_calc.core.flags import (
     schema_text,
 )
 from mahjong_calc.core.hand import make_context
-from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
-from mahjong_calc.core.records import RECORD_KINDS as RECORD_FIELDS
-from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs
 from mahjong_calc.game import schema as game_schema
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS

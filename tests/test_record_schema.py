@@ -9,9 +9,9 @@ import jsonschema
 import pytest
 
 from mahjong_calc.api import score_hand
+from mahjong_calc.core.batch_record import RECORD_KINDS, load_schema, normalize, schema_path, score_kwargs
 from mahjong_calc.core.errors import InputError
 from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS, record_schema, schema_text
-from mahjong_calc.core.records import RECORD_KINDS, load_schema, normalize, schema_path, score_kwargs
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天

@@ -16,8 +16,8 @@ import pytest
 
 from mahjong_calc.batch import evaluate
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, full_outcome, outcome
+from mahjong_calc.core.batch_record import normalize
 from mahjong_calc.core.flags import BY_NAME
-from mahjong_calc.core.records import normalize
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 
 SEATS = ("next", "opposite", "previous", "下家")

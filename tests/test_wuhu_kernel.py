@@ -22,7 +22,7 @@ from mahjong_calc.api import score_hand
 from mahjong_calc.api.explain import explain
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, outcome
 from mahjong_calc.core import shapes as decompose
-from mahjong_calc.core.records import KEY_FIELDS, normalize
+from mahjong_calc.core.batch_record import KEY_FIELDS, normalize
 from mahjong_calc.core.tiles import format_tiles, tile_str
 from mahjong_calc.variants.common.reading import round_half_up
 from mahjong_calc.variants.wuhu import kernel as wuhu_kernel

@@ -24,8 +24,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..core import batch_record
 from ..core import flags as flag_table
-from ..core import records
 from ..core.context import WinContext
 from ..core.errors import MjcalcError, NotAWin
 from ..core.hand import Meld, make_context, parse_meld
@@ -51,10 +51,10 @@ KEPT = 4096  # entries each cache below keeps before it starts afresh
 
 
 class _Fields:
-    """Where each record field sits in a key (records.KEY_FIELDS), rebuilt when the declaration changes."""
+    """Where each record field sits in a key (batch_record.KEY_FIELDS), rebuilt when the declaration changes."""
 
     def __init__(self) -> None:
-        names = records.KEY_FIELDS
+        names = batch_record.KEY_FIELDS
         self.names = names
         at = {name: i for i, name in enumerate(names)}
         self.variant, self.hand, self.win = at["variant"], at["hand"], at["win"]
@@ -75,7 +75,7 @@ _heads: dict[int, tuple[Ruleset[Any, Any, Any], str, frozenset[int], bool]] = {}
 def _field_table() -> _Fields:
     global _fields
     table = _fields
-    if table is None or table.names is not records.KEY_FIELDS:
+    if table is None or table.names is not batch_record.KEY_FIELDS:
         table = _fields = _Fields()
         _contexts.clear()
     return table

@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import IO, Any
 
+from ..core.batch_record import RECORD_KINDS, check_extra_fields
 from ..core.errors import InputError, MjcalcError
-from ..core.records import RECORD_KINDS, check_extra_fields
 from ..core.stdout import silence
 from ..core.words import N_
 from .engine import BatchStopped, run_batch

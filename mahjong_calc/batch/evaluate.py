@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 from ..api import resolve_ruleset, score_hand
 from ..api.row import score_row
 from ..compiled import kernel_compiled
+from ..core.batch_record import RECORD_KINDS, Key, RecordId, is_text, normalize, normalize_csv, record_id, score_kwargs
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import derived, in_field_words
-from ..core.records import RECORD_KINDS, Key, RecordId, is_text, normalize, normalize_csv, record_id, score_kwargs
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
@@ -212,10 +212,10 @@ _LISTS: itemgetter[Any]
 @derived
 def _derive() -> None:
     global _TEXTS, _LISTS
-    from ..core import records
+    from ..core import batch_record
 
-    _TEXTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "str"], 0)  # 0: a tuple, even of one
-    _LISTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "list"], 0)
+    _TEXTS = itemgetter(*[i for i, name in enumerate(batch_record.KEY_FIELDS) if batch_record.RECORD_KINDS[name] == "str"], 0)  # 0: a tuple, even of one
+    _LISTS = itemgetter(*[i for i, name in enumerate(batch_record.KEY_FIELDS) if batch_record.RECORD_KINDS[name] == "list"], 0)
 
 
 def key_text(key: Key) -> int:

@@ -7,7 +7,7 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 - `hand.WinContext`'s facts (checked field for field) and `hand.make_context`, which
   parses each by its kind and applies `CLASHES`, `Field.implies` and `Field.needs`,
 - the options of `mjcalc score`, `waits` and `game add` (`cli/options.py`),
-- the batch record fields, their order in a record key and their type checks (`core/records.py`),
+- the batch record fields, their order in a record key and their type checks (`core/batch_record.py`),
   and so `POST /api/score` and `/api/waits`,
 - a game record's hand fields and which of them each winner gives (`Field.game`, game/engine.py),
 - record.schema.json and game.schema.json (`python -m mahjong_calc.generate` writes both),
@@ -115,7 +115,7 @@ class Field:
 
     @property
     def record_kind(self) -> str:
-        """The JSON/YAML type a record must give (core/records.py's type check)."""
+        """The JSON/YAML type a record must give (core/batch_record.py's type check)."""
         return _RECORD_KINDS.get(self.kind, self.kind)
 
     def is_set(self, value: Any) -> bool:

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..batch.output import neutralise, unneutralise
 from ..batch.readers import CSV, ERR, BytesRead, read_csv
+from ..core.batch_record import _cell as record_cell
+from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
-from ..core.records import _cell as record_cell
-from ..core.records import check_extra_fields
 from ..core.words import N_
 from . import record
 from .engine import COMPUTED, HAND_KINDS

@@ -54,7 +54,7 @@ def _mapping(body: Any, what: str) -> Mapping[str, Any]:
 def answer_score(body: Any) -> Answer:
     """`POST /api/score`: one batch record → what `mjcalc score --json` prints for it."""
     from ..api import score_hand
-    from ..core.records import normalize, score_kwargs
+    from ..core.batch_record import normalize, score_kwargs
     from ..present.render import to_json
 
     try:
@@ -71,7 +71,7 @@ _NOT_FOR_WAITS = ("win", "self_draw")
 def answer_waits(body: Any) -> Answer:
     """`POST /api/waits`: a record of the 13 tiles before the win → what `mjcalc waits --json` prints."""
     from ..api.waits import hand_waits
-    from ..core.records import normalize, score_kwargs
+    from ..core.batch_record import normalize, score_kwargs
 
     try:
         record = _mapping(body, "a record")
