@@ -31,7 +31,7 @@ from mahjong_calc.core.flags import (
     schema_text,
 )
 from mahjong_calc.core.hand import make_context
-from mahjong_calc.game import schema as game_schema
+from mahjong_calc.game import json_schema as game_schema
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS
 

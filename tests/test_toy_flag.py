@@ -39,7 +39,7 @@ from mahjong_calc.rules.registry import register_variant
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.variants import wuhu as wuhu_variant
 from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
-from mahjong_calc.variants.wuhu import schema as wuhu
+from mahjong_calc.variants.wuhu import ruleset_schema as wuhu
 from mahjong_calc.variants.wuhu.patterns import WuhuRead
 from mahjong_calc.variants.wuhu.score import score_wuhu
 
@@ -155,7 +155,7 @@ def test_post_api_score_takes_the_field() -> None:
 
 def test_the_generated_documents_follow_it() -> None:
     from mahjong_calc.core.flags import readme_table, record_schema
-    from mahjong_calc.game.schema import game_schema
+    from mahjong_calc.game.json_schema import game_schema
 
     assert "toy_last_tile" in record_schema()["properties"]
     assert "toy_last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default

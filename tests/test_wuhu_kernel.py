@@ -26,7 +26,7 @@ from mahjong_calc.core.batch_record import KEY_FIELDS, normalize
 from mahjong_calc.core.tiles import format_tiles, tile_str
 from mahjong_calc.variants.common.reading import round_half_up
 from mahjong_calc.variants.wuhu import kernel as wuhu_kernel
-from mahjong_calc.variants.wuhu.schema import WuhuDiFan, WuhuOptions
+from mahjong_calc.variants.wuhu.ruleset_schema import WuhuDiFan, WuhuOptions
 
 RED = 33  # 红中 7z, Wuhu's only honour
 DI_FAN = [f"numbers.di_fan.{f.name}" for f in fields(WuhuDiFan)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
-from . import patterns, row, schema, score
+from . import patterns, row, ruleset_schema, score
 
 
 def _settler() -> Settler:
@@ -25,8 +25,8 @@ def _plan() -> PlanRules:
 
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "chizhou", schema.ChizhouNumbers, schema.ChizhouOptions, schema.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
-    schema.ChizhouSettlement, on_first_call(_settler), on_first_call(_plan),
-    docs="docs/rules/chizhou.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.PATTERNS},
+    "chizhou", ruleset_schema.ChizhouNumbers, ruleset_schema.ChizhouOptions, ruleset_schema.ChizhouPattern, patterns.DETECTORS, score.score_chizhou,
+    ruleset_schema.ChizhouSettlement, on_first_call(_settler), on_first_call(_plan),
+    docs="docs/rules/chizhou.md", sections={"tiles": "Tiles and calls", "patterns": ruleset_schema.PATTERNS, "labels": ruleset_schema.PATTERNS},
     row=row.row,
 )

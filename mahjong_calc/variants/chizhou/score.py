@@ -17,7 +17,7 @@ from . import build as chizhou_build
 from . import kernel as chizhou_kernel
 
 if TYPE_CHECKING:
-    from .schema import ChizhouRuleset
+    from .ruleset_schema import ChizhouRuleset
 
 
 def not_a_winning_hand() -> NotAWin:

@@ -24,7 +24,7 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.result import ScoreResult
 from ...core.tiles import is_honour
 from ..common.settle import Liability, Settlement, Sourced, Table, diff, options_of
-from .schema import ChizhouSettlement
+from .ruleset_schema import ChizhouSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
-from . import patterns, row, schema, score
+from . import patterns, row, ruleset_schema, score
 
 
 def _settler() -> Settler:
@@ -25,8 +25,8 @@ def _plan() -> PlanRules:
 
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "pujiang", schema.PujiangNumbers, schema.PujiangOptions, schema.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
-    schema.PujiangSettlement, on_first_call(_settler), on_first_call(_plan),
-    docs="docs/rules/pujiang.md", sections={"tiles": "Tiles and calls", "patterns": schema.PATTERNS, "labels": schema.ZI},
+    "pujiang", ruleset_schema.PujiangNumbers, ruleset_schema.PujiangOptions, ruleset_schema.PujiangPattern, patterns.DETECTORS, score.score_pujiang,
+    ruleset_schema.PujiangSettlement, on_first_call(_settler), on_first_call(_plan),
+    docs="docs/rules/pujiang.md", sections={"tiles": "Tiles and calls", "patterns": ruleset_schema.PATTERNS, "labels": ruleset_schema.ZI},
     row=row.row,
 )

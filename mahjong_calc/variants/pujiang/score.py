@@ -20,7 +20,7 @@ from . import build as pujiang_build
 from . import kernel as pujiang_kernel
 
 if TYPE_CHECKING:
-    from .schema import PujiangRuleset
+    from .ruleset_schema import PujiangRuleset
 
 
 

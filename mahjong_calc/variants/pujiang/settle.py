@@ -19,7 +19,7 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.result import ScoreResult
 from ..common.settle import Liability, Settlement, Table, options_of, pays_for_all
-from .schema import PujiangSettlement
+from .ruleset_schema import PujiangSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
-from . import patterns, row, schema, score
+from . import patterns, row, ruleset_schema, score
 
 
 def _settler() -> Settler:
@@ -25,8 +25,8 @@ def _plan() -> PlanRules:
 
 
 VARIANT: Variant[Any, Any, Any] = Variant(
-    "wuhu", schema.WuhuNumbers, schema.WuhuOptions, schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
-    schema.WuhuSettlement, on_first_call(_settler), on_first_call(_plan),
-    docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": schema.ZUI_ZI, "labels": schema.AMOUNTS},
+    "wuhu", ruleset_schema.WuhuNumbers, ruleset_schema.WuhuOptions, ruleset_schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
+    ruleset_schema.WuhuSettlement, on_first_call(_settler), on_first_call(_plan),
+    docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": ruleset_schema.ZUI_ZI, "labels": ruleset_schema.AMOUNTS},
     row=row.row,
 )

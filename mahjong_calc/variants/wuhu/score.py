@@ -15,7 +15,7 @@ from . import build as wuhu_build
 from . import kernel as wuhu_kernel
 
 if TYPE_CHECKING:
-    from .schema import WuhuRuleset
+    from .ruleset_schema import WuhuRuleset
 
 
 

@@ -23,7 +23,7 @@ from ...core.hand import Meld
 from ...core.result import ScoreResult
 from ...core.tiles import RED, is_honour
 from ..common.settle import Settlement, Sourced, Table, options_of, pays_for_all
-from .schema import WuhuSettlement
+from .ruleset_schema import WuhuSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
