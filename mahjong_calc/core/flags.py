@@ -187,7 +187,7 @@ FIELDS: tuple[Field, ...] = (
     Field("exposed", "exposed", "Other players' exposed melds with sources: {player: [meld@source]}.",
           "其他各家的明牌及来源 {玩家: [牌@来源]}", role="table", settled_by=("chizhou", "pujiang"), game="table",
           game_schema={"type": ["object", "null"], "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/meld"}}}),
-    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
+    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/liability.py
     Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
           "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",), game="table",
           game_en="Pujiang: the player in a 飘 round."),

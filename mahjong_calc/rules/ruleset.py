@@ -28,7 +28,7 @@ P = TypeVar("P")  # one entry of `patterns:`
 # The rules floor holds detectors without naming that class, which sits on the floor above.
 Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]
-# A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settle.py.
+# A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settlement.py.
 Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
 # The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
 PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
@@ -93,7 +93,7 @@ class Variant(Generic[N, O, P]):
     pattern: type[P]
     detectors: Detectors
     score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
-    # the `settlement:` section's dataclass and the settler (variants/<variant>/settle.py); None for a
+    # the `settlement:` section's dataclass and the settler (variants/<variant>/liability.py); None for a
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None

@@ -1,3 +1,3 @@
 """What the variants share: the reading loop (reading.py), the compact reading detectors see
 (read.py, `SetsRead`), `detect` (detector_types.py), the shared detectors (detectors.py), the
-settlement types (settle.py) and the settler loaded on first use (lazy.py)."""
+settlement types (settlement.py) and the settler loaded on first use (lazy.py)."""

@@ -1,4 +1,4 @@
-"""Pujiang (浦江): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
+"""Pujiang (浦江): schema and arithmetic (score.py), detectors (patterns.py), liability (liability.py).
 
 `VARIANT` is what the registry's "mahjong_calc.variants.pujiang:VARIANT" names; the settler and the
 shanten rules load on their first call.
@@ -13,7 +13,7 @@ from . import patterns, row, ruleset_schema, score
 
 
 def _settler() -> Settler:
-    from .settle import settle_pujiang
+    from .liability import settle_pujiang
 
     return settle_pujiang
 

@@ -1,4 +1,4 @@
-"""Wuhu 315/525 (芜湖): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
+"""Wuhu 315/525 (芜湖): schema and arithmetic (score.py), detectors (patterns.py), liability (liability.py).
 
 `VARIANT` is what the registry's "mahjong_calc.variants.wuhu:VARIANT" names; the settler and the
 shanten rules load on their first call.
@@ -13,7 +13,7 @@ from . import patterns, row, ruleset_schema, score
 
 
 def _settler() -> Settler:
-    from .settle import settle_wuhu
+    from .liability import settle_wuhu
 
     return settle_wuhu
 

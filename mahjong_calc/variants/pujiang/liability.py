@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.result import ScoreResult
-from ..common.settle import Liability, Settlement, Table, options_of, pays_for_all
+from ..common.settlement import Liability, Settlement, Table, options_of, pays_for_all
 from .ruleset_schema import PujiangSettlement
 
 if TYPE_CHECKING:
