@@ -33,7 +33,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
     "mahjong_calc.core.shanten",
-    "mahjong_calc.variants.common.shanten",
+    "mahjong_calc.variants.common.goals",
     "mahjong_calc.variants.wuhu.patterns",
     "mahjong_calc.variants.wuhu.kernel",
     "mahjong_calc.variants.wuhu.build",

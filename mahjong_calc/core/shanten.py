@@ -10,7 +10,7 @@ target may hold (4 less the melded copies, 0 for a tile the variant lacks), so 1
 wait on a fifth 1m. `combine` adds the suits' tables up under a variant's constraints.
 
 Everything is plain typed Python on tuples of ints, memoised on counts: the variants'
-`shanten.py` modules ask the questions, this module only counts.
+`goals.py` and `plan.py` modules ask the questions, this module only counts.
 """
 
 from __future__ import annotations

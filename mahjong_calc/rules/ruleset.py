@@ -97,7 +97,7 @@ class Variant(Generic[N, O, P]):
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None
-    # the shanten rules `advise` plans with (variants/<variant>/shanten.py's `plan`); None: no advise
+    # the shanten rules `advise` plans with (variants/<variant>/plan.py's `plan`); None: no advise
     plan: PlanRules | None = None
     # its docs/rules page (`mjcalc options` points into it), and the section there of each group of
     # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries

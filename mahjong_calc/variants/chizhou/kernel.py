@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
 from ..common.best import better
-from ..common.plan_cache import PerRuleset
+from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from ...core.wilds import (
     thirteen,
 )
 from ..common.best import better
-from ..common.plan_cache import PerRuleset
+from ..common.per_ruleset import PerRuleset
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 if TYPE_CHECKING:

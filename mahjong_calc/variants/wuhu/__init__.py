@@ -19,7 +19,7 @@ def _settler() -> Settler:
 
 
 def _plan() -> PlanRules:
-    from .shanten import plan
+    from .plan import plan
 
     return plan
 

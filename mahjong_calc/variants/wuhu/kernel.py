@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 from ...core import flags as flag_table
 from ...core.shapes import code_arrangements, waits
 from ..common.best import better
-from ..common.plan_cache import PerRuleset
+from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
