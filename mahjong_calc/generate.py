@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 from typer.testing import CliRunner
 
-from .core.flags import README_END, README_START, readme_table, schema_text
+from .core.flag_docs import README_END, README_START, readme_table, schema_text
 from .game import json_schema as game_schema
 
 PACKAGE = Path(__file__).resolve().parent

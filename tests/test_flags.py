@@ -13,29 +13,18 @@ import typer
 from mahjong_calc import generate
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
-from mahjong_calc.core.batch_record import KEY_FIELDS as RECORD_KEY
-from mahjong_calc.core.batch_record import RECORD_KINDS as RECORD_FIELDS
-from mahjong_calc.core.batch_record import normalize, normalize_csv, record_id, score_kwargs
+from mahjong_calc.core.batch_record import normalize, normalize_csv, record_id, record_kinds, score_kwargs
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import InputError, MjcalcError, shown
-from mahjong_calc.core.flags import (
-    BY_NAME,
-    FIELDS,
-    FLAGS,
-    KEY_FIELDS,
-    MAX_PIAO,
-    MAX_PUNGS,
-    README_END,
-    README_START,
-    readme_table,
-    schema_text,
-)
+from mahjong_calc.core.flag_docs import README_END, README_START, readme_table, schema_text
+from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS, by_name, fields, key_fields, win_flags
 from mahjong_calc.core.hand import make_context
 from mahjong_calc.game import json_schema as game_schema
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS
 
 SCORERS = tuple(VARIANTS)
+FIELDS, BY_NAME, FLAGS = fields(), by_name(), win_flags()  # as shipped
 
 # A value that sets a flag of each kind (so a new flag needs no line here).
 SET_BY_KIND: dict[str, Any] = {"bool": True, "seat": "next", "tile": "3m", "count": 1, "maybe_count": 1, "pungs": "1,0,0"}
@@ -83,8 +72,8 @@ def test_every_shipped_variant_has_a_scorer_the_table_knows() -> None:
 
 
 def test_records_take_the_declared_fields_in_key_order() -> None:
-    assert list(RECORD_FIELDS) == [f.name for f in FIELDS if f.in_record]
-    assert RECORD_KEY == KEY_FIELDS == tuple(f.name for f in FIELDS if f.name != "id" and f.in_record)
+    assert list(record_kinds()) == [f.name for f in FIELDS if f.in_record]
+    assert key_fields() == tuple(f.name for f in FIELDS if f.name != "id" and f.in_record)
 
 
 def test_score_hand_accepts_every_declared_keyword() -> None:

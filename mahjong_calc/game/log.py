@@ -30,7 +30,7 @@ from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.words import N_
 from . import record
-from .engine import COMPUTED, HAND_KINDS
+from .engine import computed_fields, hand_kinds
 from .record import GameFile, GameFileError, RawHand, check_header
 
 GAME_COLUMN = "game"
@@ -88,7 +88,7 @@ def split_extra(value: Any, mode: str, known: frozenset[str] = frozenset()) -> t
     """With `keep`, a hand's keys that are not fields, taken out (to be echoed under "extra"); else the hand as it is."""
     if mode != "keep" or not isinstance(value, dict):
         return value, None
-    extra = {k: v for k, v in value.items() if not (isinstance(k, str) and (k in HAND_KINDS or k in COMPUTED or k in known))}
+    extra = {k: v for k, v in value.items() if not (isinstance(k, str) and (k in hand_kinds() or k in computed_fields() or k in known))}
     if not extra:
         return value, None
     return {k: v for k, v in value.items() if k not in extra}, extra
@@ -372,8 +372,8 @@ def _hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, 
                 continue
             if column == "dealer" and row is first:
                 continue  # the first row's dealer is the game's
-            kind = HAND_KINDS.get(column)
-            if kind is None or column in COMPUTED:
+            kind = hand_kinds().get(column)
+            if kind is None or column in computed_fields():
                 if mode == "keep":
                     extra[column] = text
                     continue
@@ -454,7 +454,7 @@ def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Game
 def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
     """The columns a CSV log of these hands needs: game, the header fields, then the hand fields used, in field order."""
     used = {k for h in hands for k in h}
-    return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
+    return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in hand_kinds() if k in used and k != "dealer")]
 
 
 def _plain(values: list[str], separator: str) -> bool:
@@ -502,7 +502,7 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
                     cells.append(label)
                 elif column in HEADER_COLUMNS:
                     cells.append(_cell_out(head.get(column), ",") if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
-                elif HAND_KINDS[column] == "players":
+                elif hand_kinds()[column] == "players":
                     cells.append(_cell_out(hand.get(column), ","))
                 else:
                     cells.append(_cell_out(hand.get(column)))

@@ -86,7 +86,7 @@ class KernelNumbers:
         self.detectors: tuple[WuhuDetector, ...] = tuple(fn for _, fn in rs.detectors)
         self.is_jiao: tuple[bool, ...] = tuple(rs.patterns[key].role == "jiao" for key in self.keys)
         # a 嘴子 is doubled on a self-draw, except one a self-drawn flag makes (杠后开花: Field.not_doubled)
-        undoubled = {key for f in flag_table.FIELDS for key in f.not_doubled}
+        undoubled = {key for f in flag_table.fields() for key in f.not_doubled}
         self.doubles: tuple[bool, ...] = tuple(key not in undoubled for key in self.keys)
         # the 嘴子 a rule may make 交 by themselves (-1: not listed as a 嘴子)
         self.gang_hou: int = self._zui_zi_index("gang_hou_kai_hua")
