@@ -8,10 +8,11 @@ the variants, which register themselves through the registry's "module:attr" str
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .schema import Label, Tiles
 
@@ -32,21 +33,22 @@ Detectors = Mapping[str, Detector]
 Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
 # The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
 PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-def on_first_call(load: Callable[[], F]) -> F:
-    """A plug-in that is a value, its module imported only when first called (start-up time):
-    `on_first_call(_settler)`, where `_settler()` imports and returns the real function."""
-    loaded: list[F] = []
+def on_first_call(package: str, target: str) -> Callable[..., Any]:
+    """A plug-in that is a value: the function `target` ("module:function", a module of `package`),
+    its module imported only when it is first called (start-up time):
+    `on_first_call(__name__, "liability:settle_wuhu")` in a variant's `__init__.py`."""
+    module, _, attribute = target.partition(":")
+    loaded: list[Callable[..., Any]] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not loaded:
-            loaded.append(load())
+            loaded.append(getattr(importlib.import_module(f"{package}.{module}"), attribute))
         return loaded[0](*args, **kwargs)
 
-    call.__qualname__ = call.__name__ = getattr(load, "__name__", "plug_in").lstrip("_")
-    return cast(F, call)
+    call.__qualname__ = call.__name__ = attribute
+    return call
 
 
 @dataclass(frozen=True, eq=False)
