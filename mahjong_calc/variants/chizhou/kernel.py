@@ -12,6 +12,7 @@ counts); the detectors run over one `SetsRead` per hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
@@ -73,34 +74,22 @@ class KernelNumbers:
 
 
 @final
+@dataclass(eq=False)
 class KernelReading:
     """One reading's integers. `found` holds (pattern index, times) in the ruleset's order;
     `sources` (set index, 花 source) for each set that brings 花; `arrangement` indexes the
     hand's arrangements."""
 
-    def __init__(
-        self,
-        value: int,
-        found: tuple[tuple[int, int], ...],
-        product: int,
-        multiplier: int,
-        la_zi: bool,
-        sources: tuple[tuple[int, int], ...],
-        flowers: int,
-        need: int,
-        need_kind: int,
-        arrangement: int,
-    ) -> None:
-        self.value = value
-        self.found = found
-        self.product = product
-        self.multiplier = multiplier
-        self.la_zi = la_zi
-        self.sources = sources
-        self.flowers = flowers
-        self.need = need
-        self.need_kind = need_kind
-        self.arrangement = arrangement
+    value: int
+    found: tuple[tuple[int, int], ...]
+    product: int
+    multiplier: int
+    la_zi: bool
+    sources: tuple[tuple[int, int], ...]
+    flowers: int
+    need: int
+    need_kind: int
+    arrangement: int
 
     @property
     def wins(self) -> bool:
@@ -108,27 +97,18 @@ class KernelReading:
 
 
 @final
+@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, NOT_ENOUGH_FLOWERS with the
     reading that came closest (`best`), or NOT_A_WINNING_HAND."""
 
-    def __init__(
-        self,
-        code: int,
-        best: KernelReading | None,
-        most_flowers: int,
-        pays: int,
-        pay: int,
-        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
-        every: tuple[KernelReading, ...],
-    ) -> None:
-        self.code = code
-        self.best = best
-        self.most_flowers = most_flowers  # the most 花 of any reading (the chow restriction reads it)
-        self.pays = pays  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
-        self.pay = pay
-        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
-        self.every = every  # every reading, when asked for (`explain`)
+    code: int
+    best: KernelReading | None
+    most_flowers: int  # the most 花 of any reading (the chow restriction reads it)
+    pays: int  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
+    pay: int
+    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
+    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
 def flower_source(code: int, declared: bool, concealed: bool, completes_on_discard: bool, exposed_on_discard: bool) -> int:
@@ -160,15 +140,8 @@ def flowers_needed(kn: KernelNumbers, la_zi: bool, self_draw: bool, robbing_kong
     return kn.min_discard, NEED_DISCARD
 
 
-def score(
-    kn: KernelNumbers,
-    concealed: tuple[int, ...],
-    melds: tuple[int, ...],
-    melds_concealed: tuple[bool, ...],
-    win: int,
-    ctx: WinContext,
-    keep_all: bool = False,
-) -> Outcome:
+def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int, ctx: WinContext,
+          keep_all: bool = False) -> Outcome:
     """Score one Chizhou hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes, `melds_concealed` marks concealed kongs. The best reading is the
     first of the highest (value, 花); when none has its 花, the closest is the first of the

@@ -13,6 +13,7 @@ per hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
@@ -101,45 +102,34 @@ class KernelNumbers:
 
 
 @final
+@dataclass(eq=False)
 class KernelReading:
     """One reading's integers: its value, items, patterns found (indexes into KernelNumbers.keys), 交, 压档.
 
     `arrangement` indexes the hand's arrangements (see `arrangements`).
     """
 
-    def __init__(
-        self, value: int, items: tuple[KernelItem, ...], found: tuple[int, ...], jiao: bool, ya: int, dealer_extra: int, arrangement: int
-    ) -> None:
-        self.value = value
-        self.items = items
-        self.found = found
-        self.jiao = jiao
-        self.ya = ya
-        self.dealer_extra = dealer_extra
-        self.arrangement = arrangement
+    value: int
+    items: tuple[KernelItem, ...]
+    found: tuple[int, ...]
+    jiao: bool
+    ya: int
+    dealer_extra: int
+    arrangement: int
 
 
 @final
+@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, or why not (NO_BA_ZHI, NOT_A_WINNING_HAND)."""
 
-    def __init__(
-        self,
-        code: int,
-        zhi: int,
-        waits: tuple[int, ...],
-        best: KernelReading | None,
-        payments: tuple[int, int, int],
-        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
-        every: tuple[KernelReading, ...],
-    ) -> None:
-        self.code = code
-        self.zhi = zhi
-        self.waits = waits
-        self.best = best
-        self.payments = payments  # next, opposite, previous
-        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
-        self.every = every  # every reading, when asked for (`explain`)
+    code: int
+    zhi: int
+    waits: tuple[int, ...]
+    best: KernelReading | None
+    payments: tuple[int, int, int]  # next, opposite, previous
+    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
+    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
 def factor_of(value: float) -> Decimal:
