@@ -234,21 +234,9 @@ def read(kn: KernelNumbers, r: WuhuRead, found: tuple[int, ...], ya: int, du_dia
     return KernelReading(value, tuple(items), found, jiao, ya, dealer_extra, -1)
 
 
-def score(
-    kn: KernelNumbers,
-    concealed: tuple[int, ...],
-    melds: tuple[int, ...],
-    melds_concealed: tuple[bool, ...],
-    win: int,
-    self_draw: bool,
-    after_kong: bool,
-    heavenly: bool,
-    earthly: bool,
-    dealer: bool,
-    dealer_seat: int,
-    keep_all: bool = False,
-    ctx: WinContext | None = None,
-) -> Outcome:
+def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
+          self_draw: bool, after_kong: bool, heavenly: bool, earthly: bool, dealer: bool, dealer_seat: int, keep_all: bool = False,
+          ctx: WinContext | None = None) -> Outcome:
     """Score one Wuhu hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes (PUNG/CHOW/KONG * 34 + first), `melds_concealed` marks concealed
     kongs, `dealer_seat` is 0 (none) or the paying dealer's place 1-3 (next, opposite,
