@@ -288,3 +288,38 @@ def test_shown_is_short_printable_and_one_line(value: object) -> None:
 
 def test_shown_is_repr_for_ordinary_values() -> None:
     assert shown("3m") == "'3m'" and shown(12) == "12" and shown("中") == "'中'"
+
+
+def test_a_registered_flag_rebinds_no_module_global() -> None:
+    """What follows the declaration is derived when it is read: registering a flag, and every door
+    reading it, rebinds no global of any module (a module keeps no copy that must be told)."""
+    import sys
+
+    from typer.testing import CliRunner
+
+    import mahjong_calc.batch.evaluate
+    import mahjong_calc.cli.live
+    import mahjong_calc.cli.tables
+    import mahjong_calc.game.engine
+    import mahjong_calc.web.api  # noqa: F401
+    from mahjong_calc.batch.evaluate import key_text
+    from mahjong_calc.core.flags import Field, in_field_words, register_flag
+
+    def globals_now() -> dict[str, dict[str, int]]:
+        return {name: {key: id(value) for key, value in vars(module).items()}
+                for name, module in list(sys.modules.items()) if name.startswith("mahjong_calc")}
+
+    before = globals_now()
+    probe = Field("probe_moon", "bool", "A probe flag.", "探针", cli=("--probe-moon",), implies=("self_draw",))
+    with register_flag(probe):
+        assert make_context(probe_moon=True).self_draw
+        key = normalize({"hand": "123456m13m99p555p2m", "probe_moon": True})[0]
+        assert key_text(key) > 0 and "probe_moon" in score_kwargs(key)
+        assert in_field_words("--probe-moon") == "probe_moon"
+        assert CliRunner().invoke(app, ["score", "123456m13m99p555p2m", "--probe-moon", "--json"]).exit_code == 0
+        during = globals_now()
+    after = globals_now()
+    for name, was in before.items():
+        for moment in (during, after):
+            changed = sorted(key for key, value in moment.get(name, {}).items() if key in was and was[key] != value)
+            assert not changed, f"{name} rebinds {changed}"
