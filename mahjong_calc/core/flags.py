@@ -255,7 +255,6 @@ class Derived(Generic[T]):
     def __init__(self, build: Callable[[], T]) -> None:
         self._build = build
         self._made: tuple[int, T] | None = None
-        self.__doc__ = build.__doc__
 
     def __call__(self) -> T:
         made = self._made
