@@ -395,7 +395,7 @@ def export(game: GameArg = None, db: DbOption = None,
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
         if fmt is ExportFormat.csv:
-            from ..game.log import live_csv
+            from ..game.csv_log import live_csv
 
             text = live_csv(info.id, info.header, info.created, store.hands(info.id))
         else:
