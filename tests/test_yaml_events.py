@@ -93,3 +93,40 @@ def test_a_second_document_is_where_it_starts() -> None:
     events.end()
     mark = events.another()
     assert mark is not None and mark.line == 1
+
+
+# What no door used to survive: each is now an error row (batch) or one refusal (a game file, a ruleset).
+CRASHED: dict[bytes, list[tuple[int, str, str | None]]] = {
+    b"- &x [*x]\n": [(1, "err", "record_too_large")],  # a node inside itself expands without end
+    b"- !!bool abc\n": [(1, "err", "bad_yaml")],  # PyYAML: KeyError
+    b"- !!int ''\n": [(1, "err", "bad_yaml")],  # IndexError
+    b"- !!timestamp x\n": [(1, "err", "bad_yaml")],  # AttributeError
+    "汉".encode() + b"\xff\x00 a\n": [(1, "err", "bad_yaml")],  # a NUL on a line that is not UTF-8 reached the parser
+}
+
+
+@pytest.mark.parametrize("data", sorted(CRASHED), ids=repr)
+def test_what_crashed_batch_is_an_error_row(data: bytes) -> None:
+    got = [(line, kind, payload[0] if kind == "err" else None) for line, kind, payload in read_items(io.BytesIO(data), "yaml")]
+    assert got == CRASHED[data]
+
+
+@pytest.mark.parametrize(("value", "shown"), [("!!bool abc", "'abc' is not a valid !!bool"), ("!!int ''", "'' is not a valid !!int"),
+                                              ("!!timestamp x", "'x' is not a valid !!timestamp")])
+def test_a_tagged_value_that_cannot_be_read_is_refused_by_games_and_rulesets(value: str, shown: str, tmp_path: Path) -> None:
+    from mahjong_calc.core.errors import RulesetError
+    from mahjong_calc.rules.loader import parse_yaml
+
+    path = tmp_path / "g.yaml"
+    path.write_text(f"{HEAD}- {{draw: true, x: {value}}}\n", encoding="utf-8")
+    assert _game_error(path, several=False) == ("bad_game", f'a value cannot be read ("{shown}")')
+    with pytest.raises(RulesetError) as refused:
+        parse_yaml(f"name: {value}\n", "house.yaml")
+    assert refused.value.code == "ruleset_invalid" and shown in refused.value.message
+
+
+def test_a_document_that_yaml_sees_inside_an_item_is_a_row_not_lost() -> None:
+    # NEL (U+0085) is a line break to YAML but not to the item cutter: `--- b` starts a second document
+    rows = list(read_items(io.BytesIO("- a\x85--- b\n- c\n".encode()), "yaml"))
+    assert [(line, kind) for line, kind, _ in rows] == [(1, "obj"), (2, "err"), (3, "obj")]
+    assert rows[1][2] == ("bad_yaml", "a YAML batch is one document; found another")

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from ..core.errors import MjcalcError
-from ..core.yaml_events import Events, TooDeep
+from ..core.yaml_events import Events, TooDeep, refuse_unreadable_scalars
 from .items import ERR, OBJ, RECORD_LIMIT, BytesRead, Line, RawRecord, physical_lines, too_large
 
 YAML_DEPTH = 64  # nesting of collections in one YAML record
@@ -28,9 +28,10 @@ _SPACE = ("", " ", "\t", "\r", "\n", "\x85", "\u2028", "\u2029")  # what may fol
 
 def _checked(text: str, problem: str | None) -> tuple[str, str | None]:
     """A YAML line and its problem: a character YAML forbids (replaced, so the parser goes on),
-    or flow collections nested beyond YAML_DEPTH (cut, see `_flatten`)."""
-    if problem is None and _NON_PRINTABLE.search(text):
-        return _NON_PRINTABLE.sub("\ufffd", text), "character"
+    or flow collections nested beyond YAML_DEPTH (cut, see `_flatten`). A line that is not UTF-8
+    keeps that problem, its forbidden characters replaced too."""
+    if problem in (None, "encoding") and _NON_PRINTABLE.search(text):
+        return _NON_PRINTABLE.sub("\ufffd", text), problem or "character"
     if problem is None and text.count("[") + text.count("{") > YAML_DEPTH:
         found, flat = _flatten(text)
         return flat, found
@@ -131,6 +132,7 @@ def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
     known = memo.get(id(node))
     if known is not None:
         return known
+    memo[id(node)] = limit + 1  # until it is weighed: a node inside itself (`&a [*a]`) never ends
     if isinstance(node.value, str):
         total = 1 + len(node.value)
     else:
@@ -155,6 +157,7 @@ def _loader_class() -> Any:
         """Pure-Python SafeLoader (its marks can start at any line: an item's are the file's); duplicate keys are errors."""
 
     Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    refuse_unreadable_scalars(Loader)
     return Loader
 
 
@@ -343,8 +346,10 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
                 yield (start, ERR, _BAD_TEXT["nesting"])
                 return
         events.end()
-        events.another()  # the stream's end
+        another = events.another()  # a document YAML sees after a line break this reader does not
         records = [_value(events, node, start) for start, node in found]
+        if another is not None:
+            records.append((another.line + 1, ERR, _ANOTHER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         at = None if mark is None else min(mark.line + 1, first + len(_BREAK.findall(text.rstrip())))  # not past its end

@@ -32,6 +32,25 @@ class AliasRefused(Exception):
         self.line = line
 
 
+def refuse_unreadable_scalars(loader_class: Any) -> None:
+    """Make `loader_class`'s !!bool, !!int, !!float and !!timestamp refuse a value they cannot read
+    with ValueError, as `!!int abc` already is: PyYAML's own raise KeyError (`!!bool abc`),
+    IndexError (`!!int ''`) or AttributeError (`!!timestamp x`), which no reader expects."""
+    for name in ("bool", "int", "float", "timestamp"):
+        tag = f"tag:yaml.org,2002:{name}"
+        loader_class.add_constructor(tag, _readable(loader_class.yaml_constructors[tag], name))
+
+
+def _readable(construct: Any, name: str) -> Any:
+    def checked(loader: Any, node: Any) -> Any:
+        try:
+            return construct(loader, node)
+        except (LookupError, AttributeError):
+            raise ValueError(f"{str(node.value)[:40]!r} is not a valid !!{name}") from None
+
+    return checked
+
+
 class Events:
     """One YAML document's events, walked from its top (PyYAML's event API is untyped: `Any`)."""
 
