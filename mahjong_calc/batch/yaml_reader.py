@@ -8,123 +8,19 @@ files walk theirs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import IO, Any
 
 from ..core.errors import MjcalcError
 from ..core.yaml_events import Events, TooDeep, refuse_unreadable_scalars
 from .items import ERR, OBJ, RECORD_LIMIT, BytesRead, Line, RawRecord, physical_lines, too_large
+from .yaml_lines import BAD_TEXT, BREAK, YAML_DEPTH, Text, bad_line, checked, line_kind, plain
 
-YAML_DEPTH = 64  # nesting of collections in one YAML record
-
-# --- YAML ------------------------------------------------------------------------------
-
-# What YAML 1.1 does not allow in a stream (PyYAML's Reader.NON_PRINTABLE)
-_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_BREAK = re.compile("\r\n?|[\n\x85\u2028\u2029]")  # a line break, to YAML
-_SPACE = ("", " ", "\t", "\r", "\n", "\x85", "\u2028", "\u2029")  # what may follow `-`, `---`, `...` (PyYAML)
-
-
-def _checked(text: str, problem: str | None) -> tuple[str, str | None]:
-    """A YAML line and its problem: a character YAML forbids (replaced, so the parser goes on),
-    or flow collections nested beyond YAML_DEPTH (cut, see `_flatten`). A line that is not UTF-8
-    keeps that problem, its forbidden characters replaced too."""
-    if problem in (None, "encoding") and _NON_PRINTABLE.search(text):
-        return _NON_PRINTABLE.sub("\ufffd", text), problem or "character"
-    if problem is None and text.count("[") + text.count("{") > YAML_DEPTH:
-        found, flat = _flatten(text)
-        return flat, found
-    return text, problem
-
-
-def _plain(entry: Line) -> Line:
-    """A blank line or a comment, with a character YAML forbids replaced and named as its problem."""
-    if entry[2] is None and _NON_PRINTABLE.search(entry[1]):
-        return (entry[0], _NON_PRINTABLE.sub("\ufffd", entry[1]), "character", entry[3])
-    return entry
-
-
-def _kind(text: str) -> str:
-    """What a line is at the top level of a YAML list: entry (`- ` at column 0), start or end
-    (a document marker), blank, comment (`#` at column 0), directive, or more (anything else)."""
-    first = text[:1]
-    if first == "-":
-        if text[1:2] in _SPACE:
-            return "entry"
-        if text[:3] == "---" and text[3:4] in _SPACE:
-            return "start"
-    elif first == "." and text[:3] == "..." and text[3:4] in _SPACE:
-        return "end"
-    elif first == "#":
-        return "comment"
-    elif first == "%":
-        return "directive"
-    return "blank" if not text.strip(" \t\r\n") else "more"
-
-
-class _Text:
-    """Lines as text for PyYAML, read as it asks: a line that is not UTF-8, holds a character
-    YAML forbids, or is longer than RECORD_LIMIT is replaced (so the parser goes on) and
-    remembered, to make the record holding it an error."""
-
-    def __init__(self, lines: Iterator[Line]) -> None:
-        self.lines = lines
-        self.bad: dict[int, str] = {}  # 0-based line -> problem
-        self.buffer = ""
-
-    def read(self, size: int = -1) -> str:
-        while len(self.buffer) < max(size, 1):
-            entry = next(self.lines, None)
-            if entry is None:
-                break
-            number, text, problem, _ = entry
-            text, problem = _checked(text, problem)
-            if problem is not None:
-                self.bad[number - 1] = problem
-                if problem == "size":
-                    text = "\n"
-            self.buffer += text
-        out, self.buffer = (self.buffer[:size], self.buffer[size:]) if size >= 0 else (self.buffer, "")
-        return out
-
-
-def _flatten(text: str) -> tuple[str | None, str]:
-    """A line whose flow collections nest more than YAML_DEPTH deep, cut at its first
-    bracket (PyYAML's scanner takes time quadratic in that depth); else the line as it is."""
-    depth = deepest = 0
-    quote = ""
-    for char in text:
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    if deepest <= YAML_DEPTH:
-        return None, text
-    cut = min(i for i in (text.find("["), text.find("{")) if i >= 0)
-    return "nesting", text[:cut] + "~\n"
-
-
-_BAD_TEXT = {
-    "nesting": ("bad_record", f"the record is nested more than {YAML_DEPTH} deep"),
-    "encoding": ("bad_encoding", "the record is not valid UTF-8"),
-    "character": ("bad_encoding", "the record holds a control character that YAML does not allow"),
-}
 _EXPANDED = ("record_too_large", f"the record is larger than {RECORD_LIMIT:,} characters with its aliases expanded "
              "(the limit for one record)")
 _ORPHAN = ("bad_yaml", f"not valid YAML: a line in no list item (more than {RECORD_LIMIT:,} bytes of blank lines "
            "and comments lie between it and the item above)")
 _ANOTHER = ("bad_yaml", "a YAML batch is one document; found another")
-
-
-def _bad_line(problem: str) -> tuple[str, str]:
-    return too_large() if problem == "size" else _BAD_TEXT.get(problem, ("bad_yaml", problem))
 
 
 def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
@@ -195,20 +91,20 @@ def read_yaml(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
     starts = 0
     entry: Line | None = None
     for entry in lines:
-        kind = _kind(entry[1])
-        bare = kind in ("blank", "comment") or (kind == "start" and not starts and _kind(entry[1][3:].lstrip(" \t")) in ("blank", "comment"))
+        kind = line_kind(entry[1])
+        bare = kind in ("blank", "comment") or (kind == "start" and not starts and line_kind(entry[1][3:].lstrip(" \t")) in ("blank", "comment"))
         if not bare:
             break
-        entry = _plain(entry)
+        entry = plain(entry)
         starts += kind == "start"
         if kind == "start" or entry[2] is not None:
             head.append(entry)
     else:
         entry = None
-    if entry is not None and _kind(entry[1]) == "entry":
+    if entry is not None and line_kind(entry[1]) == "entry":
         for number, _, problem, _ in head:
             if problem is not None:
-                yield (number, ERR, _bad_line(problem))
+                yield (number, ERR, bad_line(problem))
         yield from _read_items(entry, lines)
         return
 
@@ -220,7 +116,7 @@ def read_yaml(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
             yield entry
         yield from lines
 
-    yield from _read_document(_Text(replay()))
+    yield from _read_document(Text(replay()))
 
 
 class _Item:
@@ -244,7 +140,7 @@ class _Item:
         number, text, problem, size = entry
         self.size += size
         if self.texts is not None:
-            text, problem = _checked(text, problem)
+            text, problem = checked(text, problem)
             self.texts.append(text)
         if self.node_line is None and content.strip(" \t\r\n") and not content.lstrip(" \t").startswith("#"):
             self.node_line = number
@@ -273,17 +169,17 @@ def _read_items(first: Line, lines: Iterator[Line]) -> Iterator[RawRecord]:
         if done.orphan:
             yield (done.line, ERR, _ORPHAN)
         elif done.problem is not None:
-            yield (line, ERR, _bad_line(done.problem))
+            yield (line, ERR, bad_line(done.problem))
         else:
             assert done.texts is not None
             trail = [t[1] if t[2] is None else "\n" for t in done.trail]
             yield from _parse_item("".join(done.texts + trail), done.line, line, loader_class, anchors)
         for number, _, problem, _ in done.trail:
             if problem is not None:
-                yield (number, ERR, _bad_line(problem))
+                yield (number, ERR, bad_line(problem))
 
     for entry in lines:
-        kind = _kind(entry[1])
+        kind = line_kind(entry[1])
         if kind == "entry":
             if item is not None:
                 yield from finish(item)
@@ -294,10 +190,10 @@ def _read_items(first: Line, lines: Iterator[Line]) -> Iterator[RawRecord]:
             yield from _after_list(entry, kind, lines)
             return
         elif kind in ("blank", "comment"):
-            entry = _plain(entry)
+            entry = plain(entry)
             if item is None:  # outside any item
                 if entry[2] is not None:
-                    yield (entry[0], ERR, _bad_line(entry[2]))
+                    yield (entry[0], ERR, bad_line(entry[2]))
                 continue
             item.trail.append(entry)
             item.trail_size += entry[3]
@@ -319,11 +215,11 @@ def _after_list(marker: Line, kind: str, lines: Iterator[Line]) -> Iterator[RawR
         if kind == "start" or kind not in ("end", "blank", "comment"):
             yield (entry[0], ERR, _ANOTHER)
             return
-        problem = _plain(entry)[2]
+        problem = plain(entry)[2]
         if problem is not None:
-            yield (entry[0], ERR, _bad_line(problem))
+            yield (entry[0], ERR, bad_line(problem))
         entry = next(lines, None)
-        kind = _kind(entry[1]) if entry is not None else ""
+        kind = line_kind(entry[1]) if entry is not None else ""
 
 
 def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: dict[Any, Any]) -> Iterator[RawRecord]:
@@ -343,7 +239,7 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
             try:
                 found.append((start, events.node()))
             except TooDeep:
-                yield (start, ERR, _BAD_TEXT["nesting"])
+                yield (start, ERR, BAD_TEXT["nesting"])
                 return
         events.end()
         another = events.another()  # a document YAML sees after a line break this reader does not
@@ -352,7 +248,7 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
             records.append((another.line + 1, ERR, _ANOTHER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        at = None if mark is None else min(mark.line + 1, first + len(_BREAK.findall(text.rstrip())))  # not past its end
+        at = None if mark is None else min(mark.line + 1, first + len(BREAK.findall(text.rstrip())))  # not past its end
         where = f" (line {at})" if at is not None and at != line else ""
         yield (line, ERR, ("bad_yaml", f"not valid YAML: {exc.problem or exc.context}{where}"))
         return
@@ -364,7 +260,7 @@ def _parse_item(text: str, first: int, line: int, loader_class: Any, anchors: di
     yield from records
 
 
-def _read_document(text: _Text) -> Iterator[RawRecord]:
+def _read_document(text: Text) -> Iterator[RawRecord]:
     """A YAML document that is not a list at column 0, composed one item at a time from one stream of events."""
     import yaml
 
@@ -378,12 +274,12 @@ def _read_document(text: _Text) -> Iterator[RawRecord]:
         claimed = max(claimed, upto)
         if "size" in found:
             return too_large()
-        return _BAD_TEXT[found[0]] if found else None
+        return BAD_TEXT[found[0]] if found else None
 
     def leftover() -> Iterator[RawRecord]:
         """Bad lines that no record held (an over-long line that was the whole list, say)."""
         for number in sorted(n for n in text.bad if n > claimed):
-            yield (number + 1, ERR, _bad_line(text.bad[number]))
+            yield (number + 1, ERR, bad_line(text.bad[number]))
 
     try:
         first = events.begin()
@@ -402,7 +298,7 @@ def _read_document(text: _Text) -> Iterator[RawRecord]:
             except TooDeep:
                 events.skip(YAML_DEPTH)
                 bad_text(events.mark().line)
-                yield (line, ERR, _BAD_TEXT["nesting"])
+                yield (line, ERR, BAD_TEXT["nesting"])
                 continue
             problem = bad_text(node.end_mark.line)
             if problem is not None:
