@@ -12,6 +12,8 @@ door's: this module raises PyYAML's errors as they come, and the two of its own 
 C parser (which lends Python no composer) and the pure-Python one read alike: an alias is
 followed to its anchor (anchors carry over from item to item, as in one document) or refused,
 and a node nested deeper than the bound stops the walk before the event that would go deeper.
+`refuse_unreadable_scalars` makes a loader (batch's, and the strict one of rulesets and game
+files) refuse a tagged value it cannot read with ValueError, as every reader expects.
 """
 
 from __future__ import annotations
