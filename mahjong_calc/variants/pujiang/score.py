@@ -3,7 +3,7 @@
 Every number and switch comes from the ruleset; see docs/rules/pujiang.md. The
 kernel (kernel.py) reads the hand every way the wilds (and each 白板) allow, scores
 each reading and keeps the one that pays most; its `payments` alone decides who pays.
-explain.py makes the items, the text and every reading for --explain.
+build.py makes the result: its items, the text and every reading for --explain.
 """
 
 from __future__ import annotations
