@@ -277,6 +277,7 @@ GENERAL: dict[str, str] = {
     "too_many_streams": "too many pages follow games at once: close some, then try again",
     "busy": "the server is busy: try again in a moment",
     "too_many_requests": "too many costly requests at once: wait for the answers",
+    "too_many_games": "too many games were begun lately: try again later",
 }
 
 

@@ -6,7 +6,9 @@ something (`POST`, `PUT`, `PATCH`, `DELETE`) must come from the server's own pag
 `Origin` (or, without one, its `Referer`) must be the server's own origin; a request with
 neither header (curl, scripts) is not a page acting for someone, and is let through. With
 tokens on (a server reachable from the network) a game's routes need that game's token, the
-others any game's token (`?token=` or the `X-Mjcalc-Token` header).
+others any game's token (`?token=` or the `X-Mjcalc-Token` header), except the few a phone
+needs to begin a game, which read no game (`token_free`: the variants, the messages, the
+list of games, which shows a phone without a token none, and `POST /api/games` itself).
 """
 
 from __future__ import annotations
@@ -86,14 +88,16 @@ def check_origin(request: Request) -> None:
                        f"{request.headers.get('host', '')[:60]}), not from {origin[:80]!r}", 403)
 
 
-def endpoint(ctx: Context, route: Route, game_route: bool = False) -> Handler:
-    """An API route behind the checks, its errors answered as the CLI's error objects."""
+def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: bool = False) -> Handler:
+    """An API route behind the checks, its errors answered as the CLI's error objects; a
+    `token_free` route reads no game, and answers without a token (see the module's docstring)."""
     async def handle(request: Request) -> Response:
         try:
             game = game_number(request.path_params["game"]) if game_route else None
             check_host(ctx, request)
             check_origin(request)
-            check_token(ctx, request, game)
+            if not token_free:
+                check_token(ctx, request, game)
             return await route(request, ctx)
         except ApiError as err:
             return error_response(err.code, err.message, err.status, err.headers)

@@ -26,7 +26,7 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
           "unknown_hand": 404, "missing_token": 401, "bad_token": 403,
           "bad_host": 403, "bad_origin": 403, "bad_content_type": 415, "body_too_large": 413, "not_found": 404,
           "method_not_allowed": 405, "internal_error": 500, "db_busy": 503, "bad_db": 503, "db_too_new": 503,
-          "too_many_streams": 429, "busy": 503, "too_many_requests": 429}
+          "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429}
 
 
 def error_body(code: str, message: str) -> str:
