@@ -216,3 +216,57 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
     assert said.startswith("暂时收不到别人的修改: ") and ("[too_many_streams]" in said or "[busy]" in said), said
     pg.wait_for_selector("body[data-stream='open']", timeout=10_000)
     assert len(tries) == 3 and tries[1] - tries[0] >= 0.9 and tries[2] - tries[1] >= 0.9, tries
+
+
+def _send(url: str, method: str, path: str, body: Any = None, token: str | None = None, player: str | None = None) -> Any:
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["x-mjcalc-token"] = token
+    if player:
+        headers["x-mjcalc-player"] = urllib.parse.quote(player)
+    data = None if body is None else json.dumps(body).encode()
+    with urllib.request.urlopen(urllib.request.Request(f"{url}{path}", data=data, method=method, headers=headers), timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _told(pg: Any, text: str) -> None:
+    pg.wait_for_function("(want) => document.querySelector('[data-testid=message]').textContent === want", arg=text)
+
+
+CHIZHOU_WIN = {"winner": "李", "hand": "789m99m", "melds": ["123m@王", "456m@王", "777m@王"],
+               "exposed": {"王": ["123p@李", "456p@李", "789p@李"]}}
+PUJIANG_ROB = {"winner": "甲", "hand": "111m222p456s77z7s8s9s", "robbing_kong": True, "discarder": "丙",
+               "exposed": {"乙": ["555p@丙"], "丙": ["3333m@丁"]}}
+
+
+def test_the_notices_speak_each_variant_and_name_every_kind_of_change(network: Any, browser: Any) -> None:
+    """Changes made elsewhere (here: the API, as another phone or a script would): each told in
+    one line on the phone that did not make them, in the variant's words (Chizhou 放冲, Pujiang
+    has no discard wins: 被抢杠), naming the player when the change named one."""
+    url, _, _ = network
+    chizhou = _send(url, "POST", "/api/games", {"variant": "chizhou", "players": PLAYERS, "dealer": "李"})
+    pujiang = _send(url, "POST", "/api/games", {"variant": "pujiang", "players": ["甲", "乙", "丙", "丁"], "dealer": "丁"})
+    pg = open_phone(browser)
+    game, token = chizhou["id"], chizhou["token"]
+    pg.goto(f"{url}/?game={game}&token={token}")
+    pg.wait_for_selector("#entry:not([hidden])")
+    hands = f"/api/games/{game}/hands"
+
+    state = _send(url, "POST", hands, {**CHIZHOU_WIN, "discarder": "张"}, token)
+    _told(pg, f"第 1 局已记录: 李 和, 张 放冲, {state['hands'][0]['result']['value']}")
+    state = _send(url, "PUT", f"{hands}/1", {**CHIZHOU_WIN, "discarder": "赵"}, token, player="赵")
+    _told(pg, f"赵 修改了第 1 局: 李 和, 赵 放冲, {state['hands'][0]['result']['value']}")
+    _send(url, "POST", hands, {"draw": True}, token, player="赵")
+    _told(pg, "赵 记录了第 2 局: 流局")
+    _send(url, "DELETE", f"{hands}/2", None, token)
+    _told(pg, "第 2 局已删除")
+    _send(url, "POST", f"/api/games/{game}/undo", None, token, player="not a player")  # a name not in the game: not named
+    _told(pg, "第 1 局已撤销")
+    _send(url, "POST", f"/api/games/{game}/redo", None, token, player="王")
+    _told(pg, "王 恢复了第 1 局")
+    assert pg.evaluate("document.querySelectorAll('#hand-list li').length") == 1
+
+    pg.goto(f"{url}/?lang=en&game={pujiang['id']}&token={pujiang['token']}")
+    pg.wait_for_selector("#entry:not([hidden])")
+    state = _send(url, "POST", f"/api/games/{pujiang['id']}/hands", PUJIANG_ROB, pujiang["token"], player="乙")
+    _told(pg, f"乙 recorded hand 1: 甲 won, 丙's kong robbed, {state['hands'][0]['result']['value']}")

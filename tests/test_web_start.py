@@ -179,3 +179,42 @@ def test_serve_on_loopback_prints_what_it_printed(db: Path) -> None:
         stop(proc, timeout=10)
     out = proc.stdout.read().decode() if proc.stdout is not None else ""
     assert out == f"mjcalc: serving {db} on http://127.0.0.1:{port}/  (Ctrl-C stops)\n"
+
+
+@pytest.mark.slow
+def test_a_change_event_names_the_player_the_phone_named(db: Path) -> None:
+    """`X-Mjcalc-Player` (percent-encoded): the change's event carries `by` when it is one of the
+    game's players, and nothing otherwise; a change by the CLI has no `by`."""
+    import json
+    import urllib.request
+    from urllib.parse import quote
+
+    from installed import free_port, popen_installed, run_installed, stop, wait_until_serving
+
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
+    port = free_port()
+    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_until_serving(proc, port)
+        base = f"http://127.0.0.1:{port}"
+        gid = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
+        with urllib.request.urlopen(f"{base}/api/games/{gid}/events", timeout=30) as stream:
+            def events() -> Any:
+                for raw in stream:
+                    line = raw.decode().rstrip("\n")
+                    if line.startswith("data: "):
+                        yield json.loads(line[6:])
+
+            seen = events()
+            assert next(seen) == {"game": gid, "version": 0}
+            for who in ("李", "nobody", "%FF"):
+                name = quote(who) if who != "%FF" else who  # not UTF-8 once decoded: ignored
+                sent = urllib.request.Request(f"{base}/api/games/{gid}/hands", data=b'{"draw": true}', method="POST",
+                                              headers={"content-type": "application/json", "x-mjcalc-player": name})
+                with urllib.request.urlopen(sent, timeout=30) as answer:
+                    assert answer.status == 200
+            assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
+            assert [next(seen) for _ in range(4)] == [{"game": gid, "version": 1, "by": "李"}] + [
+                {"game": gid, "version": v} for v in (2, 3, 4)]
+    finally:
+        stop(proc, timeout=10)
