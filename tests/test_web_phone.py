@@ -215,6 +215,24 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
     said = pg.inner_text("[data-testid=message]")
     assert said.startswith("暂时收不到别人的修改: ") and ("[too_many_streams]" in said or "[busy]" in said), said
     pg.wait_for_selector("body[data-stream='open']", timeout=10_000)
+    assert pg.inner_text("[data-testid=message]") == ""  # open again: the refusal is no longer said
+
+    # a change made elsewhere, and the game's state refused once (503 busy): said, then asked again and told
+    gid = int(pg.evaluate("document.body.dataset.game"))
+    token = pg.evaluate(f"JSON.parse(localStorage.getItem('mjcalc.tokens'))[{gid}]")
+    once = [True]
+
+    def state(route: Any) -> None:
+        if once and route.request.method == "GET":
+            once.clear()
+            route.fulfill(status=503, headers={"retry-after": "1"}, json={"valid": False, "error": {"code": "busy", "message": "x"}})
+        else:
+            route.continue_()
+
+    pg.route(f"**/api/games/{gid}", state)
+    _send(url, "POST", f"/api/games/{gid}/hands", {"draw": True}, token)
+    _told(pg, "服务器正忙, 请稍后再试 (1 秒后再试) [busy]")
+    _told(pg, "第 1 局已记录: 流局")
     assert len(tries) == 3 and tries[1] - tries[0] >= 0.9 and tries[2] - tries[1] >= 0.9, tries
 
 

@@ -155,6 +155,11 @@ export function createPlay(home, { onChange } = {}) {
     refreshing = (async () => {
       const game = view.id, before = view.version;
       const { status, data, version } = await home.request("GET", `/api/games/${game}`, undefined, { game });
+      if ((status === 429 || status === 503) && view.id === game) {  // the server at its limits: said, asked again when it says
+        say(problem(data), true);
+        setTimeout(() => { if (view.id === game) refresh(); }, 1000 * (data.retry_after || 1));
+        return;
+      }
       if (status !== 200 || view.id !== game) return;
       const notice = before != null && version > before ? await noticeOf(game, before, version, data) : "";
       view.state = data; view.version = version;
@@ -251,9 +256,12 @@ export function createPlay(home, { onChange } = {}) {
     if (view.pending) { try { await view.pending; } catch (e) { /* said where it was made */ } }
     if (view.id === game && version !== view.version) refresh();
   };
+  let streamSaid = null;
   function refused(data) {  // the event stream was refused (429, 503): said, and tried again after its Retry-After
     document.body.dataset.stream = data ? "refused" : "open";
-    if (data) say(t("stream_refused", { what: problem(data) }), true);
+    if (data) { streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); return; }
+    if (streamSaid && $("message").textContent === streamSaid) say("");  // open again: the refusal is no longer true
+    streamSaid = null;
   }
 
   const nextNo = () => (entry.editing() != null ? entry.editing() : (view.state ? view.state.hands.length + 1 : 1));
