@@ -218,3 +218,20 @@ def test_a_change_event_names_the_player_the_phone_named(db: Path) -> None:
                 {"game": gid, "version": v} for v in (2, 3, 4)]
     finally:
         stop(proc, timeout=10)
+
+
+@pytest.mark.parametrize(("host", "status"), [("192.168.1.20:8315", 201), ("[fe80::1]:8315", 201), ("laptop:8315", 201),
+                                              ("laptop.local:8315", 201), ("evil.example:8315", 403), ("evil.example", 403),
+                                              ("a b", 403)])
+def test_without_a_token_only_a_local_name_begins_a_game(db: Path, host: str, status: int) -> None:
+    """A page elsewhere that rebinds its own name to this server sends its name as Host and as
+    Origin (so the origin check passes): a token-free request must name the server as the local
+    network does."""
+    client = phone(create_app(db, tokens=True))
+    origin = {"origin": f"http://{host}"} if " " not in host else {}  # `a b`: as curl would send it
+    answer = client.post("/api/games", json=GAME, headers={"host": host, **origin})
+    if status == 201:
+        assert answer.status_code == 201, answer.text
+    else:
+        assert_error(answer, 403, "bad_host")
+        assert_error(client.get("/api/variants", headers={"host": host}), 403, "bad_host")

@@ -261,7 +261,7 @@ GENERAL: dict[str, str] = {
     "body_too_large": "the request body is too large",
     "missing_token": "the access token is missing",
     "bad_token": "the access token does not open this game",
-    "bad_host": "this server answers on loopback only",
+    "bad_host": "this server does not answer for that host name",
     "bad_origin": "a change must come from this server's own page",
     "bad_content_type": "the request must be sent as JSON",
     "not_found": "no such address",

@@ -8,7 +8,9 @@ neither header (curl, scripts) is not a page acting for someone, and is let thro
 tokens on (a server reachable from the network) a game's routes need that game's token, the
 others any game's token (`?token=` or the `X-Mjcalc-Token` header), except the few a phone
 needs to begin a game, which read no game (`token_free`: the variants, the messages, the
-list of games, which shows a phone without a token none, and `POST /api/games` itself).
+list of games, which shows a phone without a token none, and `POST /api/games` itself); those
+answer only a request that names the server by its address or a local name (no page elsewhere
+reaches them through DNS rebinding).
 """
 
 from __future__ import annotations
@@ -72,6 +74,23 @@ def check_host(ctx: Context, request: Request) -> None:
         raise ApiError("bad_host", f"this server answers on loopback only, not for host {host[:60]!r}", 403)
 
 
+def check_local_name(request: Request) -> None:
+    """With tokens on, a request that needs none (beginning a game) must name the server as the
+    local network does: an address, or a name without a dot or ending in `.local` (mDNS). A web
+    page elsewhere could otherwise rebind its own domain's name to this server and begin games."""
+    parsed = parse_host(request.headers.get("host", ""))
+    name = parsed[0] if parsed is not None else ""
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return
+    except ValueError:
+        pass
+    if name and ("." not in name or name.endswith(".local")):
+        return
+    host = request.headers.get("host", "")
+    raise ApiError("bad_host", f"without a token this server answers only for its address on the network, not for host {host[:60]!r}", 403)
+
+
 def check_origin(request: Request) -> None:
     """A write must come from this server's own page (see the module's docstring)."""
     if request.method not in WRITES:
@@ -98,6 +117,8 @@ def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: b
             check_origin(request)
             if not token_free:
                 check_token(ctx, request, game)
+            elif ctx.tokens:
+                check_local_name(request)
             return await route(request, ctx)
         except ApiError as err:
             return error_response(err.code, err.message, err.status, err.headers)
