@@ -137,7 +137,7 @@ export function createPlay(home, { onChange } = {}) {
     view.pending = sent;
     let answer;
     try { answer = await sent; } finally { if (view.pending === sent) view.pending = null; }
-    if (answer.status === 200 && answer.version != null) view.mine.add(answer.version);
+    if (answer.status === 200 && answer.version != null) view.mine.add(`${view.id}:${answer.version}`);
     if (answer.status === 409 && answer.data.error && answer.data.error.code === "stale_version") {
       view.state = answer.data.state; view.version = answer.data.version;
       await loadGames(); render();
@@ -188,7 +188,7 @@ export function createPlay(home, { onChange } = {}) {
     const { status, data } = await home.request("GET", `/api/games/${game}/history`, undefined, { game });
     if (status !== 200 || !Array.isArray(data)) return "";
     const variant = variantOf(state.variant);
-    const lines = data.filter((e) => e.seq > before && e.seq <= after && !view.mine.has(e.seq)).map((e) => {
+    const lines = data.filter((e) => e.seq > before && e.seq <= after && !view.mine.has(`${game}:${e.seq}`)).map((e) => {
       const by = view.authors.get(`${game}:${e.seq}`);
       const shown = e.kind === "hand" || e.kind === "edit" ? state.hands[e.no - 1] : null;
       const vars = { by, n: e.no, what: e.hand && e.hand.draw ? t("draw") : noticeWhat(shown, variant) };
@@ -207,7 +207,7 @@ export function createPlay(home, { onChange } = {}) {
   function renderJoin() {
     const box = $("join"), data = view.join;
     box.hidden = view.id == null || !data;
-    if (box.hidden) return;
+    if (box.hidden) { $("join-body").replaceChildren(); return; }  // no other game's link, even hidden
     $("me").replaceChildren(el("option", { value: "" }, t("me_nobody")), ...view.state.players.map((p) => el("option", { value: p }, p)));
     $("me").value = me() || "";
     $("join-toggle").textContent = view.joinOpen ? t("join_hide") : t("join_show");
