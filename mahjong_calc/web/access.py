@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..core.errors import MjcalcError
+from ..core.words import N_
 from . import api, is_loopback
 from .http import ApiError, error_response, game_number, json_response
 
@@ -87,8 +88,9 @@ def check_local_name(request: Request) -> None:
         pass
     if name and ("." not in name or name.endswith(".local")):
         return
-    host = request.headers.get("host", "")
-    raise ApiError("bad_host", f"without a token this server answers only for its address on the network, not for host {host[:60]!r}", 403)
+    host = request.headers.get("host", "")[:60]
+    raise ApiError("bad_host", str(N_("without a token this server answers only for its address on the network, not for host {host!r}",
+                                      host=host)), 403)
 
 
 def check_origin(request: Request) -> None:
