@@ -186,12 +186,12 @@ def test_variants_have_their_tiles(client: TestClient) -> None:
 
 
 def test_the_page_names_each_flag_as_flags_py_declares_it(client: TestClient) -> None:
-    from mahjong_calc.core.flags import BY_NAME
+    from mahjong_calc.core.flags import by_name
 
     shown = {f["name"]: f["label"] for v in client.get("/api/variants").json() for f in v["flags"]}
     assert shown["heavenly"] == {"zh": "天胡", "en": "Heavenly"}  # its `short` words
     for name, label in shown.items():
-        field = BY_NAME[name]
+        field = by_name()[name]
         assert label == dict(zip(("zh", "en"), field.short or (field.zh, field.en))), name
 
 

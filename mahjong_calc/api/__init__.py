@@ -42,7 +42,7 @@ def score_hand(
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
     spelling: Spelling = "field",
-    # the win-situation keywords, one per declared flag (flags.FLAGS, in order; tests/test_flags.py
+    # the win-situation keywords, one per declared flag (flags.win_flags(), in order; tests/test_flags.py
     # checks them against the declaration, kind for kind)
     self_draw: bool = False,
     dealer: bool = False,
@@ -62,14 +62,14 @@ def score_hand(
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
 
-    The keywords after `spelling` are the win-situation flags of `flags.FLAGS` (`registered`:
+    The keywords after `spelling` are the win-situation flags of `flags.win_flags()` (`registered`:
     any that `flags.register_flag` added). One that the ruleset's variant does not use is
     `flag_not_in_variant`. `spelling` says how messages name a flag: `piao` (field, the
     default) or `--piao` (cli). A meld may name the seat that fed it (`555p@opposite`); then,
     or with `piao_by`, the hand is also settled (liability: 包牌, 承包) and the result gains
     `liability`.
     """
-    names = flag_table.BY_NAME
+    names = flag_table.by_name()
     if registered and not all(name in names and names[name].role == "flag" for name in registered):
         unknown = sorted(name for name in registered if name not in names or names[name].role != "flag")
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")

@@ -1,7 +1,7 @@
 """What to discard: for each tile of a 14-tile hand, the shanten (向听) of the 13 left under the
 variant's own win rules, the tiles that lower it (有效牌) and, at 听牌, the value of every wait.
 
-The shanten comes from the variant's `shanten.py` (`distance`): how many tiles the hand is
+The shanten comes from the variant's `plan.py` (`Plan.after_draws`): how many tiles the hand is
 from one that this variant lets win by self-draw (八支, 花, three pungs, the 财神's 番 ...).
 A 听牌 row's waits are `waits_of` of its 13 tiles, so they are exactly `mjcalc waits`.
 """

@@ -36,7 +36,7 @@ TileOutcome = ScoreResult | MjcalcError
 
 def _self_drawn() -> InputError:
     """Why a self-drawn win has no discard column: the declared flags that imply self_draw."""
-    names = [f.spelled for f in flag_table.FLAGS if "self_draw" in f.implies]
+    names = [f.spelled for f in flag_table.win_flags() if "self_draw" in f.implies]
     listed = " and ".join(names) if len(names) <= 2 else f"{', '.join(names[:-1])} and {names[-1]}"
     return InputError("conflicting_flags", "{listed} are self-drawn wins: there is no discard win", listed=listed)
 

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..batch.output import neutralise, unneutralise
+from ..core.batch_record import _cell as record_cell
 from ..core.errors import InputError, MjcalcError, shown
-from ..core.records import _cell as record_cell
 from ..core.words import N_
 from . import record
-from .engine import COMPUTED, HAND_KINDS
+from .engine import computed_fields, hand_kinds
 from .record import RawHand, _bad
 
 GAME_COLUMN = "game"
@@ -102,8 +102,8 @@ def row_hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: in
                 continue
             if column == "dealer" and row is first:
                 continue  # the first row's dealer is the game's
-            kind = HAND_KINDS.get(column)
-            if kind is None or column in COMPUTED:
+            kind = hand_kinds().get(column)
+            if kind is None or column in computed_fields():
                 if mode == "keep":
                     extra[column] = text
                     continue
@@ -125,7 +125,7 @@ def unmarked(row: Mapping[str, str]) -> dict[str, str]:
 def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
     """The columns a CSV log of these hands needs: game, the header fields, then the hand fields used, in field order."""
     used = {k for h in hands for k in h}
-    return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in HAND_KINDS if k in used and k != "dealer")]
+    return [GAME_COLUMN, *(k for k in HEADER_COLUMNS), *(k for k in hand_kinds() if k in used and k != "dealer")]
 
 
 def _plain(values: list[str], separator: str) -> bool:
@@ -173,7 +173,7 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
                     cells.append(label)
                 elif column in HEADER_COLUMNS:
                     cells.append(_cell_out(head.get(column), ",") if i == 0 else _cell_out(hand.get(column)) if column == "dealer" else "")
-                elif HAND_KINDS[column] == "players":
+                elif hand_kinds()[column] == "players":
                     cells.append(_cell_out(hand.get(column), ","))
                 else:
                     cells.append(_cell_out(hand.get(column)))

@@ -20,11 +20,11 @@ from typing import Any
 
 from ..batch.csv_reader import read_csv
 from ..batch.items import CSV, ERR, BytesRead
+from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
-from ..core.records import check_extra_fields
 from . import record
 from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
-from .engine import COMPUTED, HAND_KINDS
+from .engine import computed_fields, hand_kinds
 from .record import GameFile, GameFileError, RawHand, check_header
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
 
@@ -77,7 +77,7 @@ def split_extra(value: Any, mode: str, known: frozenset[str] = frozenset()) -> t
     """With `keep`, a hand's keys that are not fields, taken out (to be echoed under "extra"); else the hand as it is."""
     if mode != "keep" or not isinstance(value, dict):
         return value, None
-    extra = {k: v for k, v in value.items() if not (isinstance(k, str) and (k in HAND_KINDS or k in COMPUTED or k in known))}
+    extra = {k: v for k, v in value.items() if not (isinstance(k, str) and (k in hand_kinds() or k in computed_fields() or k in known))}
     if not extra:
         return value, None
     return {k: v for k, v in value.items() if k not in extra}, extra

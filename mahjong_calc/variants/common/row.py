@@ -53,7 +53,7 @@ def decomposition_json(pair: int, codes: tuple[int, ...], win_in: int, melds_con
 class TextCache:
     """Texts of one ruleset (an item's JSON, a pattern list's), each made once per distinct key.
 
-    Found by the ruleset's identity, the ruleset kept beside it (as PlanCache does); a cache
+    Found by the ruleset's identity, the ruleset kept beside it (as PerRuleset does); a cache
     that grows past `KEPT` entries starts afresh.
     """
 
