@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE.parent))
 import game  # noqa: E402  (bench/game.py, beside this file)
 import run  # noqa: E402  (bench/run.py, beside this file)
 
-from mahjong_calc.core.flags import FIELDS  # noqa: E402
+from mahjong_calc.core.flags import fields  # noqa: E402
 
 VARIANTS = ["wuhu315", "wuhu525", "chizhou", "pujiang"]
 
@@ -103,9 +103,9 @@ def compare_batch(ours: Side, base: Side, source: Path, tmp: Path) -> tuple[int,
 
 
 def score_args(record: dict[str, Any]) -> list[str]:
-    """`mjcalc score` arguments for a batch record, from flags.FIELDS (the one table of fields)."""
+    """`mjcalc score` arguments for a batch record, from flags.fields() (the one table of fields)."""
     args = [str(record["hand"])]
-    for field in FIELDS:
+    for field in fields():
         value = record.get(field.name)
         if field.name in ("id", "hand") or value is None or value is False:
             continue

@@ -67,7 +67,7 @@ import batch_memory  # noqa: E402  (bench/batch_memory.py, beside this file)
 import startup  # noqa: E402  (bench/startup.py, beside this file)
 
 from mahjong_calc.compiled import kernel_compiled  # noqa: E402
-from mahjong_calc.core.flags import BY_NAME  # noqa: E402
+from mahjong_calc.core.flags import by_name  # noqa: E402
 from mahjong_calc.rules.loader import load_ruleset, shipped_names  # noqa: E402
 
 SEATS = ("next", "opposite", "previous")
@@ -169,7 +169,7 @@ def random_hand(rng: random.Random, variant: str) -> dict[str, Any]:
 
 
 def _takes(flag: str, scorer: str) -> bool:
-    variants = BY_NAME[flag].variants
+    variants = by_name()[flag].variants
     return variants is None or scorer in variants
 
 

@@ -1,7 +1,7 @@
 """Regenerate what is derived from the code: `python -m mahjong_calc.generate [--check]`.
 
 Writes mahjong_calc/record.schema.json (from mahjong_calc/core/flags.py), mahjong_calc/game.schema.json
-(from core/flags.py and the game's own fields, game/schema.py) and docs/cli.md (the flag table and
+(from core/flags.py and the game's own fields, game/json_schema.py) and docs/cli.md (the flag table and
 the help of every command); with --check, only says which is out of date
 (exit 1).
 """
@@ -15,8 +15,8 @@ import typer
 from typer.core import TyperGroup
 from typer.testing import CliRunner
 
-from .core.flags import README_END, README_START, readme_table, schema_text
-from .game import schema as game_schema
+from .core.flag_docs import README_END, README_START, readme_table, schema_text
+from .game import json_schema as game_schema
 
 PACKAGE = Path(__file__).resolve().parent
 SCHEMA = PACKAGE / "record.schema.json"

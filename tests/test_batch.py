@@ -26,7 +26,7 @@ from mahjong_calc.batch.evaluate import outcome
 from mahjong_calc.batch.readers import read_items
 from mahjong_calc.cli.app import app
 from mahjong_calc.compiled import kernel_compiled
-from mahjong_calc.core.records import normalize
+from mahjong_calc.core.batch_record import normalize
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.core import flags as flag_table
-from mahjong_calc.core.flags import BY_NAME, FIELDS
+from mahjong_calc.core.flags import by_name, fields
 
 WUHU_HAND = "13m456m678m11p555p2m"
 PLAYERS = ["A", "B", "C", "D"]
@@ -41,15 +41,15 @@ def test_a_table_field_the_variant_does_not_use_is_an_error_row(tmp_path: Path, 
 def test_exposed_is_taken_everywhere_for_the_copy_check(tmp_path: Path) -> None:
     row = _settle(tmp_path, "wuhu315", {"winner": "B", "discarder": "C", "hand": WUHU_HAND, "exposed": {"D": ["2222m@A", "222p@C"]}})
     assert row["error"]["code"] == "too_many_copies", row  # type: ignore[index]
-    assert BY_NAME["exposed"].variants is None and BY_NAME["exposed"].settled_by == ("chizhou", "pujiang")
+    assert by_name()["exposed"].variants is None and by_name()["exposed"].settled_by == ("chizhou", "pujiang")
 
 
 def test_every_field_a_game_record_takes_is_declared() -> None:
     from mahjong_calc.game import engine
 
     own = {"winner", "winners", "draw", "dealer"}  # who won: the game's own, not facts of a win
-    assert set(engine.HAND_KINDS) - own <= {f.name for f in FIELDS}
-    assert [f.name for f in FIELDS if f.role == "table"] == ["exposed", "sheng_zhang", "hua", "la_zi"]
+    assert set(engine.hand_kinds()) - own <= {f.name for f in fields()}
+    assert [f.name for f in fields() if f.role == "table"] == ["exposed", "sheng_zhang", "hua", "la_zi"]
 
 
 def test_a_batch_record_does_not_take_the_tables_fields() -> None:
@@ -68,7 +68,7 @@ def test_api_variants_sends_implies_and_the_others_fields_from_the_declaration()
     assert rows["chizhou"]["others"] == ["exposed", "hua", "la_zi"]
     assert rows["pujiang"]["others"] == ["exposed", "sheng_zhang", "piao_by", "piao_count"]
     shown = {f["name"] for row in rows.values() for f in row["flags"]}
-    assert shown.isdisjoint(f.name for f in FIELDS if not f.on_page or f.game in ("computed", "table"))
+    assert shown.isdisjoint(f.name for f in fields() if not f.on_page or f.game in ("computed", "table"))
 
 
 def test_waits_says_which_declared_flags_are_self_drawn() -> None:
@@ -76,15 +76,15 @@ def test_waits_says_which_declared_flags_are_self_drawn() -> None:
 
     waits = hand_waits("13m456m678m11p555p", heavenly=True).to_dict()["waits"]
     message = waits[0]["discard"]["error"]["message"]
-    implying = [f.spelled for f in flag_table.FLAGS if "self_draw" in f.implies]
+    implying = [f.spelled for f in flag_table.win_flags() if "self_draw" in f.implies]
     assert implying == ["--after-kong", "--heavenly"]
     assert message == "--after-kong and --heavenly are self-drawn wins: there is no discard win"
 
 
 def test_the_wuhu_kernel_takes_its_undoubled_zui_zi_from_the_declaration() -> None:
     from mahjong_calc.rules.loader import load_ruleset
-    from mahjong_calc.variants.wuhu.kernel import Plan
+    from mahjong_calc.variants.wuhu.kernel import KernelNumbers
 
-    plan = Plan(load_ruleset("wuhu315"))
-    undoubled = {key for key, doubles in zip(plan.keys, plan.doubles, strict=True) if not doubles}
-    assert undoubled == set(BY_NAME["after_kong"].not_doubled) == {"gang_hou_kai_hua"}
+    kn = KernelNumbers(load_ruleset("wuhu315"))
+    undoubled = {key for key, doubles in zip(kn.keys, kn.doubles, strict=True) if not doubles}
+    assert undoubled == set(by_name()["after_kong"].not_doubled) == {"gang_hou_kai_hua"}

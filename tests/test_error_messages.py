@@ -65,7 +65,7 @@ def test_english_game_tables_have_english_labels(runner: CliRunner) -> None:
     """In English the chips column and the liability lines are English: no 子, no internal keys."""
     from pathlib import Path
 
-    from mahjong_calc.variants.common.settle import LABELS
+    from mahjong_calc.variants.common.settlement import LABELS
 
     examples = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
     games = [p for p in examples if "players:" in p.read_text(encoding="utf-8")]

@@ -13,29 +13,18 @@ import typer
 from mahjong_calc import generate
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
+from mahjong_calc.core.batch_record import normalize, normalize_csv, record_id, record_kinds, score_kwargs
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import InputError, MjcalcError, shown
-from mahjong_calc.core.flags import (
-    BY_NAME,
-    FIELDS,
-    FLAGS,
-    KEY_FIELDS,
-    MAX_PIAO,
-    MAX_PUNGS,
-    README_END,
-    README_START,
-    readme_table,
-    schema_text,
-)
+from mahjong_calc.core.flag_docs import README_END, README_START, readme_table, schema_text
+from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS, by_name, fields, key_fields, win_flags
 from mahjong_calc.core.hand import make_context
-from mahjong_calc.core.records import KEY_FIELDS as RECORD_KEY
-from mahjong_calc.core.records import RECORD_KINDS as RECORD_FIELDS
-from mahjong_calc.core.records import normalize, normalize_csv, record_id, score_kwargs
-from mahjong_calc.game import schema as game_schema
+from mahjong_calc.game import json_schema as game_schema
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS
 
 SCORERS = tuple(VARIANTS)
+FIELDS, BY_NAME, FLAGS = fields(), by_name(), win_flags()  # as shipped
 
 # A value that sets a flag of each kind (so a new flag needs no line here).
 SET_BY_KIND: dict[str, Any] = {"bool": True, "seat": "next", "tile": "3m", "count": 1, "maybe_count": 1, "pungs": "1,0,0"}
@@ -83,8 +72,8 @@ def test_every_shipped_variant_has_a_scorer_the_table_knows() -> None:
 
 
 def test_records_take_the_declared_fields_in_key_order() -> None:
-    assert list(RECORD_FIELDS) == [f.name for f in FIELDS if f.in_record]
-    assert RECORD_KEY == KEY_FIELDS == tuple(f.name for f in FIELDS if f.name != "id" and f.in_record)
+    assert list(record_kinds()) == [f.name for f in FIELDS if f.in_record]
+    assert key_fields() == tuple(f.name for f in FIELDS if f.name != "id" and f.in_record)
 
 
 def test_score_hand_accepts_every_declared_keyword() -> None:
@@ -299,3 +288,38 @@ def test_shown_is_short_printable_and_one_line(value: object) -> None:
 
 def test_shown_is_repr_for_ordinary_values() -> None:
     assert shown("3m") == "'3m'" and shown(12) == "12" and shown("中") == "'中'"
+
+
+def test_a_registered_flag_rebinds_no_module_global() -> None:
+    """What follows the declaration is derived when it is read: registering a flag, and every door
+    reading it, rebinds no global of any module (a module keeps no copy that must be told)."""
+    import sys
+
+    from typer.testing import CliRunner
+
+    import mahjong_calc.batch.evaluate
+    import mahjong_calc.cli.live
+    import mahjong_calc.cli.tables
+    import mahjong_calc.game.engine
+    import mahjong_calc.web.api  # noqa: F401
+    from mahjong_calc.batch.evaluate import key_text
+    from mahjong_calc.core.flags import Field, in_field_words, register_flag
+
+    def globals_now() -> dict[str, dict[str, int]]:
+        return {name: {key: id(value) for key, value in vars(module).items()}
+                for name, module in list(sys.modules.items()) if name.startswith("mahjong_calc")}
+
+    before = globals_now()
+    probe = Field("probe_moon", "bool", "A probe flag.", "探针", cli=("--probe-moon",), implies=("self_draw",))
+    with register_flag(probe):
+        assert make_context(probe_moon=True).self_draw
+        key = normalize({"hand": "123456m13m99p555p2m", "probe_moon": True})[0]
+        assert key_text(key) > 0 and "probe_moon" in score_kwargs(key)
+        assert in_field_words("--probe-moon") == "probe_moon"
+        assert CliRunner().invoke(app, ["score", "123456m13m99p555p2m", "--probe-moon", "--json"]).exit_code == 0
+        during = globals_now()
+    after = globals_now()
+    for name, was in before.items():
+        for moment in (during, after):
+            changed = sorted(key for key, value in moment.get(name, {}).items() if key in was and was[key] != value)
+            assert not changed, f"{name} rebinds {changed}"

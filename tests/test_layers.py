@@ -163,7 +163,7 @@ def test_no_floor_imports_one_above_it() -> None:
 
 def test_the_graph_sees_function_level_and_type_checking_imports() -> None:
     graph = import_graph()
-    assert "mahjong_calc.variants.common.settle" in graph["mahjong_calc.api.settle"]  # inside __getattr__ and under TYPE_CHECKING
+    assert "mahjong_calc.variants.common.settlement" in graph["mahjong_calc.api.settle"]  # inside __getattr__ and under TYPE_CHECKING
     assert "mahjong_calc.core.errors" in graph["mahjong_calc.api.settle"]  # inside a function
     assert "mahjong_calc.rules.cache" in graph["mahjong_calc.rules.loader"]  # `from . import cache as ruleset_cache`
 

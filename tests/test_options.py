@@ -34,7 +34,7 @@ def test_every_number_option_and_tile_key_is_described(name: str) -> None:
     rs = load_ruleset(name)
     rows = describe(rs.data, rs.scorer)
     missing = [r.key for r in rows if not (r.zh and r.en)]
-    assert not missing, f"give these keys a Doc(zh, en, section) in mahjong_calc/variants/{rs.scorer}/schema.py: {missing}"
+    assert not missing, f"give these keys a Doc(zh, en, section) in mahjong_calc/variants/{rs.scorer}/ruleset_schema.py: {missing}"
     assert all(r.section for r in rows if not r.key.startswith("title."))
 
 

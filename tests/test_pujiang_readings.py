@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from mahjong_calc import score_hand
 from mahjong_calc.cli.app import app
+from mahjong_calc.core.batch_record import normalize, score_kwargs
 from mahjong_calc.core.errors import InputError, NotAWin
-from mahjong_calc.core.records import normalize, score_kwargs
 
 V = "pujiang"
 ROB = {"robbing_kong": True, "discarder": "next", "win": "4m"}  # the hand: 4 + 3 pungs = 7 子

@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
-from mahjong_calc.core.flags import FIELDS, also_for
+from mahjong_calc.core.flags import also_for, fields
 from mahjong_calc.rules import loader
 from mahjong_calc.rules.registry import register_variant
 
@@ -39,7 +39,7 @@ NEW_MODULES = tuple(sorted(p.name for p in CHIZHOU.glob("*.py")))  # the variant
 NEW_FILES = len(NEW_MODULES) + 1  # and rulesets/<name>.yaml
 # the flags Chizhou reads, each one edit in core/flags.py (its name in `variants=`, or in
 # `settled_by=` for `exposed`, which every variant takes for the copy check)
-FLAG_EDITS = tuple(f.name for f in FIELDS if "chizhou" in ((f.variants or ()) + (f.settled_by or ())))
+FLAG_EDITS = tuple(f.name for f in fields() if "chizhou" in ((f.variants or ()) + (f.settled_by or ())))
 REGISTRY_EDITS = 1  # register_variant: in the tree, the name in rules/registry.py's shipped tuple
 EDITS = len(FLAG_EDITS) + REGISTRY_EDITS
 

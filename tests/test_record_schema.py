@@ -9,9 +9,10 @@ import jsonschema
 import pytest
 
 from mahjong_calc.api import score_hand
+from mahjong_calc.core.batch_record import load_schema, normalize, record_kinds, schema_path, score_kwargs
 from mahjong_calc.core.errors import InputError
-from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS, record_schema, schema_text
-from mahjong_calc.core.records import RECORD_KINDS, load_schema, normalize, schema_path, score_kwargs
+from mahjong_calc.core.flag_docs import record_schema, schema_text
+from mahjong_calc.core.flags import MAX_PIAO, MAX_PUNGS
 
 WIN_315 = {"id": "a", "hand": "123456m13m99p555p2m", "self_draw": True}  # value 8
 WIN_525 = {"id": 2, "hand": "123m456m789m11p999p", "variant": "wuhu525"}  # value 12, 通天
@@ -62,7 +63,7 @@ def test_schema_and_parser_both_reject(record: Any) -> None:
 
 def test_schema_names_exactly_the_parser_fields() -> None:
     schema = load_schema()
-    assert set(schema["properties"]) == set(RECORD_KINDS)
+    assert set(schema["properties"]) == set(record_kinds())
     assert schema["required"] == ["hand"]
     assert schema["additionalProperties"] is False
 

@@ -16,8 +16,8 @@ import pytest
 
 from mahjong_calc.batch import evaluate
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, full_outcome, outcome
-from mahjong_calc.core.flags import BY_NAME
-from mahjong_calc.core.records import normalize
+from mahjong_calc.core.batch_record import normalize
+from mahjong_calc.core.flags import by_name
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 
 SEATS = ("next", "opposite", "previous", "下家")
@@ -29,7 +29,7 @@ def _text(tiles: list[int]) -> str:
 
 
 def _takes(flag: str, scorer: str) -> bool:
-    variants = BY_NAME[flag].variants
+    variants = by_name()[flag].variants
     return variants is None or scorer in variants
 
 

@@ -45,7 +45,7 @@ def test_a_command_imports_no_other_commands_module(command: str, args: list[str
 def test_score_imports_neither_the_settler_nor_sqlite_nor_the_other_scorers(tmp_path: Path) -> None:
     modules = imported(["score", "123456m13m99p555p2m", "-s", "--json"], tmp_path)
     assert "mahjong_calc.variants.wuhu.score" in modules
-    unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.variants.wuhu.settle", "mahjong_calc.variants.chizhou.score",
+    unwanted = {"sqlite3", "mahjong_calc.live.store", "mahjong_calc.variants.wuhu.liability", "mahjong_calc.variants.chizhou.score",
                 "mahjong_calc.variants.pujiang.score", "mahjong_calc.variants.chizhou", "mahjong_calc.variants.pujiang",
-                "mahjong_calc.variants.common.settle", "rich"}
+                "mahjong_calc.variants.common.settlement", "rich"}
     assert not unwanted & modules

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-# every module that derives something from flags.FIELDS, imported before the flag is registered:
+# every module that derives something from flags.fields(), imported before the flag is registered:
 # what each derived must follow the registration, not only a first import
 import mahjong_calc.batch.evaluate
 import mahjong_calc.cli.live
@@ -33,13 +33,13 @@ import mahjong_calc.web.api  # noqa: F401
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
 from mahjong_calc.core.errors import InputError
-from mahjong_calc.core.flags import FIELDS, Field, register_flag
+from mahjong_calc.core.flags import Field, fields, register_flag
 from mahjong_calc.core.hand import make_context
 from mahjong_calc.rules.registry import register_variant
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.variants import wuhu as wuhu_variant
 from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
-from mahjong_calc.variants.wuhu import schema as wuhu
+from mahjong_calc.variants.wuhu import ruleset_schema as wuhu
 from mahjong_calc.variants.wuhu.patterns import WuhuRead
 from mahjong_calc.variants.wuhu.score import score_wuhu
 
@@ -74,7 +74,7 @@ HAI_DI: Variant[Any, Any, Any] = Variant(
 def toy_flag() -> Iterator[None]:
     with register_variant(HAI_DI), register_flag(LAST_TILE, clashes=[("toy_last_tile", ("heavenly",))]), register_flag(MOON):
         yield
-    assert not {"toy_last_tile", "toy_moon"} & {f.name for f in FIELDS}
+    assert not {"toy_last_tile", "toy_moon"} & {f.name for f in fields()}
 
 
 def _patterns(text: str) -> list[str]:
@@ -154,8 +154,8 @@ def test_post_api_score_takes_the_field() -> None:
 
 
 def test_the_generated_documents_follow_it() -> None:
-    from mahjong_calc.core.flags import readme_table, record_schema
-    from mahjong_calc.game.schema import game_schema
+    from mahjong_calc.core.flag_docs import readme_table, record_schema
+    from mahjong_calc.game.json_schema import game_schema
 
     assert "toy_last_tile" in record_schema()["properties"]
     assert "toy_last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
@@ -168,9 +168,9 @@ def test_the_generated_documents_follow_it() -> None:
 def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
     from mahjong_calc.game import engine
 
-    for field in FIELDS:
-        assert (field.name in engine.HAND_KINDS) != (field.name in engine.COMPUTED) or field.name == "dealer", field.name
-    assert set(engine.WINNER_FIELDS) - {"winner"} <= set(engine.HAND_KINDS)
+    for field in fields():
+        assert (field.name in engine.hand_kinds()) != (field.name in engine.computed_fields()) or field.name == "dealer", field.name
+    assert set(engine.winner_fields()) - {"winner"} <= set(engine.hand_kinds())
 
 
 def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:
@@ -278,7 +278,7 @@ def test_the_web_api() -> None:
 # --- what it took, as docs/architecture.md counts it ------------------------------------------
 
 # a Field (core/flags.py), a WinContext fact (core/context.py: registered flags go without), a
-# detector and its DETECTORS entry (patterns.py) and a YAML pattern entry: and no CLASHES line
+# detector and its DETECTORS entry (patterns.py) and a YAML pattern entry: and no clashes() line
 FLAG_EDITS, FLAG_FILES = 5, 4
 
 
@@ -289,7 +289,7 @@ def test_the_recipe_is_what_this_test_took() -> None:
     from mahjong_calc.core.context import WinContext
 
     assert "lao_yue" in YAML.read_text(encoding="utf-8") and HAI_DI.detectors["lao_yue"] is lao_yue
-    assert not any("toy_moon" in (name, *others) for name, others in flag_table.CLASHES)
+    assert not any("toy_moon" in (name, *others) for name, others in flag_table.clashes())
     assert "toy_moon" not in {f.name for f in dataclasses.fields(WinContext)}  # the tree's fifth edit
     doc = (Path(__file__).resolve().parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     assert f"- **A win flag** ({FLAG_EDITS} edits in {FLAG_FILES} files" in doc

@@ -16,7 +16,7 @@ from mahjong_calc import RulesetError, load_ruleset, score_hand, shipped_names
 from mahjong_calc.cli.app import app
 from mahjong_calc.rules.registry import VARIANTS, register_variant
 from mahjong_calc.variants.chizhou import patterns as chizhou_patterns
-from mahjong_calc.variants.common import candidate as patterns_package
+from mahjong_calc.variants.common import detector_types as patterns_package
 from mahjong_calc.variants.common import detectors as common
 from mahjong_calc.variants.common.reading import Reading
 from mahjong_calc.variants.pujiang import patterns as pujiang_patterns

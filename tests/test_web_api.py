@@ -186,12 +186,12 @@ def test_variants_have_their_tiles(client: TestClient) -> None:
 
 
 def test_the_page_names_each_flag_as_flags_py_declares_it(client: TestClient) -> None:
-    from mahjong_calc.core.flags import BY_NAME
+    from mahjong_calc.core.flags import by_name
 
     shown = {f["name"]: f["label"] for v in client.get("/api/variants").json() for f in v["flags"]}
     assert shown["heavenly"] == {"zh": "天胡", "en": "Heavenly"}  # its `short` words
     for name, label in shown.items():
-        field = BY_NAME[name]
+        field = by_name()[name]
         assert label == dict(zip(("zh", "en"), field.short or (field.zh, field.en))), name
 
 
@@ -287,14 +287,18 @@ def test_tokens_guard_every_route(db: Path) -> None:
         ("POST", f"/api/games/{one['id']}/hands", hand),
         ("POST", f"/api/games/{one['id']}/undo", None),
         ("GET", f"/api/games/{one['id']}/export", None),
+        ("GET", f"/api/games/{one['id']}/join", None),
+        ("GET", f"/api/games/{one['id']}/events", None),
         ("POST", "/api/score", {"hand": WIN}),
         ("POST", "/api/waits", {"hand": "123456m13m99p555p"}),
-        ("GET", "/api/games", None),
-        ("GET", "/api/variants", None),
-        ("POST", "/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"}),
+        ("GET", "/api/season", None),
     ]:
         assert_error(remote.request(method, path, json=body), 401, "missing_token")
         assert_error(remote.request(method, path, json=body, params={"token": "wrong"}), 403, "bad_token")
+    # what a phone needs to begin a game answers without a token, and shows no game
+    assert remote.get("/api/games").json() == []
+    assert_error(remote.get("/api/games", params={"token": "wrong"}), 403, "bad_token")
+    assert remote.get("/api/variants").status_code == remote.get("/api/messages").status_code == 200
     # a game's token opens that game, not another one
     assert remote.get(f"/api/games/{one['id']}", params={"token": one["token"]}).status_code == 200
     assert remote.get(f"/api/games/{one['id']}", headers={"x-mjcalc-token": one["token"]}).status_code == 200

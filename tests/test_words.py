@@ -39,10 +39,10 @@ def dynamic_msgids() -> set[str]:
     from mahjong_calc.core import flags
     from mahjong_calc.core.hand import SEAT_CHOICES, WAITS_HINT
     from mahjong_calc.game.engine import _KIND_TEXT
-    from mahjong_calc.variants.chizhou.explain import WIN_KINDS
+    from mahjong_calc.variants.chizhou.build import WIN_KINDS
 
-    notes = {f.game_note for f in flags.FIELDS if f.game == "computed" and f.game_note}
-    hints = {f.needs_hint for f in flags.FIELDS if f.needs_hint}
+    notes = {f.game_note for f in flags.fields() if f.game == "computed" and f.game_note}
+    hints = {f.needs_hint for f in flags.fields() if f.needs_hint}
     return {WAITS_HINT, SEAT_CHOICES, INSTALL_HINT, *WIN_KINDS, *hints, *notes, *_KIND_TEXT.values(), "pung", "kong", "chow", "a ruleset", "a game file"}
 
 

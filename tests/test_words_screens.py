@@ -21,7 +21,7 @@ from mahjong_calc import score_hand
 from mahjong_calc.cli.app import app
 from mahjong_calc.core import words
 from mahjong_calc.core.errors import GENERAL, InputError, NotAWin
-from mahjong_calc.core.flags import BY_NAME
+from mahjong_calc.core.flags import by_name
 from mahjong_calc.core.words import Joined, Text
 from mahjong_calc.present.render import error_line
 from mahjong_calc.rules.loader import load_ruleset
@@ -29,7 +29,7 @@ from mahjong_calc.rules.loader import load_ruleset
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 # (hand, score_hand's keywords): together they reach every item key and pattern of each variant,
-# and every detail text its explain module writes (the tests below check that they do)
+# and every detail text its build module writes (the tests below check that they do)
 WUHU: list[tuple[str, dict[str, Any]]] = [
     ("111m444m777m99m555p", {"discarder": "next"}),
     ("111m444m777m99m555p", {"self_draw": True}),
@@ -90,7 +90,7 @@ PUJIANG: list[tuple[str, dict[str, Any]]] = [
 HANDS = {"wuhu": WUHU, "chizhou": [(h, {"variant": "chizhou", **f}) for h, f in CHIZHOU],
          "pujiang": [(h, {"variant": "pujiang", **f}) for h, f in PUJIANG]}
 RULESETS = {"wuhu": ("wuhu315", "wuhu525"), "chizhou": ("chizhou",), "pujiang": ("pujiang",)}
-REFUSAL_WORDS = {" (unless 拉子)"}  # the explain module's words for a refusal's message, not an item's
+REFUSAL_WORDS = {" (unless 拉子)"}  # the build module's words for a refusal's message, not an item's
 
 
 def cli_args(hand: str, flags: dict[str, Any]) -> list[str]:
@@ -100,7 +100,7 @@ def cli_args(hand: str, flags: dict[str, Any]) -> list[str]:
         if name == "overrides":
             out += [a for o in value for a in ("--set", o)]
             continue
-        flag = BY_NAME[name].cli[0]
+        flag = by_name()[name].cli[0]
         if value is True:
             out.append(flag)
         elif isinstance(value, list):
@@ -122,8 +122,8 @@ def _msgids(detail: object, out: set[str]) -> set[str]:
 
 
 def _explain_msgids(variant: str) -> set[str]:
-    """The texts variants/<variant>/explain.py marks with N_."""
-    tree = ast.parse((PACKAGE / "variants" / variant / "explain.py").read_text(encoding="utf-8"))
+    """The texts variants/<variant>/build.py (the only place its text is made) marks with N_."""
+    tree = ast.parse((PACKAGE / "variants" / variant / "build.py").read_text(encoding="utf-8"))
     return {arg.value for call, arg in _calls(tree) if isinstance(call.func, ast.Name) and call.func.id == "N_"
             and isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
 

@@ -22,11 +22,12 @@ from mahjong_calc.api import score_hand
 from mahjong_calc.api.explain import explain
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, outcome
 from mahjong_calc.core import shapes as decompose
-from mahjong_calc.core.records import KEY_FIELDS, normalize
+from mahjong_calc.core.batch_record import normalize
+from mahjong_calc.core.flags import key_fields
 from mahjong_calc.core.tiles import format_tiles, tile_str
 from mahjong_calc.variants.common.reading import round_half_up
 from mahjong_calc.variants.wuhu import kernel as wuhu_kernel
-from mahjong_calc.variants.wuhu.schema import WuhuDiFan, WuhuOptions
+from mahjong_calc.variants.wuhu.ruleset_schema import WuhuDiFan, WuhuOptions
 
 RED = 33  # 红中 7z, Wuhu's only honour
 DI_FAN = [f"numbers.di_fan.{f.name}" for f in fields(WuhuDiFan)]
@@ -149,7 +150,7 @@ def _overrides(draw: st.DrawFn, zhi: int | None) -> tuple[str, ...]:
 def _library(record: dict[str, Any], overrides: tuple[str, ...]) -> tuple[bytes, int, int, tuple[int, ...], tuple[str, ...]]:
     """`score_hand`'s answer as batch keeps it: (body bytes, value, total, payments, patterns)."""
     key, _ = normalize(record)
-    result = score_hand(**dict(zip(KEY_FIELDS, key)), overrides=overrides)
+    result = score_hand(**dict(zip(key_fields(), key)), overrides=overrides)
     pays = tuple(result.payments[seat] for seat in ("next", "opposite", "previous"))
     body = json.dumps(result.to_dict(), ensure_ascii=False)[1:].encode("utf-8")
     return body, result.value, result.total, pays, tuple(result.patterns)
@@ -181,7 +182,7 @@ def test_batch_equals_the_library_on_legal_wins(case: tuple[dict[str, Any], tupl
 @given(legal_wins())
 def test_the_chosen_reading_is_the_first_of_the_highest_value(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
     record, overrides = case
-    result = score_hand(**dict(zip(KEY_FIELDS, normalize(record)[0])), overrides=overrides)
+    result = score_hand(**dict(zip(key_fields(), normalize(record)[0])), overrides=overrides)
     explained = explain(result)
     values = [r["value"] for r in explained["readings"]]
     assert explained["chosen"] == values.index(max(values)) and result.value == max(values)
@@ -220,7 +221,7 @@ def test_the_generator_reaches_what_matters() -> None:
     @given(legal_wins())
     def collect(case: tuple[dict[str, Any], tuple[str, ...]]) -> None:
         record, overrides = case
-        result = score_hand(**dict(zip(KEY_FIELDS, normalize(record)[0])), overrides=overrides)
+        result = score_hand(**dict(zip(key_fields(), normalize(record)[0])), overrides=overrides)
         data = result.to_dict()
         seen.update(item["key"] for item in data["items"])
         seen.update(result.patterns)

@@ -19,11 +19,11 @@ from mahjong_calc.core.shapes import KONG_CODE, PUNG_CODE, Arrangement, arrangem
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.rules.schema import Label
 from mahjong_calc.variants.common import detectors as common
-from mahjong_calc.variants.common.candidate import Detectors, detect
+from mahjong_calc.variants.common.detector_types import Detectors, detect
+from mahjong_calc.variants.common.goals import Goal, melded
 from mahjong_calc.variants.common.plan import Plan
 from mahjong_calc.variants.common.read import SetsRead, read_arrangement
 from mahjong_calc.variants.common.reading import Reading, Settled, best_result, each_pays, item
-from mahjong_calc.variants.common.shanten import Goal, melded
 
 if TYPE_CHECKING:
     from mahjong_calc.rules.ruleset import Ruleset

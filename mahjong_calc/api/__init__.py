@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,15 @@ def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None,
     return load_ruleset(variant, rules, overrides)
 
 
+def checked_ruleset(variant: str | None, rules: str | Path | None, overrides: Sequence[str], flags: Mapping[str, Any],
+                    spelling: Spelling) -> Ruleset[Any, Any, Any]:
+    """The ruleset named (`resolve_ruleset`), whose variant uses every flag `flags` sets (else `flag_not_in_variant`):
+    how `score_hand`, `hand_waits` and `hand_advice` start."""
+    ruleset = resolve_ruleset(variant, rules, overrides)
+    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    return ruleset
+
+
 def score_hand(
     hand: str,
     *,
@@ -33,7 +42,7 @@ def score_hand(
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
     spelling: Spelling = "field",
-    # the win-situation keywords, one per declared flag (flags.FLAGS, in order; tests/test_flags.py
+    # the win-situation keywords, one per declared flag (flags.win_flags(), in order; tests/test_flags.py
     # checks them against the declaration, kind for kind)
     self_draw: bool = False,
     dealer: bool = False,
@@ -53,14 +62,14 @@ def score_hand(
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
 
-    The keywords after `spelling` are the win-situation flags of `flags.FLAGS` (`registered`:
+    The keywords after `spelling` are the win-situation flags of `flags.win_flags()` (`registered`:
     any that `flags.register_flag` added). One that the ruleset's variant does not use is
     `flag_not_in_variant`. `spelling` says how messages name a flag: `piao` (field, the
     default) or `--piao` (cli). A meld may name the seat that fed it (`555p@opposite`); then,
     or with `piao_by`, the hand is also settled (liability: 包牌, 承包) and the result gains
     `liability`.
     """
-    names = flag_table.BY_NAME
+    names = flag_table.by_name()
     if registered and not all(name in names and names[name].role == "flag" for name in registered):
         unknown = sorted(name for name in registered if name not in names or names[name].role != "flag")
         raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
@@ -69,8 +78,7 @@ def score_hand(
         "heavenly": heavenly, "earthly": earthly, "discarder": discarder, "wild": wild, "piao": piao,
         "opponent_pungs": opponent_pungs, "robbed_fan": robbed_fan, "piao_by": piao_by, "piao_count": piao_count, **registered,
     }
-    ruleset = resolve_ruleset(variant, rules, overrides)
-    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    ruleset = checked_ruleset(variant, rules, overrides, flags, spelling)
     sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
     try:
         if sourced:

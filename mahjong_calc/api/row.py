@@ -25,7 +25,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..core import flags as flag_table
-from ..core import records
 from ..core.context import WinContext
 from ..core.errors import MjcalcError, NotAWin
 from ..core.hand import Meld, make_context, parse_meld
@@ -51,34 +50,28 @@ KEPT = 4096  # entries each cache below keeps before it starts afresh
 
 
 class _Fields:
-    """Where each record field sits in a key (records.KEY_FIELDS), rebuilt when the declaration changes."""
+    """Where each record field sits in a key (flags.key_fields()), made again when the declaration changes."""
 
     def __init__(self) -> None:
-        names = records.KEY_FIELDS
+        _contexts.clear()  # made for the fields before
+        names = flag_table.key_fields()
         self.names = names
         at = {name: i for i, name in enumerate(names)}
         self.variant, self.hand, self.win = at["variant"], at["hand"], at["win"]
         self.melds, self.kongs = at["melds"], at["concealed_kongs"]
-        flag_fields = [f for f in flag_table.FIELDS if f.role == "flag" and f.name in at]
+        flag_fields = [f for f in flag_table.fields() if f.role == "flag" and f.name in at]
         self.flags = tuple(at[f.name] for f in flag_fields)
         self.flag_names = tuple(f.name for f in flag_fields)
         self.absent = tuple(f.default for f in flag_fields)
         self.piao_by = at.get("piao_by", -1)
 
 
-_fields: _Fields | None = None
 _contexts: dict[tuple[Any, ...], WinContext | None] = {}
 _melds: dict[tuple[str, bool], tuple[int, bool, str, bool] | None] = {}  # (text, concealed) -> code, is chow, JSON, is kong
 _heads: dict[int, tuple[Ruleset[Any, Any, Any], str, frozenset[int], bool]] = {}
 
 
-def _field_table() -> _Fields:
-    global _fields
-    table = _fields
-    if table is None or table.names is not records.KEY_FIELDS:
-        table = _fields = _Fields()
-        _contexts.clear()
-    return table
+_field_table: flag_table.Derived[_Fields] = flag_table.derived(_Fields)
 
 
 def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]) -> WinContext | None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..core.result import ScoreResult
     from ..core.seats import Position
     from ..rules.ruleset import Ruleset
-    from ..variants.common.settle import Liability, Settlement, Settler, Sourced, Table, options_of
+    from ..variants.common.settlement import Liability, Settlement, Settler, Sourced, Table, options_of
 
 _FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options_of")
 
@@ -34,7 +34,7 @@ _FROM_BASE = ("Liability", "Settlement", "Settler", "Sourced", "Table", "options
 def __getattr__(name: str) -> Any:
     """Load the shared types on first use (PEP 562)."""
     if name in _FROM_BASE:
-        from ..variants.common import settle as base
+        from ..variants.common import settlement as base
 
         return getattr(base, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -51,7 +51,7 @@ def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[
 
 def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
     """The typed settlement options of a ruleset (its variant's dataclass)."""
-    from ..variants.common.settle import options_of
+    from ..variants.common.settlement import options_of
 
     if ruleset.variant.settlement is None:
         raise _no_settlement(ruleset)

@@ -9,13 +9,14 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import IO, Any
 
+from ..core.batch_record import check_extra_fields, record_kinds
 from ..core.errors import InputError, MjcalcError
-from ..core.records import RECORD_KINDS, check_extra_fields
 from ..core.stdout import silence
 from ..core.words import N_
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
-from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
+from .items import CSV, BytesRead, RawRecord
+from .readers import detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4
@@ -107,7 +108,7 @@ def _extra_columns(items: Iterator[RawRecord]) -> tuple[Iterator[RawRecord], tup
     for item in items:
         ahead.append(item)
         if item[1] == CSV:
-            columns = tuple(k for k in item[2] if k not in RECORD_KINDS)
+            columns = tuple(k for k in item[2] if k not in record_kinds())
             break
     return chain(ahead, items), columns
 

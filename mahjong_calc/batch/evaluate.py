@@ -18,13 +18,13 @@ from typing import Any, NamedTuple
 from ..api import resolve_ruleset, score_hand
 from ..api.row import score_row
 from ..compiled import kernel_compiled
+from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv, record_id, record_kinds, score_kwargs
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.flags import derived, in_field_words
-from ..core.records import RECORD_KINDS, Key, RecordId, is_text, normalize, normalize_csv, record_id, score_kwargs
+from ..core.flags import derived, in_field_words, key_fields
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
-from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
+from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
 CACHE_SIZE = 8192
@@ -205,22 +205,19 @@ def full_outcome(key: Key) -> Outcome:
         return error_outcome(internal_error(exc), shown)
 
 
-_TEXTS: itemgetter[Any]
-_LISTS: itemgetter[Any]
-
-
 @derived
-def _derive() -> None:
-    global _TEXTS, _LISTS
-    from ..core import records
-
-    _TEXTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "str"], 0)  # 0: a tuple, even of one
-    _LISTS = itemgetter(*[i for i, name in enumerate(records.KEY_FIELDS) if records.RECORD_KINDS[name] == "list"], 0)
+def _text_fields() -> tuple[itemgetter[Any], itemgetter[Any]]:
+    """What takes a record key's strings, and its lists of strings (0: a tuple, even of one)."""
+    kinds = record_kinds()
+    names = key_fields()
+    return (itemgetter(*[i for i, name in enumerate(names) if kinds[name] == "str"], 0),
+            itemgetter(*[i for i, name in enumerate(names) if kinds[name] == "list"], 0))
 
 
 def key_text(key: Key) -> int:
     """Characters of text a normalized record holds (its strings and lists of strings)."""
-    texts, lists = _TEXTS(key), _LISTS(key)
+    take_texts, take_lists = _text_fields()
+    texts, lists = take_texts(key), take_lists(key)
     return sum(map(len, filter(None, texts[:-1]))) + sum(map(len, chain.from_iterable(filter(None, lists[:-1]))))
 
 
@@ -269,7 +266,7 @@ def split_extra(raw: Any) -> tuple[Any, dict[str, Any] | None]:
     """A mapping's keys that are not record fields, taken out (--extra-fields keep)."""
     if not isinstance(raw, Mapping):
         return raw, None
-    extra = {k: v for k, v in raw.items() if not (isinstance(k, str) and k in RECORD_KINDS)}
+    extra = {k: v for k, v in raw.items() if not (isinstance(k, str) and k in record_kinds())}
     if not extra:
         return raw, None
     return {k: v for k, v in raw.items() if k not in extra}, extra

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..core.records import RecordId
+from ..core.batch_record import RecordId
 from .evaluate import ERROR, WIN, Outcome
 
 CSV_COLUMNS = ("line", "id", "status", "variant", "value", "total", "next", "opposite", "previous", "patterns", "code", "message")

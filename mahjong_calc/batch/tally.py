@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..core.records import RecordId
+from ..core.batch_record import RecordId
 from .evaluate import NOT_A_WIN, WIN, Outcome
 
 FAILURES_SHOWN = 20  # distinct failure messages the summary lists

@@ -20,7 +20,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import LANG_HELP, Lang, flag_option, lang_given, with_signature
+from .options import LANG_HELP, FlagCommand, Lang, flag_option, lang_given
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -31,7 +31,7 @@ _NOT_FOR_ADD = frozenset({"hand", "discarder"})
 
 def add_fields() -> tuple[Field, ...]:
     """`score`'s flags that `game add` takes: all but those a game works out (flags.Field.game)."""
-    return tuple(f for f in flag_table.FIELDS if f.cli and f.game != "computed" and f.name not in _NOT_FOR_ADD)
+    return tuple(f for f in flag_table.fields() if f.cli and f.game != "computed" and f.name not in _NOT_FOR_ADD)
 
 
 DbOption = Annotated[Path | None, typer.Option(
@@ -75,7 +75,7 @@ def new(
 
 
 def _option(field: Field) -> inspect.Parameter:
-    """A `game add` option for one of `score`'s declared flags (flags.FIELDS): score's own, with a game's wording."""
+    """A `game add` option for one of `score`'s declared flags (flags.fields()): score's own, with a game's wording."""
     if field.name == "melds":
         return flag_option(field, " A source may follow: 555p@王 (a player or a seat E/S/W/N).")
     if field.kind == "seat":  # in a game, a seat is named by its player
@@ -102,22 +102,22 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
                 more: str | None = None) -> dict[str, Any]:
     """The game-record hand that `game add`'s flags describe (only what was given)."""
     from ..core.errors import InputError
-    from ..core.flags import BY_NAME, parse_count
+    from ..core.flags import by_name, parse_count
 
     extra = _more_fields(more)
 
     if draw:
-        given = [f"--{k.replace('_', '-')}" for k, v in values.items() if BY_NAME[k].is_set(v) and v != []]
+        given = [f"--{k.replace('_', '-')}" for k, v in values.items() if by_name()[k].is_set(v) and v != []]
         given += [name for name, v in (("HAND", hand), ("--winner", winner), ("--discarder", discarder)) if v]
         if given:
             raise InputError("conflicting_flags", "--draw: a drawn hand (流局) takes no {given}", given=', '.join(given))
         return {"draw": True, **extra}
     several = "winners" in extra  # 一炮多响: each winner, with their own tiles, in --fields
     if several:
-        from ..game.engine import WINNER_FIELDS
+        from ..game.engine import winner_fields
 
         own = [name for name, v in (("HAND", hand), ("--winner", winner)) if v]
-        own += [BY_NAME[k].cli[0] for k, v in values.items() if k in WINNER_FIELDS and BY_NAME[k].is_set(v) and v != []]
+        own += [by_name()[k].cli[0] for k, v in values.items() if k in winner_fields() and by_name()[k].is_set(v) and v != []]
         if own:
             raise InputError("conflicting_flags", "--fields winners: gives each winner their own tiles and flags; move {own} into that winner's entry",
                 own=', '.join(own))
@@ -131,7 +131,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
     if not several:
         record["hand"] = hand
     for name, value in values.items():
-        field = BY_NAME[name]
+        field = by_name()[name]
         if value is None or value is False or value == []:
             continue
         if field.kind in ("count", "maybe_count"):  # the CLI gives text; a game record holds the number
@@ -157,12 +157,14 @@ def _record(params: dict[str, Any], words: list[str]) -> dict[str, Any]:
     return hand_record(params, "".join(words) or None, winner, discarder, draw, more)
 
 
-def _print_change(change: Change, json_out: bool, lang: str, head: str | None = None) -> None:
-    """A write's answer: the game's state (--json), or the hand it was about, the hands it made
-    error rows (also on stderr with --json) and the standings."""
+def _print_change(change: Change, json_out: bool, lang: str, said: str | None = None) -> None:
+    """A write's answer: the game's state (--json), or the hand it was about (or, with `said`, the
+    line of `live.text.WORDS` that says what was done to it), the hands it made error rows (also on
+    stderr with --json) and the standings."""
     from ..game import report_dict, report_json
     from ..live.text import WORDS, hand_line, standings
 
+    head = None if said is None else WORDS[lang][said].format(no=change.no)
     data = report_dict(change.report)
     broken = [WORDS[lang]["broken"].format(no=no, code=data["hands"][no - 1]["error"]["code"],
                                            message=data["hands"][no - 1]["error"]["message"]) for no in change.broken]
@@ -177,7 +179,7 @@ def _print_change(change: Change, json_out: bool, lang: str, head: str | None = 
     emit("\n".join([*lines, *broken, standings(data, lang)]))
 
 
-def add(**params: Any) -> None:
+def _add(**params: Any) -> None:
     """Score one hand, record it in a live game, and print the standings.
 
     GAME is the game's number (default: the most recent game); HAND the winner's
@@ -230,7 +232,7 @@ def _hand_number(text: str) -> int:
     return int(text)
 
 
-def edit(**params: Any) -> None:
+def _edit(**params: Any) -> None:
     """Change a hand of a live game: replace hand N with the hand the flags describe.
 
     One number before the tiles is N (of the most recent game); two are GAME, then N.
@@ -280,12 +282,14 @@ def _add_signature(words: str = "[GAME] HAND...", words_help: str = "The game's 
     ])
 
 
-@flag_table.derived
-def _signature() -> None:  # again whenever flags.FIELDS changes
-    with_signature(add, _add_signature())
-    with_signature(edit, _add_signature(
+def _edit_signature() -> inspect.Signature:
+    return _add_signature(
         "[GAME] N HAND...", "The game's number (default: the most recent), the hand's number N, then the winner's tiles.",
-        "Print the game's state after the change: the object `mjcalc game settle FILE --json` prints."))
+        "Print the game's state after the change: the object `mjcalc game settle FILE --json` prints.")
+
+
+add = FlagCommand(_add, _add_signature)
+edit = FlagCommand(_edit, _edit_signature)
 
 
 def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -312,11 +316,9 @@ def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game undo
     """
-    from ..live.text import WORDS
-
     with errors_to_exit(json_out), _store(db) as store:
         change = store.take_back(game)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["undone"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "undone")
 
 
 def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -325,11 +327,9 @@ def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game redo
     """
-    from ..live.text import WORDS
-
     with errors_to_exit(json_out), _store(db) as store:
         change = store.redo(game)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["redone"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "redone")
 
 
 def delete(
@@ -343,14 +343,12 @@ def delete(
 
     Example: mjcalc game delete 2
     """
-    from ..live.text import WORDS
-
     game, no = (None, first) if second is None else (first, second)
     with errors_to_exit(json_out):
         number = _hand_number(no)
         with _store(db) as store:
             change = store.delete(game, number)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["deleted"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "deleted")
 
 
 def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -397,7 +395,7 @@ def export(game: GameArg = None, db: DbOption = None,
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
         if fmt is ExportFormat.csv:
-            from ..game.log import live_csv
+            from ..game.csv_log import live_csv
 
             text = live_csv(info.id, info.header, info.created, store.hands(info.id))
         else:

@@ -1,9 +1,9 @@
-"""The Typer parameters that several commands share: a declared flag's option (flags.FIELDS),
+"""The Typer parameters that several commands share: a declared flag's option (flags.fields()),
 --rules/--set/--json/--lang, the one `Lang` choice, --extra-fields (`batch`, `game settle`, `stats`)
 and the header defaults of game files (`game settle`, `stats`: --variant, --players, --dealer).
 
 `score`, `waits` and `game add` build their signatures from the declared flags here, so that
-a flag added to `flags.FIELDS` reaches every command that takes it.
+a flag added to `flags.fields()` reaches every command that takes it.
 """
 
 from __future__ import annotations
@@ -91,17 +91,38 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     """HAND, --variant, --rules, --set, every declared flag in table order (bar `without`),
     --json, --lang, then `after`: the signature of `score` and `waits`."""
     skip = set(without)
-    declared = {f.name: flag_option(f) for f in flag_table.FIELDS if f.cli and f.name not in skip}
+    declared = {f.name: flag_option(f) for f in flag_table.fields() if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
     rules, set_, json_out, lang = common_options()
     return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
 
 
-def with_signature(func: Callable[..., None], signature: inspect.Signature) -> Callable[..., None]:
-    """`func` (taking **params) as Typer sees a function with `signature`'s parameters."""
-    func.__signature__ = signature  # type: ignore[attr-defined]
-    func.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()} | {"return": None}
-    return func
+class FlagCommand:
+    """A command whose parameters follow the declared flags: `FlagCommand(run, parameters)` is
+    `run` (taking **params) as Typer sees a function with the signature `parameters()` gives,
+    made when Typer reads it (once, and again after the declaration changes), so that a flag
+    declared later (`register_flag`) is among them. Nothing is rewritten on import."""
+
+    def __init__(self, run: Callable[..., None], parameters: Callable[[], inspect.Signature]) -> None:
+        self._run = run
+        self._parameters = flag_table.derived(parameters)
+        self.__name__ = run.__name__
+        self.__qualname__ = run.__qualname__
+        self.__module__ = run.__module__
+        self.__doc__ = run.__doc__
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """What `inspect.signature` (and so Typer) reads."""
+        return self._parameters()
+
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        """What `typing.get_type_hints` (and so Typer) reads."""
+        return {p.name: p.annotation for p in self._parameters().parameters.values()} | {"return": None}
+
+    def __call__(self, **params: Any) -> None:
+        self._run(**params)
 
 
 def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], str, dict[str, Any]]:

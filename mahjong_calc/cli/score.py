@@ -15,15 +15,14 @@ from typing import Annotated, Any
 import typer
 
 from ..api import score_hand
-from ..core.flags import derived
 from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, emit_json, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, Lang, LangOption, hand_inputs, hand_signature, with_signature
+from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, hand_inputs, hand_signature
 
 
-def score_command(**params: Any) -> None:
+def _score(**params: Any) -> None:
     """Score one winning hand and show what each seat pays.
 
     HAND is the concealed tiles with the winning tile last: digits then a suit,
@@ -57,10 +56,12 @@ def score_command(**params: Any) -> None:
         raise OutputError(exc) from None
 
 
-@derived
-def _score_signature() -> None:  # again whenever flags.FIELDS changes
-    with_signature(score_command, hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
-        bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])]))
+def _score_parameters() -> inspect.Signature:
+    return hand_signature(after=[inspect.Parameter("explain", KEYWORD, default=False, annotation=Annotated[
+        bool, typer.Option("--explain", help="Also show every reading the scorer considered, its value, and why the chosen one won.")])])
+
+
+score_command = FlagCommand(_score, _score_parameters)
 
 
 def variants(

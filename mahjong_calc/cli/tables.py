@@ -13,15 +13,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.flags import derived
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import LANG_HELP, Lang, hand_inputs, hand_signature, lang_given, with_signature
+from .options import LANG_HELP, FlagCommand, Lang, hand_inputs, hand_signature, lang_given
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
 
-def waits(**params: Any) -> None:
+def _waits(**params: Any) -> None:
     """List every tile that completes a 13-tile hand, copies left, and its score.
 
     Each wait is scored as a discard win and as a self-drawn win, exactly as
@@ -48,12 +47,14 @@ def waits(**params: Any) -> None:
         raise typer.Exit(1)
 
 
-@derived
-def _waits_signature() -> None:  # again whenever flags.FIELDS changes
+def _waits_parameters() -> inspect.Signature:
     # `score`'s flags that do not apply before the win (the winning tile and how it came)
-    with_signature(waits, hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
+    return hand_signature(without=("win", "self_draw"), hand=inspect.Parameter(
         "hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
-            list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)])))
+            list[str], typer.Argument(metavar="HAND...", help=HAND_HELP, show_default=False)]))
+
+
+waits = FlagCommand(_waits, _waits_parameters)
 
 
 def options(
@@ -85,7 +86,7 @@ def options(
         print_options(rs.name, rows, lang.value)
 
 
-def advise(**params: Any) -> None:
+def _advise(**params: Any) -> None:
     """Which tile to throw: for each discard, the shanten under the variant's own win rules.
 
     HAND is the 14 tiles after the draw (3 fewer per meld). Each row gives the shanten of
@@ -115,18 +116,20 @@ def advise(**params: Any) -> None:
 ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m."
 
 
-@derived
-def _advise_signature() -> None:  # again whenever flags.FIELDS changes
-    from ..core.flags import BY_NAME
+def _advise_parameters() -> inspect.Signature:
+    from ..core.flags import by_name
     from .options import KEYWORD, common_options, flag_option
 
     params = [inspect.Parameter("hand", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
         list[str], typer.Argument(metavar="HAND...", help=ADVISE_HAND_HELP, show_default=False)])]
-    params += [flag_option(BY_NAME[name]) for name in ("variant", "melds", "concealed_kongs", "wild")]
+    params += [flag_option(by_name()[name]) for name in ("variant", "melds", "concealed_kongs", "wild")]
     params += [
         inspect.Parameter("seen", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
             "--seen", metavar="TILES", show_default=False,
             help="Tiles in sight elsewhere (discards, others' melds): fewer copies left to draw.")]),
     ]
     params += [p for p in common_options() if p.name in ("json_out", "lang")]  # as `score` and `waits` spell them
-    with_signature(advise, inspect.Signature(params))
+    return inspect.Signature(params)
+
+
+advise = FlagCommand(_advise, _advise_parameters)

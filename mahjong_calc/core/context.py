@@ -17,7 +17,7 @@ SEATS: tuple[Seat, ...] = get_args(Seat)
 
 @dataclass(frozen=True)
 class WinContext:
-    """How the hand was won: one fact per declared flag (flags.FLAGS; tests/test_flags.py
+    """How the hand was won: one fact per declared flag (flags.win_flags(); tests/test_flags.py
     checks them field for field). Variant-specific facts default to 'absent'."""
 
     self_draw: bool = False
@@ -43,7 +43,7 @@ class WinContext:
             for key, value in object.__getattribute__(self, "registered"):
                 if key == name:
                     return value
-            field = flag_table.BY_NAME.get(name)
+            field = flag_table.by_name().get(name)
             if field is not None and field.role == "flag":
                 return field.default
             raise AttributeError(name)

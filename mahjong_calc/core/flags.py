@@ -1,35 +1,35 @@
 """The win situation, declared once: every record field and `score` flag.
 
-`FIELDS` is the one table. Each `Field` says its record name (also the keyword of
-`score_hand`), its kind, its help in English and Chinese, its CLI spelling, its
+`_FIELDS` is the one table (read through `fields()`). Each `Field` says its record name (also
+the keyword of `score_hand`), its kind, its help in English and Chinese, its CLI spelling, its
 bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 
 - `hand.WinContext`'s facts (checked field for field) and `hand.make_context`, which
-  parses each by its kind and applies `CLASHES`, `Field.implies` and `Field.needs`,
+  parses each by its kind and applies `clashes()`, `Field.implies` and `Field.needs`,
 - the options of `mjcalc score`, `waits` and `game add` (`cli/options.py`),
-- the batch record fields, their order in a record key and their type checks (`core/records.py`),
+- the batch record fields, their order in a record key and their type checks (`core/batch_record.py`),
   and so `POST /api/score` and `/api/waits`,
 - a game record's hand fields and which of them each winner gives (`Field.game`, game/engine.py),
-- record.schema.json and game.schema.json (`python -m mahjong_calc.generate` writes both),
-- the flag table of docs/cli.md (`readme_table()`),
+- record.schema.json (core/flag_docs.py) and game.schema.json (`python -m mahjong_calc.generate`
+  writes both), and the flag table of docs/cli.md (`flag_docs.readme_table()`),
 - the check that a flag the chosen variant does not use is an error (`check_variant`).
 
 To add a flag: add a `Field` here (with the variants that read it) and the fact to
 `hand.WinContext`, read it in a detector of those variants, then run
 `python -m mahjong_calc.generate` (record.schema.json, game.schema.json, docs/cli.md).
-`register_flag` adds a declared flag for the length of a `with`
-block (tests/test_toy_flag.py).
+`register_flag` adds a declared flag for the length of a `with` block (tests/test_toy_flag.py);
+what a module derives from the declaration is a `derived` function, made again after a change,
+so nothing needs telling.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from .errors import InputError, shown
 from .words import N_, Text
@@ -115,7 +115,7 @@ class Field:
 
     @property
     def record_kind(self) -> str:
-        """The JSON/YAML type a record must give (core/records.py's type check)."""
+        """The JSON/YAML type a record must give (core/batch_record.py's type check)."""
         return _RECORD_KINDS.get(self.kind, self.kind)
 
     def is_set(self, value: Any) -> bool:
@@ -125,7 +125,7 @@ class Field:
 _DEFAULTS: dict[str, Any] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
 _RECORD_KINDS = {"text": "str", "tile": "str", "seat": "str", "count": "int", "maybe_count": "int", "melds": "list"}
 
-FIELDS: tuple[Field, ...] = (
+_FIELDS: tuple[Field, ...] = (  # read through fields()
     Field("id", "id", "Echoed back as the result's id (a string, or an integer of at most 64 bits).",
           "原样返回的记录编号", role="id", game="hand"),
     Field("variant", "text", "Shipped ruleset (see `mjcalc variants`). Default wuhu315.",
@@ -187,7 +187,7 @@ FIELDS: tuple[Field, ...] = (
     Field("exposed", "exposed", "Other players' exposed melds with sources: {player: [meld@source]}.",
           "其他各家的明牌及来源 {玩家: [牌@来源]}", role="table", settled_by=("chizhou", "pujiang"), game="table",
           game_schema={"type": ["object", "null"], "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/meld"}}}),
-    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/settle.py
+    # another player's 飘 round limits the others' wins (seed 002 保飘); see variants/pujiang/liability.py
     Field("piao_by", "seat", "The seat in a 飘 round (its limits apply to this win; with --piao-count).",
           "正在飘财的一家 (其飘数限制此和牌)", cli=("--piao-by",), metavar="SEAT", variants=("pujiang",), game="table",
           game_en="Pujiang: the player in a 飘 round."),
@@ -211,7 +211,7 @@ FIELDS: tuple[Field, ...] = (
 # (any one of them set is the clash; the message names them all, joined by "/"). What a flag
 # `implies` reaches them too, checked after these: a flag implying self_draw clashes with
 # --discarder with no line of its own, and the message names the flag given.
-CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
+_CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (  # read through clashes()
     ("heavenly", ("earthly",)),
     ("self_draw", ("discarder",)),
     ("robbing_kong", ("self_draw",)),
@@ -228,60 +228,98 @@ CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (
 # theirs (Pujiang, seed 002: 只能自摸). Messages about how a win was won follow from it.
 SELF_DRAW_ONLY: tuple[str, ...] = ("pujiang",)
 
-BY_NAME: dict[str, Field]
-_LONG_NAMES: dict[str, str]
-_LONG_FLAG: re.Pattern[str]
-_SHORT_NAMES: dict[str, str]
-_SHORT_FLAG: re.Pattern[str]
-KEY_FIELDS: tuple[str, ...]  # a record key's order
-FLAGS: tuple[Field, ...]  # the WinContext facts
+class _Declaration:
+    """The fields and clashes declared now: the shipped ones, and what `register_flag` or
+    `also_for` adds for the length of a `with` block. `version` counts the changes; every
+    value `derived` from the declaration is cached on it."""
+
+    def __init__(self, fields: tuple[Field, ...], clashes: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        self.fields = fields
+        self.clashes = clashes
+        self.version = 0
+
+    def change(self, fields: tuple[Field, ...], clashes: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        self.fields, self.clashes = fields, clashes
+        self.version += 1
 
 
-def _derive() -> None:
-    """The tables this module derives from FIELDS (again after `register_flag`)."""
-    global BY_NAME, _LONG_NAMES, _LONG_FLAG, _SHORT_NAMES, _SHORT_FLAG, KEY_FIELDS, FLAGS
-    BY_NAME = {f.name: f for f in FIELDS}
-    _LONG_NAMES = {f.cli[0]: f.name for f in FIELDS if f.cli and f.cli[0].startswith("--")}
+_NOW = _Declaration(_FIELDS, _CLASHES)
+T = TypeVar("T")
+
+
+class Derived(Generic[T]):
+    """A value made from the declaration by `build`: made when first asked for, and made again
+    when asked for after the declaration changed. `@derived def tables() -> Tables: ...`, then
+    `tables()` wherever the value is read (no module keeps a copy of its own)."""
+
+    def __init__(self, build: Callable[[], T]) -> None:
+        self._build = build
+        self._made: tuple[int, T] | None = None
+
+    def __call__(self) -> T:
+        made = self._made
+        version = _NOW.version
+        if made is None or made[0] != version:
+            made = self._made = (version, self._build())
+        return made[1]
+
+
+derived = Derived
+
+
+def fields() -> tuple[Field, ...]:
+    """Every declared field, in table order."""
+    return _NOW.fields
+
+
+def clashes() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The declared clashes, in the order they are checked."""
+    return _NOW.clashes
+
+
+@derived
+def by_name() -> dict[str, Field]:
+    """Each declared field by its name."""
+    return {f.name: f for f in _NOW.fields}
+
+
+@derived
+def key_fields() -> tuple[str, ...]:
+    """A batch record key's fields, in order."""
+    return tuple(f.name for f in _NOW.fields if f.role != "id" and f.in_record)
+
+
+@derived
+def win_flags() -> tuple[Field, ...]:
+    """The fields that are WinContext facts."""
+    return tuple(f for f in _NOW.fields if f.role == "flag")
+
+
+@derived
+def _spellings() -> tuple[dict[str, str], re.Pattern[str], dict[str, str], re.Pattern[str]]:
+    """How a message spells each field as the CLI does: the long options, then `-k`, `-m`, ... and HAND."""
+    declared = _NOW.fields
+    long_names = {f.cli[0]: f.name for f in declared if f.cli and f.cli[0].startswith("--")}
     # longest first, so that --dealer-seat is never read as --dealer
-    _LONG_FLAG = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(_LONG_NAMES, key=len, reverse=True)) + r")(?![\w-])")
-    # `-k`, `-m`, ... and the HAND argument, as a message may spell them (never inside a word or a tile)
-    _SHORT_NAMES = {spelling: f.name for f in FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
-    _SHORT_FLAG = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in _SHORT_NAMES) + r")(?![\w-])")
-    KEY_FIELDS = tuple(f.name for f in FIELDS if f.role != "id" and f.in_record)
-    FLAGS = tuple(f for f in FIELDS if f.role == "flag")
-
-
-_derive()
-_LISTENERS: list[Callable[[], None]] = [_derive]
-
-
-def derived(func: Callable[[], None]) -> Callable[[], None]:
-    """Run `func` now and again whenever FIELDS changes: it rebuilds what a module derives from it."""
-    func()
-    _LISTENERS.append(func)
-    return func
-
-
-def _changed() -> None:
-    for listener in _LISTENERS:
-        listener()
+    long_flag = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(long_names, key=len, reverse=True)) + r")(?![\w-])")
+    # never inside a word or a tile
+    short_names = {spelling: f.name for f in declared for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
+    short_flag = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in short_names) + r")(?![\w-])")
+    return long_names, long_flag, short_names, short_flag
 
 
 @contextmanager
 def register_flag(field: Field, clashes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> Iterator[Field]:
     """Declare `field` (after the others) for the length of a `with` block (tests, experiments):
-    every table derived from FIELDS follows it, and is as it was afterwards."""
-    global FIELDS, CLASHES
-    if field.name in BY_NAME:
+    every value derived from the declaration follows it, and is as it was afterwards."""
+    if field.name in by_name():
         raise ValueError(f"field {field.name!r} is already declared")
-    saved = FIELDS, CLASHES
-    FIELDS, CLASHES = (*FIELDS, field), (*CLASHES, *clashes)
+    saved = _NOW.fields, _NOW.clashes
+    _NOW.change((*saved[0], field), (*saved[1], *clashes))
     try:
-        _changed()
         yield field
     finally:
-        FIELDS, CLASHES = saved
-        _changed()
+        _NOW.change(*saved)
 
 
 @contextmanager
@@ -289,12 +327,11 @@ def also_for(scorer: str, names: Iterable[str]) -> Iterator[None]:
     """Let a variant (by its `scorer:`) take the declared fields `names` too, for the length of a
     `with` block (tests of a new variant): what its name added to each Field's `variants=` (or,
     for a table field every variant takes, `settled_by=`) does in the tree."""
-    global FIELDS
     wanted = set(names)
-    unknown = wanted - {f.name for f in FIELDS}
+    unknown = wanted - {f.name for f in _NOW.fields}
     if unknown:
         raise ValueError(f"no declared field {sorted(unknown)[0]!r}")
-    saved = FIELDS
+    saved = _NOW.fields, _NOW.clashes
 
     def widened(f: Field) -> Field:
         if f.name not in wanted:
@@ -305,13 +342,11 @@ def also_for(scorer: str, names: Iterable[str]) -> Iterator[None]:
             return replace(f, settled_by=(*f.settled_by, scorer))
         raise ValueError(f"{f.name!r} is taken by every variant already")
 
-    FIELDS = tuple(widened(f) for f in FIELDS)
+    _NOW.change(tuple(widened(f) for f in saved[0]), saved[1])
     try:
-        _changed()
         yield
     finally:
-        FIELDS = saved
-        _changed()
+        _NOW.change(*saved)
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -339,7 +374,7 @@ _PUNGS = re.compile(r" *([0-9]) *, *([0-9]) *, *([0-9]) *")
 
 def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple[int, int, int]:
     """'2,0,1' or [2, 0, 1] (next, opposite, previous) → (2, 0, 1), each 0..MAX_PUNGS."""
-    field = BY_NAME["opponent_pungs"]
+    field = by_name()["opponent_pungs"]
     numbers: tuple[int, ...] = ()
     if isinstance(value, str):
         match = _PUNGS.fullmatch(value)
@@ -363,14 +398,16 @@ def in_field_words(message: str) -> str:
     The scorers name flags as the CLI spells them; a batch record has fields, so its
     error rows say `discarder`, not `--discarder`.
     """
-    message = _LONG_FLAG.sub(lambda m: _LONG_NAMES[m.group(0)], message)
-    return _SHORT_FLAG.sub(lambda m: _SHORT_NAMES[m.group(0)], message)
+    long_names, long_flag, short_names, short_flag = _spellings()
+    message = long_flag.sub(lambda m: long_names[m.group(0)], message)
+    return short_flag.sub(lambda m: short_names[m.group(0)], message)
 
 
 def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spelling: Spelling = "field") -> None:
     """A flag that the chosen variant does not use is an error (`flag_not_in_variant`), never ignored."""
+    declared = by_name()
     for name, value in values.items():
-        field = BY_NAME[name]
+        field = declared[name]
         if field.variants is not None and scorer not in field.variants and field.is_set(value):
             raise InputError(
                 "flag_not_in_variant",
@@ -382,7 +419,7 @@ def check_variant(values: Mapping[str, Any], scorer: str, ruleset_name: str, spe
 def win_ways(scorer: str) -> Text:
     """How a win of this variant names the way it was won, in record fields: for a message
     about a win that gives neither self_draw nor discarder."""
-    robbing = scorer in (BY_NAME["robbing_kong"].variants or (scorer,))
+    robbing = scorer in (by_name()["robbing_kong"].variants or (scorer,))
     if scorer in SELF_DRAW_ONLY:
         if robbing:
             return N_("{scorer} has no discard wins: a win is a self-draw (self_draw: true) or 抢杠 (robbing_kong: true, "
@@ -391,87 +428,3 @@ def win_ways(scorer: str) -> Text:
     if robbing:
         return N_("a discard win needs discarder, who discarded the winning tile (or, for 抢杠, whose kong was robbed); or give self_draw: true")
     return N_("a discard win needs discarder, who discarded the winning tile; or give self_draw: true")
-
-
-# --- derived documents ----------------------------------------------------------------------
-
-_SCHEMA_TYPES: dict[str, dict[str, Any]] = {
-    "id": {"type": ["string", "integer", "null"], "minimum": ID_RANGE[0], "maximum": ID_RANGE[1]},
-    "text": {"type": ["string", "null"]},
-    "tile": {"type": ["string", "null"]},
-    "seat": {"enum": [*SEAT_NAMES, None]},
-    "bool": {"type": ["boolean", "null"]},
-    "melds": {"type": ["array", "null"], "items": {"type": "string"}},
-}
-
-
-def _schema_of(field: Field) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if field.kind in ("count", "maybe_count"):
-        out = {"type": ["integer", "null"], "minimum": field.minimum, "maximum": field.maximum}
-    elif field.kind == "pungs":
-        digit = f"[{field.minimum}-{field.maximum}]"
-        out = {
-            "oneOf": [
-                {"type": "array", "items": {"type": "integer", "minimum": field.minimum, "maximum": field.maximum},
-                 "minItems": 3, "maxItems": 3},
-                {"type": "string", "pattern": f"^ *{digit} *, *{digit} *, *{digit} *$"},
-                {"type": "null"},
-            ]
-        }
-    else:
-        out = dict(_SCHEMA_TYPES[field.kind])
-    if field.name == "hand":
-        out["type"] = "string"
-    out["description"] = field.en + ("" if field.variants is None else f" Variants: {', '.join(field.variants)}.")
-    out["x-zh"] = field.zh
-    if field.example:
-        out["examples"] = [field.example]
-    return out
-
-
-def record_schema() -> dict[str, Any]:
-    """The JSON Schema of a batch record, as shipped in `mahjong_calc/record.schema.json`."""
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "mjcalc batch record",
-        "description": (
-            "One hand for `mjcalc batch` (a JSON Lines line, a YAML list item, or a CSV row once its cells are "
-            "decoded). The fields are those of `mjcalc score`'s flags, plus an optional `id` echoed back in the "
-            "result. null means absent. Unknown fields are an error, and so is a flag that the record's variant "
-            "does not use (flag_not_in_variant). Generated from mahjong_calc/core/flags.py by `python -m mahjong_calc.generate`."
-        ),
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["hand"],
-        "properties": {f.name: _schema_of(f) for f in FIELDS if f.in_record},
-    }
-
-
-def schema_text() -> str:
-    """The schema as shipped: one line per property, so that a diff shows which field changed."""
-    schema = record_schema()
-    properties = schema.pop("properties")
-    head = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in schema.items()]
-    rows = [f"    {json.dumps(name)}: {json.dumps(spec, ensure_ascii=False)}" for name, spec in properties.items()]
-    return "{\n" + "\n".join(head) + '\n  "properties": {\n' + ",\n".join(rows) + "\n  }\n}\n"
-
-
-README_START = "<!-- flags: generated by `python -m mahjong_calc.generate` from mahjong_calc/core/flags.py -->"
-README_END = "<!-- /flags -->"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def readme_table() -> str:
-    """The table of the win-situation flags in docs/cli.md (between README_START and README_END)."""
-    rows = ["| flag | record field | meaning | 说明 | variants |", "|---|---|---|---|---|"]
-    for f in FIELDS:
-        if not f.cli or f.argument or f.role == "ruleset":
-            continue
-        flag = ", ".join(f.cli) + (f" {f.metavar}" if f.metavar else "")
-        variants = "all" if f.variants is None else ", ".join(f.variants)
-        rows.append(f"| `{_cell(flag)}` | `{f.name}` | {_cell(f.en)} | {_cell(f.zh)} | {variants} |")
-    return "\n".join(rows) + "\n"

@@ -59,14 +59,6 @@ class Hand:
 
 
 _FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
-_DEFAULTS: dict[str, Any]  # every declared flag's "absent"
-_BOOLS: frozenset[str]
-_PARSE_ORDER: tuple[Field, ...]  # WinContext's order, then any registered flag
-_ABSENT_FACTS: dict[str, Any]  # each flag's "absent", parsed (parsing an absent value never fails)
-_IMPLYING: tuple[Field, ...]  # the fields with `implies`, in parse order
-_NEEDING: tuple[Field, ...]  # the fields with `needs`, in parse order
-_IMPLIED_BY: dict[str, tuple[str, ...]]  # a field with `implies` -> what it implies
-_PARSE_RANK: dict[str, int]  # each flag's place in the parse order
 
 
 
@@ -162,29 +154,37 @@ def _parsed(field: Field, value: Any, spelling: Spelling) -> Any:
     return value
 
 
-@flag_table.derived
-def _derive() -> None:
-    global _DEFAULTS, _BOOLS, _PARSE_ORDER, _ABSENT_FACTS, _IMPLYING, _NEEDING, _IMPLIED_BY, _PARSE_RANK
-    _DEFAULTS = {f.name: f.default for f in flag_table.FLAGS}
-    _BOOLS = frozenset(f.name for f in flag_table.FLAGS if f.kind == "bool")
-    order = [name for name in WinContext.__dataclass_fields__ if name in _DEFAULTS]
-    _PARSE_ORDER = tuple(flag_table.BY_NAME[name] for name in (*order, *(n for n in _DEFAULTS if n not in order)))
-    _ABSENT_FACTS = {f.name: _parsed(f, f.default, "field") for f in _PARSE_ORDER}
-    _IMPLYING = tuple(f for f in _PARSE_ORDER if f.implies)
-    _IMPLIED_BY = {f.name: f.implies for f in _IMPLYING}
-    _PARSE_RANK = {f.name: i for i, f in enumerate(_PARSE_ORDER)}
-    _NEEDING = tuple(f for f in _PARSE_ORDER if f.needs)
+class _Flags:
+    """What make_context reads of the declared flags (`flag_table.win_flags()`), made by `_flags()`."""
+
+    def __init__(self) -> None:
+        declared = flag_table.win_flags()
+        self.defaults: dict[str, Any] = {f.name: f.default for f in declared}  # every declared flag's "absent"
+        self.bools: frozenset[str] = frozenset(f.name for f in declared if f.kind == "bool")
+        order = [name for name in WinContext.__dataclass_fields__ if name in self.defaults]
+        by_name = flag_table.by_name()
+        # WinContext's order, then any registered flag
+        self.parse_order: tuple[Field, ...] = tuple(by_name[name] for name in (*order, *(n for n in self.defaults if n not in order)))
+        # each flag's "absent", parsed (parsing an absent value never fails)
+        self.absent_facts: dict[str, Any] = {f.name: _parsed(f, f.default, "field") for f in self.parse_order}
+        self.implying: tuple[Field, ...] = tuple(f for f in self.parse_order if f.implies)  # in parse order
+        self.implied_by: dict[str, tuple[str, ...]] = {f.name: f.implies for f in self.implying}
+        self.parse_rank: dict[str, int] = {f.name: i for i, f in enumerate(self.parse_order)}
+        self.needing: tuple[Field, ...] = tuple(f for f in self.parse_order if f.needs)  # in parse order
 
 
-def _check_implied_clashes(on: set[str], spelling: Spelling) -> None:
+_flags: flag_table.Derived[_Flags] = flag_table.derived(_Flags)
+
+
+def _check_implied_clashes(on: set[str], spelling: Spelling, table: _Flags) -> None:
     """The clashes a flag reaches through what it implies (--after-kong is a self-draw, so it
     clashes with --discarder): after the given flags' own, named by the flag that was given."""
-    by_name = flag_table.BY_NAME
+    by_name = flag_table.by_name()
     source = {name: name for name in on}
-    for name in sorted(on & _IMPLIED_BY.keys(), key=_PARSE_RANK.__getitem__):
-        for implied in _IMPLIED_BY[name]:
+    for name in sorted(on & table.implied_by.keys(), key=table.parse_rank.__getitem__):
+        for implied in table.implied_by[name]:
             source.setdefault(implied, name)
-    for name, others in flag_table.CLASHES:
+    for name, others in flag_table.clashes():
         if name in source:
             hit = [n for n in others if n in source]
             if hit:
@@ -203,33 +203,34 @@ def win_context(facts: dict[str, Any]) -> WinContext:
 
 
 def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
-    """Check that the flags (keywords named as in `flags.FLAGS`) describe one possible win.
+    """Check that the flags (keywords named as in `flags.win_flags()`) describe one possible win.
 
-    Each is parsed by its kind; `flags.CLASHES` are refused, and implied flags are filled
+    Each is parsed by its kind; `flags.clashes()` are refused, and implied flags are filled
     in (`Field.implies`: --after-kong and --heavenly imply --self-draw); `spelling` says
     how messages name a flag: `--piao` (cli) or `piao` (field). A flag not given (or
     None) is its field's "absent", so only the given ones are looked at.
     """
-    if not flags.keys() <= _DEFAULTS.keys():
-        unknown = sorted(flags.keys() - _DEFAULTS.keys())
+    table = _flags()
+    if not flags.keys() <= table.defaults.keys():
+        unknown = sorted(flags.keys() - table.defaults.keys())
         raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
-    by_name = flag_table.BY_NAME
-    given = {name: bool(value) if name in _BOOLS else value for name, value in flags.items() if value is not None}
+    by_name = flag_table.by_name()
+    given = {name: bool(value) if name in table.bools else value for name, value in flags.items() if value is not None}
     on = {name for name, value in given.items() if by_name[name].is_set(value)}
-    for name, others in flag_table.CLASHES:
+    for name, others in flag_table.clashes():
         if name in on and not on.isdisjoint(others):
             first, *rest = (by_name[n].named(spelling) for n in (name, *others))
             raise InputError("conflicting_flags", "{first} and {others} cannot both be given", first=first, others="/".join(rest))
-    if not on.isdisjoint(_IMPLIED_BY):
-        _check_implied_clashes(on, spelling)
-    facts = dict(_ABSENT_FACTS)
-    for f in _PARSE_ORDER:
+    if not on.isdisjoint(table.implied_by):
+        _check_implied_clashes(on, spelling, table)
+    facts = dict(table.absent_facts)
+    for f in table.parse_order:
         if f.name in given:
             facts[f.name] = _parsed(f, given[f.name], spelling)
-    for f in _IMPLYING:
+    for f in table.implying:
         if f.name in on:
             facts.update(dict.fromkeys(f.implies, True))
-    for f in _NEEDING:
+    for f in table.needing:
         if f.is_set(facts[f.name]) and not by_name[f.needs].is_set(facts[f.needs]):  # type: ignore[index]
             # a count of nobody's 飘 would be ignored
             raise InputError("conflicting_flags", "{flag} needs {needed}: {hint}", flag=f.named(spelling),

@@ -10,11 +10,12 @@ target may hold (4 less the melded copies, 0 for a tile the variant lacks), so 1
 wait on a fifth 1m. `combine` adds the suits' tables up under a variant's constraints.
 
 Everything is plain typed Python on tuples of ints, memoised on counts: the variants'
-`shanten.py` modules ask the questions, this module only counts.
+`goals.py` and `plan.py` modules ask the questions, this module only counts.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 MAX_SETS = 4
@@ -24,17 +25,18 @@ Table = dict[tuple[int, int, int], tuple[int, int]]
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
 
 
+@dataclass(eq=False)
 class _Search:
-    """One suit's block covers: the limits it searches under and the covers it has found."""
+    """One suit's block covers: the limits it searches under (`n` tiles, the `spare` copies) and
+    the covers it has found."""
 
-    def __init__(self, n: int, spare: tuple[int, ...], chows: bool, pair_keep: int, max_sets: int, pung_cap: int) -> None:
-        self.n = n
-        self.spare = spare
-        self.chows = chows
-        self.pair_keep = pair_keep
-        self.max_sets = max_sets
-        self.pung_cap = pung_cap
-        self.memo: dict[tuple[int, tuple[int, ...], int, int, int], Table] = {}
+    n: int
+    spare: tuple[int, ...]
+    chows: bool
+    pair_keep: int
+    max_sets: int
+    pung_cap: int
+    memo: dict[tuple[int, tuple[int, ...], int, int, int], Table] = field(default_factory=dict)
 
     def add(self, into: Table, sub: Table, dm: int, dp: int, dk: int, kept: int, lacks: int) -> None:
         """Merge `sub` shifted by one block (dm sets, dp pairs, dk pungs, `kept` held tiles,

@@ -19,7 +19,7 @@ from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, shown
-from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
+from ..core.flags import MAX_PUNGS, check_variant, in_field_words, parse_pungs
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
@@ -29,40 +29,54 @@ from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
 # A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
-# that an error message gives; the declared ones (flags.FIELDS) follow.
+# that an error message gives; the declared ones (flags.fields()) follow.
 _OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
 # a declared field's kind in a game record (a seat is named by its player there)
 _GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
               "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
               "player": "player", "players": "players"}
 
-HAND_KINDS: dict[str, str]  # field -> kind, for one hand of a game record
-WINNER_FIELDS: tuple[str, ...]  # what one winner of several (`winners: [...]`) may say for themself
-COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
-_RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
-_TABLE_FIELDS: tuple[str, ...]  # declared fields that a game reads into the Table, not the WinContext
-_NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
-_SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
+class _GameFields:
+    """The game record's fields, from the declared ones (flags.fields() and each Field's `game`)."""
+
+    def __init__(self) -> None:
+        declared = flag_table.fields()
+        kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
+        head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
+        tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
+        flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
+        table = [f.name for f in declared if f.game == "table"]
+        order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
+        # field -> kind, for one hand of a game record
+        self.hand_kinds: dict[str, str] = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
+        # what one winner of several (`winners: [...]`) may say for themself
+        self.winner_fields: tuple[str, ...] = ("winner", *(f.name for f in declared if f.game == "winner"))
+        # declared fields a game works out itself, and how
+        self.computed: dict[str, str] = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in self.hand_kinds}
+        # declared flags a game record gives, checked against the variant
+        self.record_flags: tuple[str, ...] = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
+        self.table_fields: tuple[str, ...] = tuple(table)  # declared fields a game reads into the Table, not the WinContext
+        self.needs: tuple[tuple[str, str], ...] = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
+        self.self_drawn: tuple[str, ...] = tuple(f.name for f in declared if "self_draw" in f.implies)  # after_kong, heavenly
+        self.dealer_variants: tuple[str, ...] | None = flag_table.by_name()["dealer"].variants  # None: every variant
 
 
-@flag_table.derived
-def _derive() -> None:
-    """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global HAND_KINDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _TABLE_FIELDS, _NEEDS, _SELF_DRAWN
-    declared = flag_table.FIELDS
-    kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
-    head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
-    tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
-    flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
-    table = [f.name for f in declared if f.game == "table"]
-    order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
-    HAND_KINDS = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
-    WINNER_FIELDS = ("winner", *(f.name for f in declared if f.game == "winner"))
-    COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in HAND_KINDS}
-    _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
-    _TABLE_FIELDS = tuple(table)
-    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
-    _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
+_game_fields: flag_table.Derived[_GameFields] = flag_table.derived(_GameFields)
+
+
+def hand_kinds() -> dict[str, str]:
+    """Each field of one hand of a game record, and its kind."""
+    return _game_fields().hand_kinds
+
+
+def winner_fields() -> tuple[str, ...]:
+    """What one winner of several (`winners: [...]`) may say for themself."""
+    return _game_fields().winner_fields
+
+
+def computed_fields() -> dict[str, str]:
+    """The declared fields a game works out itself, and how."""
+    return _game_fields().computed
 
 
 _KIND_TEXT = {
@@ -176,12 +190,13 @@ def _fields(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
     out: dict[str, Any] = {}
+    table = _game_fields()
     for key, value in raw.items():
-        if key in COMPUTED:
-            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(COMPUTED[key]))
-        kind = HAND_KINDS.get(key) if isinstance(key, str) else None
+        if key in table.computed:
+            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
+        kind = table.hand_kinds.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(HAND_KINDS))
+            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
         if value is None:
             continue
         _check_kind(key, kind, value)
@@ -217,7 +232,6 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
-_DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
@@ -270,7 +284,7 @@ class Scored(NamedTuple):
 
 def _given(f: Mapping[str, Any], name: str) -> Any:
     """A declared flag's value as a game record gives it (absent: the flag's default)."""
-    field = flag_table.BY_NAME[name]
+    field = flag_table.by_name()[name]
     value = f.get(name, field.default)
     return bool(value) if field.kind == "bool" else value
 
@@ -281,9 +295,10 @@ def _win_one(
     """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
+    declared = _game_fields()
     if "hand" not in f:
         raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
-    if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
+    if discarder is None and not any(f.get(name) for name in ("self_draw", *declared.self_drawn)):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
         raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
@@ -323,20 +338,20 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        **{name: _given(f, name) for name in _RECORD_FLAGS},  # self_draw, after_kong, ..., the flags a record gives
+        **{name: _given(f, name) for name in declared.record_flags},  # self_draw, after_kong, ..., the flags a record gives
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _TABLE_FIELDS if k in f}
+    given = {k: values[k] for k in declared.record_flags if k in f} | {k: f[k] for k in declared.table_fields if k in f}
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
-    for needy, needed in _NEEDS:
+    for needy, needed in declared.needs:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
             raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
     if "opponent_pungs" in f:
         values["opponent_pungs"] = _pungs(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
-    if _DEALER_VARIANTS is not None and rs.scorer not in _DEALER_VARIANTS:  # the computed dealer facts go only where the variant reads them
+    if declared.dealer_variants is not None and rs.scorer not in declared.dealer_variants:  # the computed dealer facts go only where the variant reads them
         values["dealer"], values["dealer_seat"] = False, None
     try:
         result, ctx = _score_cached(game, values)
@@ -438,14 +453,14 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
             known = seat_index(entry["winner"], players) if isinstance(entry.get("winner"), str) else None
             try:
                 for key in entry:
-                    if key not in WINNER_FIELDS:
+                    if key not in winner_fields():
                         raise _fail("unknown_field", "winners[{i}]: {key!r} is not one winner's field ({winner_fields})",
-                            i=i, key=key, winner_fields=', '.join(WINNER_FIELDS))
+                            i=i, key=key, winner_fields=', '.join(winner_fields()))
                 if "winner" not in entry:
                     raise _fail("missing_field", "winners[{i}]: name the winner", i=i)
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
-                        _check_kind(f"winners[{i}].{key}", HAND_KINDS[key], value)
+                        _check_kind(f"winners[{i}].{key}", hand_kinds()[key], value)
                 seat = _player(entry["winner"], f"winners[{i}].winner:", players)
             except MjcalcError as err:
                 raise (err.about_winner(players[known]) if known is not None else err) from None
@@ -481,7 +496,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_SELF_DRAWN))
+    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_game_fields().self_drawn))
     return new, HandRow(
         raw.no,
         state.dealer,

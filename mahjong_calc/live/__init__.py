@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "GameInfo", "Store", "default_db_path", "export_yaml"]
-_HOME = {"SCHEMA_VERSION": "schema", "GameInfo": "model", "Store": "store", "default_db_path": "model", "export_yaml": "export"}
+_HOME = {"SCHEMA_VERSION": "migrations", "GameInfo": "model", "Store": "store", "default_db_path": "model", "export_yaml": "export"}
 
 
 def __getattr__(name: str) -> Any:

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.batch_record import is_text
 from ..core.errors import InputError
-from ..core.records import is_text
 
 if TYPE_CHECKING:
     from ..game import Report

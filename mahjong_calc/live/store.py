@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Self
 from ..core.errors import MjcalcError, shown
 from ..core.words import N_, Text
 from .guard import _guarded, _read, db_error
+from .migrations import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
 from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
 from .replay import BadEvents, Event, Hands, history, replay
-from .schema import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
 
 if TYPE_CHECKING:
     from ..game import GameFile, Report

@@ -41,7 +41,7 @@ def _record(record: Any) -> Mapping[str, Any]:
 
 
 def _kwargs(record: Mapping[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    from ..core.records import normalize, score_kwargs
+    from ..core.batch_record import normalize, score_kwargs
 
     key, _ = normalize({k: v for k, v in record.items() if k not in skip})
     return score_kwargs(key)

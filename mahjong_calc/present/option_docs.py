@@ -1,7 +1,7 @@
 """What each ruleset key means: the data behind `mjcalc options VARIANT`.
 
 Every number, option, settlement and tile switch is described where it is declared: the
-`Doc(zh, en, section)` on its field in the variant's schema (`variants/<v>/schema.py`),
+`Doc(zh, en, section)` on its field in the variant's schema (`variants/<v>/ruleset_schema.py`),
 the section being the `## ` heading of the variant's docs/rules page (`Variant.docs`)
 that records the reading and its seed line. Pattern entries, labels and titles are names
 and amounts whose meaning follows from the field (`ENTRY_FIELD_DOCS`).
@@ -23,7 +23,7 @@ from ..rules.schema import Doc, Tiles, key_docs
 
 def key_docs_of(variant: Variant[Any, Any, Any]) -> dict[str, Doc]:
     """What each `tiles:`, `numbers:`, `options:` and `settlement:` key of a variant means: the
-    `Doc` on its field in the variant's schema (variants/<v>/schema.py, rules/schema.py)."""
+    `Doc` on its field in the variant's schema (variants/<v>/ruleset_schema.py, rules/schema.py)."""
     tiles = variant.sections.get("tiles", "")
     out = {key: Doc(d.zh, d.en, d.section or tiles) for key, d in key_docs(Tiles, "tiles").items()}
     out.update(key_docs(variant.numbers, "numbers"))

@@ -8,10 +8,11 @@ the variants, which register themselves through the registry's "module:attr" str
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .schema import Label, Tiles
 
@@ -28,25 +29,26 @@ P = TypeVar("P")  # one entry of `patterns:`
 # The rules floor holds detectors without naming that class, which sits on the floor above.
 Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]
-# A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settle.py.
+# A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settlement.py.
 Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
 # The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
 PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-def on_first_call(load: Callable[[], F]) -> F:
-    """A plug-in that is a value, its module imported only when first called (start-up time):
-    `on_first_call(_settler)`, where `_settler()` imports and returns the real function."""
-    loaded: list[F] = []
+def on_first_call(package: str, target: str) -> Callable[..., Any]:
+    """A plug-in that is a value: the function `target` ("module:function", a module of `package`),
+    its module imported only when it is first called (start-up time):
+    `on_first_call(__name__, "liability:settle_wuhu")` in a variant's `__init__.py`."""
+    module, _, attribute = target.partition(":")
+    loaded: list[Callable[..., Any]] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not loaded:
-            loaded.append(load())
+            loaded.append(getattr(importlib.import_module(f"{package}.{module}"), attribute))
         return loaded[0](*args, **kwargs)
 
-    call.__qualname__ = call.__name__ = getattr(load, "__name__", "plug_in").lstrip("_")
-    return cast(F, call)
+    call.__qualname__ = call.__name__ = attribute
+    return call
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,11 +95,11 @@ class Variant(Generic[N, O, P]):
     pattern: type[P]
     detectors: Detectors
     score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
-    # the `settlement:` section's dataclass and the settler (variants/<variant>/settle.py); None for a
+    # the `settlement:` section's dataclass and the settler (variants/<variant>/liability.py); None for a
     # variant whose hands are scored but not settled
     settlement: type | None = None
     settle: Settler | None = None
-    # the shanten rules `advise` plans with (variants/<variant>/shanten.py's `plan`); None: no advise
+    # the shanten rules `advise` plans with (variants/<variant>/plan.py's `plan`); None: no advise
     plan: PlanRules | None = None
     # its docs/rules page (`mjcalc options` points into it), and the section there of each group of
     # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries

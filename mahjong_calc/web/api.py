@@ -26,7 +26,7 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
           "unknown_hand": 404, "missing_token": 401, "bad_token": 403,
           "bad_host": 403, "bad_origin": 403, "bad_content_type": 415, "body_too_large": 413, "not_found": 404,
           "method_not_allowed": 405, "internal_error": 500, "db_busy": 503, "bad_db": 503, "db_too_new": 503,
-          "too_many_streams": 429, "busy": 503, "too_many_requests": 429}
+          "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429}
 
 
 def error_body(code: str, message: str) -> str:
@@ -54,7 +54,7 @@ def _mapping(body: Any, what: str) -> Mapping[str, Any]:
 def answer_score(body: Any) -> Answer:
     """`POST /api/score`: one batch record → what `mjcalc score --json` prints for it."""
     from ..api import score_hand
-    from ..core.records import normalize, score_kwargs
+    from ..core.batch_record import normalize, score_kwargs
     from ..present.render import to_json
 
     try:
@@ -71,7 +71,7 @@ _NOT_FOR_WAITS = ("win", "self_draw")
 def answer_waits(body: Any) -> Answer:
     """`POST /api/waits`: a record of the 13 tiles before the win → what `mjcalc waits --json` prints."""
     from ..api.waits import hand_waits
-    from ..core.records import normalize, score_kwargs
+    from ..core.batch_record import normalize, score_kwargs
 
     try:
         record = _mapping(body, "a record")
@@ -90,29 +90,30 @@ def _page_flags(scorer: str) -> list[Field]:
     """The flags of a win the page offers as controls: the declared flags this scorer takes, less
     those a game works out itself (`computed`), the table's (asked with the others' fields) and
     those the page asks for its own way (`Field.on_page`)."""
-    from ..core.flags import FLAGS
+    from ..core.flags import win_flags
 
-    return [f for f in FLAGS if (f.variants is None or scorer in f.variants) and f.game in ("winner", "hand") and f.on_page]
+    return [f for f in win_flags() if (f.variants is None or scorer in f.variants) and f.game in ("winner", "hand") and f.on_page]
 
 
 def _others_fields(scorer: str) -> list[str]:
     """What the page asks about the other players for this scorer: the declared table fields
     (`game="table"`) whose settlement reads them, the game's own (`role="table"`) first."""
-    from ..core.flags import FIELDS
+    from ..core.flags import fields
 
     def read(f: Field) -> bool:
         scorers = f.settled_by if f.settled_by is not None else f.variants
         return f.game == "table" and scorers is not None and scorer in scorers
 
-    return [f.name for f in FIELDS if read(f) and f.role == "table"] + [f.name for f in FIELDS if read(f) and f.role != "table"]
+    return [f.name for f in fields() if read(f) and f.role == "table"] + [f.name for f in fields() if read(f) and f.role != "table"]
 
 
 def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
-    its tiles (the palette), whether it has chow melds, whether one discard may make several
+    its tiles (the palette), its scorer and whether it has discard wins at all, whether it has chow melds, whether one discard may make several
     winners (一炮多响), the other flags of a win it takes, with what each implies (a flag implying
-    self_draw is a self-drawn win), and the others' fields it asks for (all from `flags.FIELDS`)."""
+    self_draw is a self-drawn win), and the others' fields it asks for (all from `flags.fields()`)."""
     from ..api.settle import settlement_options
+    from ..core.flags import SELF_DRAW_ONLY
     from ..core.tiles import parse_tiles, tile_name
     from ..rules.loader import load_ruleset, shipped_names
 
@@ -124,6 +125,7 @@ def answer_variants() -> Answer:
         rows.append({
             "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
+            "scorer": rs.scorer, "self_draw_only": rs.scorer in SELF_DRAW_ONLY,  # (the page's word for a discard win)
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,

@@ -3,7 +3,7 @@
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Chizhou scoring (番 multiplied and capped at
 拉子, 花 from honour sets and kongs, the 花 a win needs, who pays) are written here once;
-`explain.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
+`build.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
 the only place Chizhou text is made.
 
 The arrangements come from core/shapes.py (suit by suit, memoised on each suit's
@@ -12,11 +12,12 @@ counts); the detectors run over one `SetsRead` per hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
 from ..common.best import better
-from ..common.plan_cache import PlanCache
+from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ WIN: Final = 0
 NOT_A_WINNING_HAND: Final = 1
 NOT_ENOUGH_FLOWERS: Final = 2
 
-# 花 sources, in the order of numbers.flowers (explain.FLOWER_KEYS names them)
+# 花 sources, in the order of numbers.flowers (build.FLOWER_KEYS names them)
 ZI_PENG: Final = 0
 ZI_AN_KE: Final = 1
 MING_GANG: Final = 2
@@ -36,7 +37,7 @@ AN_GANG: Final = 3
 ZI_MING_GANG: Final = 4
 ZI_AN_GANG: Final = 5
 
-# What kind of win sets the 花 needed (explain words it)
+# What kind of win sets the 花 needed (build.py words it)
 NEED_QIANG_GANG: Final = 0
 NEED_LA_ZI: Final = 1
 NEED_SELF_DRAW: Final = 2
@@ -48,7 +49,7 @@ PAY_DISCARDER: Final = 1  # a discard win or 抢杠: the discarder (the robbed p
 
 
 @final
-class Plan:
+class KernelNumbers:
     """A Chizhou ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
@@ -73,34 +74,22 @@ class Plan:
 
 
 @final
-class Scored:
+@dataclass(eq=False)
+class KernelReading:
     """One reading's integers. `found` holds (pattern index, times) in the ruleset's order;
     `sources` (set index, 花 source) for each set that brings 花; `arrangement` indexes the
     hand's arrangements."""
 
-    def __init__(
-        self,
-        value: int,
-        found: tuple[tuple[int, int], ...],
-        product: int,
-        multiplier: int,
-        la_zi: bool,
-        sources: tuple[tuple[int, int], ...],
-        flowers: int,
-        need: int,
-        need_kind: int,
-        arrangement: int,
-    ) -> None:
-        self.value = value
-        self.found = found
-        self.product = product
-        self.multiplier = multiplier
-        self.la_zi = la_zi
-        self.sources = sources
-        self.flowers = flowers
-        self.need = need
-        self.need_kind = need_kind
-        self.arrangement = arrangement
+    value: int
+    found: tuple[tuple[int, int], ...]
+    product: int
+    multiplier: int
+    la_zi: bool
+    sources: tuple[tuple[int, int], ...]
+    flowers: int
+    need: int
+    need_kind: int
+    arrangement: int
 
     @property
     def wins(self) -> bool:
@@ -108,27 +97,18 @@ class Scored:
 
 
 @final
+@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, NOT_ENOUGH_FLOWERS with the
     reading that came closest (`best`), or NOT_A_WINNING_HAND."""
 
-    def __init__(
-        self,
-        code: int,
-        best: Scored | None,
-        most_flowers: int,
-        pays: int,
-        pay: int,
-        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
-        every: tuple[Scored, ...],
-    ) -> None:
-        self.code = code
-        self.best = best
-        self.most_flowers = most_flowers  # the most 花 of any reading (the chow restriction reads it)
-        self.pays = pays  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
-        self.pay = pay
-        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
-        self.every = every  # every reading, when asked for (`explain`)
+    code: int
+    best: KernelReading | None
+    most_flowers: int  # the most 花 of any reading (the chow restriction reads it)
+    pays: int  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
+    pay: int
+    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
+    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
 def flower_source(code: int, declared: bool, concealed: bool, completes_on_discard: bool, exposed_on_discard: bool) -> int:
@@ -149,26 +129,19 @@ def flower_source(code: int, declared: bool, concealed: bool, completes_on_disca
     return ZI_AN_KE
 
 
-def flowers_needed(plan: Plan, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
+def flowers_needed(kn: KernelNumbers, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
     """How many 花 this win needs, and what kind of win it is (NEED_*)."""
     if robbing_kong:
-        return plan.min_qiang_gang, NEED_QIANG_GANG
-    if la_zi and plan.la_zi_needs_no_flowers:
+        return kn.min_qiang_gang, NEED_QIANG_GANG
+    if la_zi and kn.la_zi_needs_no_flowers:
         return 0, NEED_LA_ZI
     if self_draw:
-        return plan.min_self_draw, NEED_SELF_DRAW
-    return plan.min_discard, NEED_DISCARD
+        return kn.min_self_draw, NEED_SELF_DRAW
+    return kn.min_discard, NEED_DISCARD
 
 
-def score(
-    plan: Plan,
-    concealed: tuple[int, ...],
-    melds: tuple[int, ...],
-    melds_concealed: tuple[bool, ...],
-    win: int,
-    ctx: WinContext,
-    keep_all: bool = False,
-) -> Outcome:
+def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int, ctx: WinContext,
+          keep_all: bool = False) -> Outcome:
     """Score one Chizhou hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes, `melds_concealed` marks concealed kongs. The best reading is the
     first of the highest (value, 花); when none has its 花, the closest is the first of the
@@ -188,15 +161,15 @@ def score(
     suits = int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0)
     self_draw: bool = ctx.self_draw
     robbing_kong: bool = ctx.robbing_kong
-    r = SetsRead(ctx, plan.options, suits, sum(held[27:34]) > 0, melds_concealed)
-    detectors = plan.detectors
-    fans = plan.fans
+    r = SetsRead(ctx, kn.options, suits, sum(held[27:34]) > 0, melds_concealed)
+    detectors = kn.detectors
+    fans = kn.fans
     n_melds = len(melds)
-    exposed_on_discard = plan.discard_triplet_is_exposed
-    best: Scored | None = None
-    closest: Scored | None = None
+    exposed_on_discard = kn.discard_triplet_is_exposed
+    best: KernelReading | None = None
+    closest: KernelReading | None = None
     most_flowers = 0
-    every: list[Scored] = []
+    every: list[KernelReading] = []
     for index in range(len(arrs)):
         _, sets, win_in = arrs[index]
         n_concealed = len(sets) - n_melds
@@ -208,8 +181,8 @@ def score(
             if times:
                 found.append((k, times))
                 product *= fans[k] ** times
-        multiplier = min(product, plan.cap)
-        la_zi = product >= plan.cap
+        multiplier = min(product, kn.cap)
+        la_zi = product >= kn.cap
         sources: list[tuple[int, int]] = []
         have = 0
         completes_on_discard = not self_draw
@@ -217,11 +190,11 @@ def score(
             declared = i >= n_concealed
             source = flower_source(sets[i], declared, melds_concealed[i - n_concealed] if declared else True,
                                    i == win_in and completes_on_discard, exposed_on_discard)
-            if source >= 0 and plan.flowers[source]:
+            if source >= 0 and kn.flowers[source]:
                 sources.append((i, source))
-                have += plan.flowers[source]
-        need, need_kind = flowers_needed(plan, la_zi, self_draw, robbing_kong)
-        scored = Scored(plan.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
+                have += kn.flowers[source]
+        need, need_kind = flowers_needed(kn, la_zi, self_draw, robbing_kong)
+        scored = KernelReading(kn.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
         if keep_all:
             every.append(scored)
         if have > most_flowers:
@@ -234,11 +207,11 @@ def score(
     if best is None:
         return Outcome(NOT_ENOUGH_FLOWERS, closest, most_flowers, 0, PAY_EACH, arrs, tuple(every))
     pays = best.value
-    if plan.da_diao_che >= 0:
+    if kn.da_diao_che >= 0:
         for k, _ in best.found:
-            if k == plan.da_diao_che:
-                pays *= plan.payment_multiplier
+            if k == kn.da_diao_che:
+                pays *= kn.payment_multiplier
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
 
 
-plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Chizhou ruleset, built once
+numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Chizhou ruleset, built once

@@ -6,7 +6,7 @@ Each reads the kernel's `SetsRead` (variants/common/read.py), one per hand.
 from __future__ import annotations
 
 from ..common import detectors as common
-from ..common.candidate import Detectors
+from ..common.detector_types import Detectors
 from ..common.read import SetsRead
 
 

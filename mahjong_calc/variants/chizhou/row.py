@@ -1,6 +1,6 @@
-"""A Chizhou batch row from the kernel's integers: the lean record path's half of explain.py.
+"""A Chizhou batch row from the kernel's integers: the lean record path's half of build.py.
 
-Every text comes from explain.py's own functions (`fan_items`, `flower_item`), made once per
+Every text comes from build.py's own functions (`fan_items`, `flower_item`), made once per
 distinct value and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()`
 gives. A hand the full path would refuse (no discarder named, 花 short, a chow restriction
 that might apply) is left to it.
@@ -14,7 +14,7 @@ from ...core.context import WinContext
 from ...core.result import _item_text
 from ...core.shapes import CHOW_CODE, CODE_KINDS, KONG_CODE, _tile_set
 from ..common.row import RowAnswer, TextCache, decomposition_json, encode
-from . import explain
+from . import build
 from . import kernel as k
 from .score import not_a_winning_hand
 
@@ -30,7 +30,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     """The row's parts of a Chizhou hand, or why it does not win (score.py's words); None where the full path answers."""
     if not ctx.self_draw and ctx.discarder is None:
         return None  # missing_discarder
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
     if out.code == k.NOT_A_WINNING_HAND or best is None:
         return not_a_winning_hand()
@@ -39,12 +39,12 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
             if CHOW_CODE * 34 <= code < KONG_CODE * 34:
                 return None  # the chow restriction may refuse it: the full path checks
     if out.code != k.WIN:
-        return explain.refusal(rs, ctx, best)
+        return build.refusal(rs, ctx, best)
     texts = _texts.of(rs)
     fan_key = (best.found, best.product, best.multiplier, best.la_zi)
     fans = texts.get(fan_key)
     if fans is None:
-        _, items, names = explain.fan_items(rs, best)
+        _, items, names = build.fan_items(rs, best)
         fans = texts[fan_key] = (", ".join([_item_text(one) for one in items]), names, encode(list(names)))
     pair, codes, win_in = out.arrangements[best.arrangement]
     n_concealed = len(codes) - len(melds)
@@ -56,7 +56,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         text = texts.get(key)
         if text is None:
             code = codes[index]
-            text = texts[key] = _item_text(explain.flower_item(rs, source, _tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed)))
+            text = texts[key] = _item_text(build.flower_item(rs, source, _tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed)))
         parts.append(text)
     pays = out.pays
     if out.pay == k.PAY_EACH:

@@ -13,11 +13,11 @@ from ...core.hand import Hand
 from ...core.result import ScoreResult
 from ...core.tiles import SUITS, is_honour
 from ...core.words import N_
-from . import explain as chizhou_explain
+from . import build as chizhou_build
 from . import kernel as chizhou_kernel
 
 if TYPE_CHECKING:
-    from .schema import ChizhouRuleset
+    from .ruleset_schema import ChizhouRuleset
 
 
 def not_a_winning_hand() -> NotAWin:
@@ -58,13 +58,13 @@ def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None
 
 
 def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
-    """The kernel's best reading of the hand (kernel.py), explained (explain.py)."""
+    """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
     check_context(ctx)
-    out = chizhou_explain.kernel(hand, ctx, rs)
+    out = chizhou_build.kernel(hand, ctx, rs)
     if out.code == chizhou_kernel.NOT_A_WINNING_HAND:
         raise not_a_winning_hand()
     check_chow_restriction(hand, out.most_flowers, rs)
     if out.code == chizhou_kernel.NOT_ENOUGH_FLOWERS:
         assert out.best is not None
-        raise chizhou_explain.refusal(rs, ctx, out.best)
-    return chizhou_explain.result(hand, ctx, rs, out)
+        raise chizhou_build.refusal(rs, ctx, out.best)
+    return chizhou_build.result(hand, ctx, rs, out)

@@ -1,3 +1,4 @@
 """What the variants share: the reading loop (reading.py), the compact reading detectors see
-(read.py, `SetsRead`), `detect` (candidate.py), the shared detectors (detectors.py), the
-settlement types (settle.py) and the settler loaded on first use (lazy.py)."""
+(read.py, `SetsRead`), `detect` (detector_types.py), the shared detectors (detectors.py), the
+settlement types (settlement.py), a kernel's numbers made once per ruleset (per_ruleset.py), and
+advise's goals and plans (goals.py, plan.py)."""

@@ -1,12 +1,12 @@
-"""A variant's targets for one hand: its goals (common/shanten.py), the targets that are not
-goals, and the distance after each possible draw. Kept apart from shanten.py, which mypyc
+"""A variant's targets for one hand: its goals (common/goals.py), the targets that are not
+goals, and the distance after each possible draw. Kept apart from goals.py, which mypyc
 compiles: a variant's plan subclasses `Plan`, and a compiled class cannot be subclassed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .shanten import FAR, Goal, floor
+from .goals import FAR, Goal, floor
 
 
 class Plan:

@@ -55,7 +55,7 @@ class TextCache:
     """Texts of one ruleset in one language (an item's JSON, a pattern list's), each made once per distinct key.
 
     Found by the ruleset's identity and the language chosen (core/words), the ruleset kept beside
-    it (as PlanCache does); a cache that grows past `KEPT` entries starts afresh.
+    it (as PerRuleset does); a cache that grows past `KEPT` entries starts afresh.
     """
 
     KEPT = 65536

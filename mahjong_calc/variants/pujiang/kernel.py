@@ -3,7 +3,7 @@
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Pujiang scoring (what the 财神 and each 白板
 may stand for, the shapes, 3 pungs, 子 × 2^番, the refusals, who pays) are written here
-once; `explain.py` turns the integers into the ScoreResult (labels, detail text, JSON),
+once; `build.py` turns the integers into the ScoreResult (labels, detail text, JSON),
 and is the only place Pujiang text is made.
 
 A hand is read every way the 白板 allow, then every way the wilds allow: pair + sets
@@ -14,6 +14,7 @@ one `SetsRead` per hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE
@@ -31,7 +32,7 @@ from ...core.wilds import (
     thirteen,
 )
 from ..common.best import better
-from ..common.plan_cache import PlanCache
+from ..common.per_ruleset import PerRuleset
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ NO_WIN: Final = 1
 
 
 @final
-class Plan:
+class KernelNumbers:
     """A Pujiang ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
@@ -90,97 +91,77 @@ class Plan:
 
 
 @final
-class Scored:
+@dataclass(eq=False)
+class KernelReading:
     """One reading's integers: `refusal` (WINS, or why not), value, base 子, 子, 番, the patterns found
-    as (index, times), the 番 of 抢杠, and what explain needs to show it: the shape, how many
+    as (index, times), the 番 of 抢杠, and what build.py needs to show it: the shape, how many
     白板 play as the wild's face (`whites`), the winning tile's face, and for a standard
     reading its pair and sets (group ids, core/wilds.py) and where the winning tile sits;
     for 七对 its pairs (face, jokers) in the order shown; the wilds' faces (-1: none, 三财神)."""
 
-    def __init__(
-        self,
-        refusal: int,
-        value: int,
-        base: int,
-        zi: int,
-        fan: int,
-        found: tuple[tuple[int, int], ...],
-        qiang_gang: int,
-        pungs: int,
-        shape: int,
-        whites: int,
-        pair: int,
-        sets: tuple[int, ...],
-        win_in: int,
-        pairs: tuple[tuple[int, int], ...],
-        faces: tuple[int, ...],
-    ) -> None:
-        self.refusal = refusal
-        self.value = value
-        self.base = base  # the 子 the hand starts from (numbers.base_zi, or a pattern's base)
-        self.zi = zi
-        self.fan = fan
-        self.found = found
-        self.qiang_gang = qiang_gang
-        self.pungs = pungs
-        self.shape = shape
-        self.whites = whites
-        self.pair = pair
-        self.sets = sets
-        self.win_in = win_in
-        self.pairs = pairs
-        self.faces = faces
+    refusal: int
+    value: int
+    base: int  # the 子 the hand starts from (numbers.base_zi, or a pattern's base)
+    zi: int
+    fan: int
+    found: tuple[tuple[int, int], ...]
+    qiang_gang: int
+    pungs: int
+    shape: int
+    whites: int
+    pair: int
+    sets: tuple[int, ...]
+    win_in: int
+    pairs: tuple[tuple[int, int], ...]
+    faces: tuple[int, ...]
 
 
 @final
+@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading and what each seat pays (next,
     opposite, previous), or NO_WIN with the refusal that got furthest (None: no shape at all)."""
 
-    def __init__(
-        self, code: int, best: Scored | None, best_index: int, payments: tuple[int, int, int], jokers: int, whites_held: int,
-        every: tuple[Scored, ...],
-    ) -> None:
-        self.code = code
-        self.best = best
-        self.best_index = best_index  # where the best stands among every reading
-        self.jokers = jokers  # wilds held
-        self.payments = payments
-        self.whites_held = whites_held  # 白板 that could play as the wild's face
-        self.every = every  # every reading, when asked for (`explain`)
+    code: int
+    best: KernelReading | None
+    best_index: int  # where the best stands among every reading
+    payments: tuple[int, int, int]
+    jokers: int  # wilds held
+    whites_held: int  # 白板 that could play as the wild's face
+    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
 # --- payments -------------------------------------------------------------------------
 
 
-def owed(plan: Plan, zi: int, fan: int, payer_pungs: int) -> int:
+def owed(kn: KernelNumbers, zi: int, fan: int, payer_pungs: int) -> int:
     """What one payer owes: their own exposed pungs come off the 子 (or off the total)."""
-    mult: int = plan.fan_multiplier ** fan
-    amount = (zi - payer_pungs) * mult if plan.before_fan else zi * mult - payer_pungs
-    return max(amount, 0) if plan.floor_at_zero else amount
+    mult: int = kn.fan_multiplier ** fan
+    amount = (zi - payer_pungs) * mult if kn.before_fan else zi * mult - payer_pungs
+    return max(amount, 0) if kn.floor_at_zero else amount
 
 
-def owed_by_robbed_fan(plan: Plan, zi: int, robbed_fan: int, payer_pungs: int) -> int:
+def owed_by_robbed_fan(kn: KernelNumbers, zi: int, robbed_fan: int, payer_pungs: int) -> int:
     """抢杠, "被抢的人手里的牌翻数X抢杠胡手里的基数": the robbed player's 番 times the winner's 子
     (robbed_fan), or the winner's 子 doubled once per 番 (robbed_fan_doubling); less the payer's pungs."""
-    if plan.robbed_doubling:
-        return owed(plan, zi, robbed_fan, payer_pungs)
-    amount = (zi - payer_pungs) * robbed_fan if plan.before_fan else zi * robbed_fan - payer_pungs
-    return max(amount, 0) if plan.floor_at_zero else amount
+    if kn.robbed_doubling:
+        return owed(kn, zi, robbed_fan, payer_pungs)
+    amount = (zi - payer_pungs) * robbed_fan if kn.before_fan else zi * robbed_fan - payer_pungs
+    return max(amount, 0) if kn.floor_at_zero else amount
 
 
-def payments(plan: Plan, zi: int, fan: int, pungs: tuple[int, int, int], robbing: bool, robbed_fan: int, discarder: int) -> tuple[int, int, int]:
+def payments(kn: KernelNumbers, zi: int, fan: int, pungs: tuple[int, int, int], robbing: bool, robbed_fan: int, discarder: int) -> tuple[int, int, int]:
     """Who pays what (next, opposite, previous). Self-draw: each opponent their own amount. 抢杠:
     the robbed player (`discarder`, 0-2; -1: none) pays all three, by the winner's value or
     (options.qiang_gang_amount) by the robbed player's own 番 (`robbed_fan`, -1: not given)."""
-    if robbing and robbed_fan >= 0 and plan.by_robbed_fan:
-        a = owed_by_robbed_fan(plan, zi, robbed_fan, pungs[0])
-        b = owed_by_robbed_fan(plan, zi, robbed_fan, pungs[1])
-        c = owed_by_robbed_fan(plan, zi, robbed_fan, pungs[2])
+    if robbing and robbed_fan >= 0 and kn.by_robbed_fan:
+        a = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[0])
+        b = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[1])
+        c = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[2])
     else:
-        a = owed(plan, zi, fan, pungs[0])
-        b = owed(plan, zi, fan, pungs[1])
-        c = owed(plan, zi, fan, pungs[2])
+        a = owed(kn, zi, fan, pungs[0])
+        b = owed(kn, zi, fan, pungs[1])
+        c = owed(kn, zi, fan, pungs[2])
     if robbing and discarder >= 0:
         total = a + b + c
         return (total if discarder == 0 else 0, total if discarder == 1 else 0, total if discarder == 2 else 0)
@@ -198,38 +179,38 @@ def _holds(gid: int, win_face: int) -> bool:
 
 
 def _value(
-    plan: Plan, r: SetsRead, melds: tuple[int, ...], refusal: int, pungs: int, robbing: bool, piao: int,
+    kn: KernelNumbers, r: SetsRead, melds: tuple[int, ...], refusal: int, pungs: int, robbing: bool, piao: int,
     shape: int, whites: int, pair: int, sets: tuple[int, ...], win_in: int, pairs: tuple[tuple[int, int], ...], faces: tuple[int, ...],
-) -> Scored:
+) -> KernelReading:
     """Score the reading `r` points at (its shape's own refusal, if any, already in `refusal`)."""
     if refusal != WINS:
-        return Scored(refusal, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
-    detectors = plan.detectors
+        return KernelReading(refusal, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+    detectors = kn.detectors
     wilds = r.wilds
     found: list[tuple[int, int]] = []
     fan = 0
-    base = plan.base_zi
+    base = kn.base_zi
     for k in range(len(detectors)):
         times = int(detectors[k](r))
         if times:
             found.append((k, times))
-            fan += (plan.fans_wild[k] if wilds else plan.fans[k]) * times
-            if plan.bases[k] > base:
-                base = plan.bases[k]
-    qiang_gang = plan.qiang_gang_fan if robbing else 0  # 抢杠 is a hand with 番 (保飘: 抢杠 is one)
+            fan += (kn.fans_wild[k] if wilds else kn.fans[k]) * times
+            if kn.bases[k] > base:
+                base = kn.bases[k]
+    qiang_gang = kn.qiang_gang_fan if robbing else 0  # 抢杠 is a hand with 番 (保飘: 抢杠 is one)
     fan += qiang_gang
-    if wilds and fan == 0 and not (robbing and not plan.robbing_wild_needs_fan):
-        return Scored(WILD_NEEDS_FAN, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+    if wilds and fan == 0 and not (robbing and not kn.robbing_wild_needs_fan):
+        return KernelReading(WILD_NEEDS_FAN, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
     if piao and not r.cai_diao:
-        return Scored(PIAO_NEEDS_CAI_SHEN_TOU, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+        return KernelReading(PIAO_NEEDS_CAI_SHEN_TOU, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
     zi = base
     counted = r.sets if r.arranged else melds
     for code in counted:
         if code >= KONG_CODE * 34:
-            zi += plan.gang_zi
+            zi += kn.gang_zi
         elif code < CHOW_CODE * 34:
-            zi += plan.peng_zi
-    return Scored(WINS, zi * plan.fan_multiplier ** fan, base, zi, fan, tuple(found), qiang_gang, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+            zi += kn.peng_zi
+    return KernelReading(WINS, zi * kn.fan_multiplier ** fan, base, zi, fan, tuple(found), qiang_gang, pungs, shape, whites, pair, sets, win_in, pairs, faces)
 
 
 def _qi_dui_pairs(faces: tuple[int, ...], jokers: int, win_face: int, four: bool) -> tuple[tuple[tuple[int, int], ...], bool] | None:
@@ -254,9 +235,9 @@ def _qi_dui_pairs(faces: tuple[int, ...], jokers: int, win_face: int, four: bool
     return tuple(shown), cai_diao
 
 
-def _thirteen_shape(plan: Plan, faces: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]]:
+def _thirteen_shape(kn: KernelNumbers, faces: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]]:
     """真真13 or 真13 (and the faces the wilds take), or (-1, ()): wilds stand only for suited tiles."""
-    found = thirteen(faces, jokers, plan.wide_gaps)
+    found = thirteen(faces, jokers, kn.wide_gaps)
     if found is None:
         return -1, ()
     honours, wild_faces = found
@@ -269,22 +250,15 @@ def _thirteen_shape(plan: Plan, faces: tuple[int, ...], jokers: int) -> tuple[in
         if not any(list(group) == mine for group in THIRTEEN_GROUPS):
             full = False
             break
-    if honours == plan.zhen_zhen_13_honours and full:
+    if honours == kn.zhen_zhen_13_honours and full:
         return ZHEN_ZHEN_13, wild_faces
-    if honours >= plan.zhen_13_min_honours:
+    if honours >= kn.zhen_13_min_honours:
         return ZHEN_13, wild_faces
     return -1, ()
 
 
-def score(
-    plan: Plan,
-    concealed: tuple[int, ...],
-    melds: tuple[int, ...],
-    melds_concealed: tuple[bool, ...],
-    win: int,
-    ctx: WinContext,
-    keep_all: bool = False,
-) -> Outcome:
+def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int, ctx: WinContext,
+          keep_all: bool = False) -> Outcome:
     """Score one Pujiang hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes, `melds_concealed` marks concealed kongs. Readings come white choice
     by white choice (how many 白板 play as the wild's face), then for each face the winning
@@ -306,25 +280,25 @@ def score(
         jokers = base_counts[wild]
         base_counts[wild] = 0
     win_is_wild = wild >= 0 and win == wild
-    white_swaps = wild >= 0 and wild != WHITE and plan.white_as_wild_face
+    white_swaps = wild >= 0 and wild != WHITE and kn.white_as_wild_face
     whites_held = base_counts[WHITE] if white_swaps else 0
-    san = jokers >= plan.wild_copies
-    r = SetsRead(ctx, plan.options, int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0),
+    san = jokers >= kn.wild_copies
+    r = SetsRead(ctx, kn.options, int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0),
                  sum(held[27:34]) > 0, melds_concealed)
     r.wilds = jokers
     r.san_cai_shen = san
     n_melds = len(melds)
-    min_pungs = plan.min_pungs
-    pungs_excused = robbing and not plan.robbing_needs_pungs
+    min_pungs = kn.min_pungs
+    pungs_excused = robbing and not kn.robbing_needs_pungs
     meld_pungs = 0
     for code in melds:
         if not CHOW_CODE * 34 <= code < KONG_CODE * 34:
             meld_pungs += 1
     face_of_any = wild if wild >= 0 else 0
-    best: Scored | None = None
+    best: KernelReading | None = None
     best_index = -1
-    furthest: Scored | None = None
-    readings: list[Scored] = []  # in the order that breaks ties: the first of equals is kept
+    furthest: KernelReading | None = None
+    readings: list[KernelReading] = []  # in the order that breaks ties: the first of equals is kept
     for k in range(whites_held + 1):
         faces = list(base_counts)
         if k:
@@ -351,7 +325,7 @@ def score(
                             win_in = i
                             break
                 pair_wilds = GROUP_WILDS[pair]
-                cai_diao = (pair_wilds == 2 and plan.two_wilds_pair) or (pair_wilds == 1 and win_in == -1 and win_face != NO_FACE)
+                cai_diao = (pair_wilds == 2 and kn.two_wilds_pair) or (pair_wilds == 1 and win_in == -1 and win_face != NO_FACE)
                 codes: list[int] = []
                 pungs = meld_pungs
                 set_wilds = 0
@@ -375,9 +349,9 @@ def score(
                 r.set_wilds = set_wilds
                 r.cai_diao = cai_diao
                 refusal = NEEDS_THREE_PUNGS if pungs < min_pungs and not pungs_excused else WINS
-                readings.append(_value(plan, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
+                readings.append(_value(kn, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
             if n_melds == 0:
-                seven = _qi_dui_pairs(ft, jokers, win_face, plan.four_as_two)
+                seven = _qi_dui_pairs(ft, jokers, win_face, kn.four_as_two)
                 if seven is not None:
                     pairs, cai_diao = seven
                     r.arranged = False
@@ -390,23 +364,23 @@ def score(
                         for _ in range(n):
                             wild_faces.append(face_of_any if face == ANY else face)
                     refusal = QI_DUI_NEEDS_CAI_DIAO if jokers and not cai_diao else WINS
-                    readings.append(_value(plan, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
+                    readings.append(_value(kn, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
         if n_melds == 0:
-            name, thirteen_faces = _thirteen_shape(plan, ft, jokers)
+            name, thirteen_faces = _thirteen_shape(kn, ft, jokers)
             if name >= 0:
                 r.arranged = False
                 r.sets = ()
                 r.shape = name
                 r.set_wilds = 0
                 r.cai_diao = False
-                readings.append(_value(plan, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
+                readings.append(_value(kn, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
     if san:
         r.arranged = False
         r.sets = ()
         r.shape = SAN_CAI_SHEN
         r.set_wilds = 0
         r.cai_diao = False
-        readings.append(_value(plan, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
+        readings.append(_value(kn, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
     for index in range(len(readings)):
         scored = readings[index]
         if scored.refusal == WINS:
@@ -421,8 +395,8 @@ def score(
     pungs_of: tuple[int, int, int] = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed_fan: int = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else ("next", "opposite", "previous").index(ctx.discarder)
-    pays = payments(plan, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
+    pays = payments(kn, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
     return Outcome(WIN, best, best_index, pays, jokers, whites_held, every)
 
 
-plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Pujiang ruleset, built once
+numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Pujiang ruleset, built once

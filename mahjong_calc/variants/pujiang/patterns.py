@@ -9,7 +9,7 @@ wilds pair) and `san_cai_shen` (all wilds held).
 from __future__ import annotations
 
 from ..common import detectors as common
-from ..common.candidate import Detectors
+from ..common.detector_types import Detectors
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 

@@ -1,6 +1,6 @@
 """A Pujiang batch row: score.py's checks and the kernel, with the Hand made from the counts.
 
-A Pujiang win's text (what each wild stood for, the 子 sums) is explain.py's; the row is its
+A Pujiang win's text (what each wild stood for, the 子 sums) is build.py's; the row is its
 ScoreResult's JSON. What the lean path saves here is the record's parsing and the checks that
 do not depend on the hand, and on a hand that does not win, the whole result.
 """
@@ -14,7 +14,7 @@ from ...core.errors import InputError, NotAWin
 from ...core.hand import Hand, Meld
 from ...core.shapes import CODE_KINDS
 from ..common.row import RowAnswer
-from . import explain
+from . import build
 from . import kernel as k
 from .score import check_win_kind
 
@@ -45,7 +45,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         return refusal
     except InputError:
         return None
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     if out.code != k.WIN:
-        return explain.refusal(rs, out.best)
-    return explain.result(hand, ctx, rs, out)
+        return build.refusal(rs, out.best)
+    return build.result(hand, ctx, rs, out)

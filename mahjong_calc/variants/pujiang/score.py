@@ -3,7 +3,7 @@
 Every number and switch comes from the ruleset; see docs/rules/pujiang.md. The
 kernel (kernel.py) reads the hand every way the wilds (and each 白板) allow, scores
 each reading and keeps the one that pays most; its `payments` alone decides who pays.
-explain.py makes the items, the text and every reading for --explain.
+build.py makes the result: its items, the text and every reading for --explain.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from ...core.hand import Hand
 from ...core.result import ScoreResult
 from ...core.shapes import hand_counts
 from ...core.tiles import tile_str
-from . import explain as pujiang_explain
+from . import build as pujiang_build
 from . import kernel as pujiang_kernel
 
 if TYPE_CHECKING:
-    from .schema import PujiangRuleset
+    from .ruleset_schema import PujiangRuleset
 
 
 
@@ -65,9 +65,9 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
 
 
 def score_pujiang(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
-    """The kernel's best reading of the hand (kernel.py), explained (explain.py)."""
+    """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
     check_win_kind(hand, ctx, rs)
-    out = pujiang_explain.kernel(hand, ctx, rs)
+    out = pujiang_build.kernel(hand, ctx, rs)
     if out.code != pujiang_kernel.WIN:
-        raise pujiang_explain.refusal(rs, out.best)
-    return pujiang_explain.result(hand, ctx, rs, out)
+        raise pujiang_build.refusal(rs, out.best)
+    return pujiang_build.result(hand, ctx, rs, out)

@@ -1,32 +1,11 @@
-"""Wuhu 315/525 (芜湖): schema and arithmetic (score.py), detectors (patterns.py), liability (settle.py).
+"""Wuhu 315/525 (芜湖) as the registry's `VARIANT`: its ruleset schema, scorer (score.py, kernel.py,
+build.py), detectors (patterns.py), the lean batch row (row.py), and, loaded when first called,
+its liability rules (liability.py) and advise's plan (plan.py)."""
 
-`VARIANT` is what the registry's "mahjong_calc.variants.wuhu:VARIANT" names; the settler and the
-shanten rules load on their first call.
-"""
+from ...rules.ruleset import Variant, on_first_call
+from . import patterns, row, ruleset_schema, score
 
-from __future__ import annotations
-
-from typing import Any
-
-from ...rules.ruleset import PlanRules, Settler, Variant, on_first_call
-from . import patterns, row, schema, score
-
-
-def _settler() -> Settler:
-    from .settle import settle_wuhu
-
-    return settle_wuhu
-
-
-def _plan() -> PlanRules:
-    from .shanten import plan
-
-    return plan
-
-
-VARIANT: Variant[Any, Any, Any] = Variant(
-    "wuhu", schema.WuhuNumbers, schema.WuhuOptions, schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
-    schema.WuhuSettlement, on_first_call(_settler), on_first_call(_plan),
-    docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": schema.ZUI_ZI, "labels": schema.AMOUNTS},
-    row=row.row,
-)
+VARIANT = Variant(
+    "wuhu", ruleset_schema.WuhuNumbers, ruleset_schema.WuhuOptions, ruleset_schema.WuhuPattern, patterns.DETECTORS, score.score_wuhu,
+    ruleset_schema.WuhuSettlement, on_first_call(__name__, "liability:settle_wuhu"), on_first_call(__name__, "plan:plan"), row=row.row,
+    docs="docs/rules/wuhu.md", sections={"tiles": "Tiles, calls and payment", "patterns": ruleset_schema.ZUI_ZI, "labels": ruleset_schema.AMOUNTS})

@@ -2,7 +2,7 @@
 
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Wuhu scoring (八支, 压档, 底番, 支番, 嘴子,
-交, kongs, dealer) are written here once; `explain.py` turns the integers into
+交, kongs, dealer) are written here once; `build.py` turns the integers into
 the ScoreResult (labels, detail text, JSON), and is the only place text is made.
 
 The hand's arrangements and waits are core/shapes.py's, in set codes (`kind * 34 +
@@ -13,13 +13,14 @@ per hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
 from ...core.shapes import code_arrangements, waits
 from ..common.best import better
-from ..common.plan_cache import PlanCache
+from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ WIN: Final = 0
 NO_BA_ZHI: Final = 1
 NOT_A_WINNING_HAND: Final = 2
 
-# Item codes: an item is (code, amount, a, b); a and b are what its detail text needs.
+# KernelItem codes: an item is (code, amount, a, b); a and b are what its detail text needs.
 DI_FAN: Final = 0  # a: 压档 points
 ZHI_FAN: Final = 1  # a: 支, b: 压档 points
 ZUI_ZI: Final = 2  # a: pattern index, b: 1 when doubled on a self-draw
@@ -44,11 +45,11 @@ ZUI_ZI_IN_JIAO: Final = 8  # a: pattern index
 ZUI_ZI_BEYOND: Final = 9  # a: pattern index
 JIAO_SELF_DRAW: Final = 10
 
-Item = tuple[int, int, int, int]
+KernelItem = tuple[int, int, int, int]
 
 
 @final
-class Plan:
+class KernelNumbers:
     """A Wuhu ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
@@ -86,7 +87,7 @@ class Plan:
         self.detectors: tuple[WuhuDetector, ...] = tuple(fn for _, fn in rs.detectors)
         self.is_jiao: tuple[bool, ...] = tuple(rs.patterns[key].role == "jiao" for key in self.keys)
         # a 嘴子 is doubled on a self-draw, except one a self-drawn flag makes (杠后开花: Field.not_doubled)
-        undoubled = {key for f in flag_table.FIELDS for key in f.not_doubled}
+        undoubled = {key for f in flag_table.fields() for key in f.not_doubled}
         self.doubles: tuple[bool, ...] = tuple(key not in undoubled for key in self.keys)
         # the 嘴子 a rule may make 交 by themselves (-1: not listed as a 嘴子)
         self.gang_hou: int = self._zui_zi_index("gang_hou_kai_hua")
@@ -101,45 +102,34 @@ class Plan:
 
 
 @final
-class Scored:
-    """One reading's integers: its value, items, patterns found (indexes into Plan.keys), 交, 压档.
+@dataclass(eq=False)
+class KernelReading:
+    """One reading's integers: its value, items, patterns found (indexes into KernelNumbers.keys), 交, 压档.
 
     `arrangement` indexes the hand's arrangements (see `arrangements`).
     """
 
-    def __init__(
-        self, value: int, items: tuple[Item, ...], found: tuple[int, ...], jiao: bool, ya: int, dealer_extra: int, arrangement: int
-    ) -> None:
-        self.value = value
-        self.items = items
-        self.found = found
-        self.jiao = jiao
-        self.ya = ya
-        self.dealer_extra = dealer_extra
-        self.arrangement = arrangement
+    value: int
+    items: tuple[KernelItem, ...]
+    found: tuple[int, ...]
+    jiao: bool
+    ya: int
+    dealer_extra: int
+    arrangement: int
 
 
 @final
+@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, or why not (NO_BA_ZHI, NOT_A_WINNING_HAND)."""
 
-    def __init__(
-        self,
-        code: int,
-        zhi: int,
-        waits: tuple[int, ...],
-        best: Scored | None,
-        payments: tuple[int, int, int],
-        arrangements: tuple[tuple[int, tuple[int, ...], int], ...],
-        every: tuple[Scored, ...],
-    ) -> None:
-        self.code = code
-        self.zhi = zhi
-        self.waits = waits
-        self.best = best
-        self.payments = payments  # next, opposite, previous
-        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
-        self.every = every  # every reading, when asked for (`explain`)
+    code: int
+    zhi: int
+    waits: tuple[int, ...]
+    best: KernelReading | None
+    payments: tuple[int, int, int]  # next, opposite, previous
+    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
+    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
 def factor_of(value: float) -> Decimal:
@@ -151,10 +141,10 @@ def factor_of(value: float) -> Decimal:
 # --- the arithmetic ---------------------------------------------------------------------
 
 
-def ya_dang(plan: Plan, sets: tuple[int, ...], win_in: int, win: int, waits: tuple[int, ...]) -> int:
+def ya_dang(kn: KernelNumbers, sets: tuple[int, ...], win_in: int, win: int, waits: tuple[int, ...]) -> int:
     """压档 points: the winning tile fills the middle of a concealed sequence (or its edge, if
     allowed); with `ya_dang_single_wait`, the 13 tiles must also wait on that tile alone."""
-    if (plan.ya_dang_single_wait and len(waits) != 1) or win_in < 0:
+    if (kn.ya_dang_single_wait and len(waits) != 1) or win_in < 0:
         return 0
     code = sets[win_in]
     if not CHOW * 34 <= code < KONG * 34:
@@ -162,7 +152,7 @@ def ya_dang(plan: Plan, sets: tuple[int, ...], win_in: int, win: int, waits: tup
     first = code - CHOW * 34
     number = first % 9 + 1
     edge = (win == first + 2 and number == 1) or (win == first and number == 7)
-    return win % 9 + 1 if win == first + 1 or (plan.ya_dang_edge_wait and edge) else 0
+    return win % 9 + 1 if win == first + 1 or (kn.ya_dang_edge_wait and edge) else 0
 
 
 def round_half_up(n: int, factor: tuple[int, int]) -> int:
@@ -174,91 +164,79 @@ def round_half_up(n: int, factor: tuple[int, int]) -> int:
     return -((-2 * x + den) // (2 * den))
 
 
-def read(plan: Plan, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int, dealer: bool) -> Scored:
+def read(kn: KernelNumbers, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int, dealer: bool) -> KernelReading:
     """One reading's items and value, from the patterns found in it (without its arrangement index)."""
     jiao_sources: list[int] = []
     zui_zi: list[int] = []
     for index in found:
-        if plan.is_jiao[index]:
+        if kn.is_jiao[index]:
             jiao_sources.append(index)
         else:
             zui_zi.append(index)
     # 嘴子 that a rule makes 交 by themselves; where the hand is 交 anyway they stay 嘴子 beyond it
     promoted: list[int] = []
-    if plan.gang_hou >= 0 and plan.gang_hou in zui_zi and ((ya > 0 and plan.gang_hou_ya_dang_jiao) or (du_diao and len(r.melds) >= plan.du_diao_jiao_melds)):
-        promoted.append(plan.gang_hou)  # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
-    if plan.hun_yi_se >= 0 and plan.hun_yi_se in zui_zi and r.self_draw and plan.hun_yi_se_self_draw_jiao:
-        promoted.append(plan.hun_yi_se)
+    if kn.gang_hou >= 0 and kn.gang_hou in zui_zi and ((ya > 0 and kn.gang_hou_ya_dang_jiao) or (du_diao and len(r.melds) >= kn.du_diao_jiao_melds)):
+        promoted.append(kn.gang_hou)  # 杠后压档也交; some tables pay a 杠后开花 on a 独吊 alike
+    if kn.hun_yi_se >= 0 and kn.hun_yi_se in zui_zi and r.self_draw and kn.hun_yi_se_self_draw_jiao:
+        promoted.append(kn.hun_yi_se)
     if promoted:
         zui_zi = [k for k in zui_zi if k not in promoted]
-    items: list[Item] = []
+    items: list[KernelItem] = []
     dealer_extra = 0
     jiao = bool(jiao_sources) or bool(promoted) or len(zui_zi) >= 2
     if jiao:
         # 交: a fixed amount, plus each 嘴子 beyond those that made it, plus self-draw. A promoted
         # 嘴子 that is not the 交 counted is still a 嘴子 beyond it, so 压档 never lowers a hand.
         sources = jiao_sources + promoted
-        counted = sources if plan.jiao_count_each_source else sources[:1]
+        counted = sources if kn.jiao_count_each_source else sources[:1]
         for index in counted:
-            items.append((JIAO_OWN, plan.jiao, index, 0))
+            items.append((JIAO_OWN, kn.jiao, index, 0))
         extras = zui_zi
-        if len(zui_zi) >= 2 and (not sources or plan.jiao_count_each_source):
-            items.append((JIAO_PAIR, plan.jiao, zui_zi[0], zui_zi[1]))
+        if len(zui_zi) >= 2 and (not sources or kn.jiao_count_each_source):
+            items.append((JIAO_PAIR, kn.jiao, zui_zi[0], zui_zi[1]))
             items.append((ZUI_ZI_IN_JIAO, 0, zui_zi[0], 0))
             items.append((ZUI_ZI_IN_JIAO, 0, zui_zi[1], 0))
             extras = zui_zi[2:]
         for index in extras:
-            items.append((ZUI_ZI_BEYOND, plan.jiao_extra, index, 0))
+            items.append((ZUI_ZI_BEYOND, kn.jiao_extra, index, 0))
         for index in promoted:
             if index not in counted:
-                items.append((ZUI_ZI_BEYOND, plan.jiao_extra, index, 0))
-        if r.self_draw and (plan.jiao_self_draw_after_kong or not r.after_kong):
-            items.append((JIAO_SELF_DRAW, plan.jiao_self_draw, 0, 0))
+                items.append((ZUI_ZI_BEYOND, kn.jiao_extra, index, 0))
+        if r.self_draw and (kn.jiao_self_draw_after_kong or not r.after_kong):
+            items.append((JIAO_SELF_DRAW, kn.jiao_self_draw, 0, 0))
     else:
         if r.self_draw:
-            di = plan.di_self_draw_ya if ya else plan.di_self_draw
-            zhi_fan = round_half_up(zhi + ya, plan.factor_self_draw)
+            di = kn.di_self_draw_ya if ya else kn.di_self_draw
+            zhi_fan = round_half_up(zhi + ya, kn.factor_self_draw)
         else:
-            di = plan.di_discard_ya if ya else plan.di_discard
-            zhi_fan = round_half_up(zhi + ya, plan.factor_discard)
+            di = kn.di_discard_ya if ya else kn.di_discard
+            zhi_fan = round_half_up(zhi + ya, kn.factor_discard)
         items.append((DI_FAN, di, ya, 0))
         items.append((ZHI_FAN, zhi_fan, zhi, ya))
         for index in zui_zi:
-            if r.self_draw and plan.doubles[index]:
-                items.append((ZUI_ZI, plan.zui_zi * plan.zui_zi_mult, index, 1))
+            if r.self_draw and kn.doubles[index]:
+                items.append((ZUI_ZI, kn.zui_zi * kn.zui_zi_mult, index, 1))
             else:
-                items.append((ZUI_ZI, plan.zui_zi, index, 0))
+                items.append((ZUI_ZI, kn.zui_zi, index, 0))
         sets = r.sets
         for index in range(r.n_concealed, len(sets)):
             if sets[index] >= KONG * 34:
                 if r.melds_concealed[index - r.n_concealed]:
-                    items.append((AN_GANG, plan.an_gang, index, 0))
+                    items.append((AN_GANG, kn.an_gang, index, 0))
                 else:
-                    items.append((MING_GANG, plan.ming_gang, index, 0))
+                    items.append((MING_GANG, kn.ming_gang, index, 0))
         if dealer:
             items.append((DEALER, di, 0, 0))
-        dealer_extra = di if plan.dealer_payer_extra and dealer_seat else 0
+        dealer_extra = di if kn.dealer_payer_extra and dealer_seat else 0
     value = 0
     for entry in items:
         value += entry[1]
-    return Scored(value, tuple(items), found, jiao, ya, dealer_extra, -1)
+    return KernelReading(value, tuple(items), found, jiao, ya, dealer_extra, -1)
 
 
-def score(
-    plan: Plan,
-    concealed: tuple[int, ...],
-    melds: tuple[int, ...],
-    melds_concealed: tuple[bool, ...],
-    win: int,
-    self_draw: bool,
-    after_kong: bool,
-    heavenly: bool,
-    earthly: bool,
-    dealer: bool,
-    dealer_seat: int,
-    keep_all: bool = False,
-    ctx: WinContext | None = None,
-) -> Outcome:
+def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
+          self_draw: bool, after_kong: bool, heavenly: bool, earthly: bool, dealer: bool, dealer_seat: int, keep_all: bool = False,
+          ctx: WinContext | None = None) -> Outcome:
     """Score one Wuhu hand: `concealed` counts the concealed tiles (winning tile included),
     `melds` are set codes (PUNG/CHOW/KONG * 34 + first), `melds_concealed` marks concealed
     kongs, `dealer_seat` is 0 (none) or the paying dealer's place 1-3 (next, opposite,
@@ -277,7 +255,7 @@ def score(
             held[code] += 3
     suit_len = (sum(held[0:9]), sum(held[9:18]), sum(held[18:27]))
     zhi = max(suit_len)
-    if zhi < plan.min_zhi:
+    if zhi < kn.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
     arrs = code_arrangements(concealed, melds, win)
     if not arrs:
@@ -288,22 +266,22 @@ def score(
     wait = waits(tuple(before), tuple(held))
     single = len(wait) == 1 and wait[0] == win
 
-    r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, plan.tong_tian_overlapping,
-                 plan.si_he_exposed_pung, plan.si_he_three_extra, plan.kongs_same_suit, ctx)
-    detectors = plan.detectors
+    r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
+                 kn.si_he_exposed_pung, kn.si_he_three_extra, kn.kongs_same_suit, ctx)
+    detectors = kn.detectors
     n_melds = len(melds)
-    best: Scored | None = None
+    best: KernelReading | None = None
     best_index = -1
-    every: list[Scored] = []
+    every: list[KernelReading] = []
     for index in range(len(arrs)):
         _, sets, win_in = arrs[index]
         r.arrange(sets, len(sets) - n_melds)
-        ya = ya_dang(plan, sets, win_in, win, wait)
+        ya = ya_dang(kn, sets, win_in, win, wait)
         found: list[int] = []
         for k in range(len(detectors)):
             if detectors[k](r):
                 found.append(k)
-        scored = read(plan, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
+        scored = read(kn, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
         if keep_all:
             scored.arrangement = index
             every.append(scored)
@@ -321,4 +299,4 @@ def score(
     return Outcome(WIN, zhi, wait, best, payments, arrs, tuple(every))
 
 
-plan_for: PlanCache[Plan] = PlanCache(Plan)  # the Plan of a (loaded, frozen) Wuhu ruleset, built once
+numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Wuhu ruleset, built once

@@ -26,22 +26,9 @@ class WuhuRead:
     `ctx` is the whole WinContext, for a detector of a fact the kernel does not pass itself.
     """
 
-    def __init__(
-        self,
-        suit_len: tuple[int, int, int],
-        honours: bool,
-        melds: tuple[int, ...],
-        melds_concealed: tuple[bool, ...],
-        self_draw: bool,
-        after_kong: bool,
-        heavenly: bool,
-        earthly: bool,
-        tong_tian_overlapping: bool,
-        si_he_exposed_pung: bool,
-        si_he_three_extra: bool,
-        kongs_same_suit: bool,
-        ctx: WinContext | None = None,
-    ) -> None:
+    def __init__(self, suit_len: tuple[int, int, int], honours: bool, melds: tuple[int, ...], melds_concealed: tuple[bool, ...],
+                 self_draw: bool, after_kong: bool, heavenly: bool, earthly: bool, tong_tian_overlapping: bool, si_he_exposed_pung: bool,
+                 si_he_three_extra: bool, kongs_same_suit: bool, ctx: WinContext | None = None) -> None:
         self.ctx = ctx
         self.melds = melds  # the declared sets' codes
         self.melds_concealed = melds_concealed  # which of them are concealed kongs

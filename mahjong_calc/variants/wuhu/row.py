@@ -1,6 +1,6 @@
-"""A Wuhu batch row from the kernel's integers: the lean record path's half of explain.py.
+"""A Wuhu batch row from the kernel's integers: the lean record path's half of build.py.
 
-Every text comes from explain.py's own functions (`_item`, `patterns`), made once per distinct
+Every text comes from build.py's own functions (`_item`, `patterns`), made once per distinct
 value and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()` gives.
 """
 
@@ -12,7 +12,7 @@ from ...core.context import WinContext
 from ...core.result import _item_text
 from ...core.shapes import CODE_KINDS, _tile_set, code_arrangement
 from ..common.row import TILE_JSON, RowAnswer, TextCache, decomposition_json, encode
-from . import explain
+from . import build
 from . import kernel as k
 from .score import not_a_win
 
@@ -22,19 +22,19 @@ if TYPE_CHECKING:
 _texts = TextCache()
 
 
-def _item_json(rs: Ruleset[Any, Any, Any], one: k.Item, arr: tuple[int, tuple[int, ...], int], melds_concealed: tuple[bool, ...], self_draw: bool) -> str:
-    """One kernel item's JSON, as explain.items() would make the Item."""
+def _item_json(rs: Ruleset[Any, Any, Any], one: k.KernelItem, arr: tuple[int, tuple[int, ...], int], melds_concealed: tuple[bool, ...], self_draw: bool) -> str:
+    """One kernel item's JSON, as build.items() would make the Item."""
     n = len(arr[1]) - len(melds_concealed)
     meld_sets = tuple(_tile_set(CODE_KINDS[c // 34], c % 34, True, conc) for c, conc in zip(arr[1][n:], melds_concealed))
     sets = code_arrangement(meld_sets, *arr).sets
-    return _item_text(explain._item(rs, one, sets, self_draw))
+    return _item_text(build._item(rs, one, sets, self_draw))
 
 
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Wuhu hand, or why it does not win (score.py's words)."""
-    out = k.score(k.plan_for(rs), counts, melds, melds_concealed, win, ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly,
-                  ctx.dealer, explain.SEAT_PLACE[ctx.dealer_seat], False, ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly,
+                  ctx.dealer, build.SEAT_PLACE[ctx.dealer_seat], False, ctx)
     best = out.best
     if out.code == k.NO_BA_ZHI:
         return not_a_win("no_ba_zhi", out.zhi, rs)
@@ -58,7 +58,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     found_key = (best.found, best.jiao)
     found = texts.get(found_key)
     if found is None:
-        names = explain.patterns(rs, best)
+        names = build.patterns(rs, best)
         found = texts[found_key] = (names, encode(list(names)))
     waits = texts.get(out.waits)
     if waits is None:

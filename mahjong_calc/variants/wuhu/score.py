@@ -11,11 +11,11 @@ from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import ScoreResult
-from . import explain as wuhu_explain
+from . import build as wuhu_build
 from . import kernel as wuhu_kernel
 
 if TYPE_CHECKING:
-    from .schema import WuhuRuleset
+    from .ruleset_schema import WuhuRuleset
 
 
 
@@ -29,10 +29,10 @@ def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
 
 
 def score_wuhu(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
-    """The kernel's best reading of the hand (kernel.py), explained (explain.py)."""
-    out = wuhu_explain.kernel(hand, ctx, rs)
+    """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
+    out = wuhu_build.kernel(hand, ctx, rs)
     if out.code == wuhu_kernel.NO_BA_ZHI:
         raise not_a_win("no_ba_zhi", out.zhi, rs)
     if out.code != wuhu_kernel.WIN:
         raise not_a_win("not_a_winning_hand", out.zhi, rs)
-    return wuhu_explain.result(hand, ctx, rs, out)
+    return wuhu_build.result(hand, ctx, rs, out)

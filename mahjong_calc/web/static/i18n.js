@@ -25,6 +25,19 @@ const T = {
     ukeire: "有效牌", expected: "期望", already_win: "已和牌, 番值 {v}", tenpai: "听",
     home_serve: "服务器: 各手机共享牌局", home_site: "本机: 不用服务器, 可离线", loading: "正在载入算分引擎…", engine_ready: "算分引擎已就绪",
     engine_failed: "算分引擎载入失败", export_csv: "导出 (CSV)", import: "导入牌局文件", imported: "已导入牌局 {ids}",
+
+    // a game begun from a phone, the join panel, notices of the others' changes, refusals (to move into the catalogue)
+    join_show: "显示二维码", join_hide: "收起", join_scan: "让其他人用手机扫码加入",
+    join_local: "只有本机能打开这个地址。要让别的手机加入, 请这样启动服务器:",
+    me: "本机玩家", me_nobody: "(未选)",
+    notice_by_hand: "{by} 记录了第 {n} 局: {what}", notice_hand: "第 {n} 局已记录: {what}",
+    notice_by_edit: "{by} 修改了第 {n} 局: {what}", notice_edit: "第 {n} 局已修改: {what}",
+    notice_by_delete: "{by} 删除了第 {n} 局", notice_delete: "第 {n} 局已删除",
+    notice_by_undo: "{by} 撤销了第 {n} 局", notice_undo: "第 {n} 局已撤销",
+    notice_by_redo: "{by} 恢复了第 {n} 局", notice_redo: "第 {n} 局已恢复",
+    notice_won: "{p} 和", notice_self_draw: "{p} 自摸", notice_discard: "{p} 放冲",
+    notice_discard_wuhu: "{p} 点炮", notice_discard_chizhou: "{p} 放冲", notice_robbed: "{p} 被抢杠",
+    notice_error: "错误行", retry_in: "{s} 秒后再试", stream_refused: "暂时收不到别人的修改: {what}",
   },
   en: {
     subtitle: "mahjong scores", new_game: "New game", variant: "Rules", dealer: "First dealer", start: "Start",
@@ -56,6 +69,19 @@ const T = {
     home_serve: "Server: the game is shared between phones", home_site: "This phone: no server, works offline",
     loading: "Loading the scoring engine…", engine_ready: "Scoring engine ready", engine_failed: "The scoring engine did not load",
     export_csv: "Export (CSV)", import: "Import a game file", imported: "Imported game {ids}",
+
+    // a game begun from a phone, the join panel, notices of the others' changes, refusals (to move into the catalogue)
+    join_show: "Show QR code", join_hide: "Hide", join_scan: "Let the others scan this with their phones to join",
+    join_local: "Only this machine can open this address. To let other phones join, start the server so:",
+    me: "This phone is", me_nobody: "(not chosen)",
+    notice_by_hand: "{by} recorded hand {n}: {what}", notice_hand: "Hand {n} recorded: {what}",
+    notice_by_edit: "{by} changed hand {n}: {what}", notice_edit: "Hand {n} changed: {what}",
+    notice_by_delete: "{by} deleted hand {n}", notice_delete: "Hand {n} deleted",
+    notice_by_undo: "{by} took back hand {n}", notice_undo: "Hand {n} taken back",
+    notice_by_redo: "{by} put back hand {n}", notice_redo: "Hand {n} put back",
+    notice_won: "{p} won", notice_self_draw: "{p} self-drawn", notice_discard: "{p} dealt in",
+    notice_discard_wuhu: "{p} dealt in", notice_discard_chizhou: "{p} dealt in", notice_robbed: "{p}'s kong robbed",
+    notice_error: "an error row", retry_in: "try again in {s} s", stream_refused: "The others' changes cannot reach this phone for now: {what}",
   },
 };
 

@@ -19,23 +19,26 @@ from . import flags as flag_table
 from .errors import InputError, shown
 from .words import N_, Text
 
-# field -> kind, from the one declaration (flags.FIELDS). Kinds: str, bool, int, list (of strings),
-# pungs (3 counts), id.
-RECORD_KINDS: dict[str, str]
-KEY_FIELDS: tuple[str, ...]
-_INDEX: dict[str, int]
-_HAND: int
-_EMPTY_KEY: list[Any]  # every field absent
+
+class _Fields:
+    """What a record's checks read of the declared fields (flags.fields()), made by `_fields()`."""
+
+    def __init__(self) -> None:
+        # field -> kind. Kinds: str, bool, int, list (of strings), pungs (3 counts), id.
+        self.kinds: dict[str, str] = {f.name: f.record_kind for f in flag_table.fields() if f.in_record}
+        self.names: tuple[str, ...] = flag_table.key_fields()
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        self.hand: int = self.index["hand"]
+        by_name = flag_table.by_name()
+        self.empty_key: list[Any] = [by_name[name].default for name in self.names]  # every field absent
 
 
-@flag_table.derived
-def _derive() -> None:
-    global RECORD_KINDS, KEY_FIELDS, _INDEX, _HAND, _EMPTY_KEY
-    RECORD_KINDS = {f.name: f.record_kind for f in flag_table.FIELDS if f.in_record}
-    KEY_FIELDS = flag_table.KEY_FIELDS
-    _INDEX = {name: i for i, name in enumerate(KEY_FIELDS)}
-    _HAND = _INDEX["hand"]
-    _EMPTY_KEY = [flag_table.BY_NAME[name].default for name in KEY_FIELDS]
+_fields: flag_table.Derived[_Fields] = flag_table.derived(_Fields)
+
+
+def record_kinds() -> dict[str, str]:
+    """Each field a batch record may give, and its kind: str, bool, int, list (of strings), pungs (3 counts), id."""
+    return _fields().kinds
 
 
 _KIND_TEXT = {
@@ -47,7 +50,7 @@ _KIND_TEXT = {
     "id": N_("a string or an integer of at most 64 bits"),
 }
 
-Key = tuple[Any, ...]  # values of KEY_FIELDS, in that order
+Key = tuple[Any, ...]  # values of flags.key_fields(), in that order
 RecordId = str | int | None
 
 EXTRA_FIELDS = ("error", "keep")  # --extra-fields: a field that is not one is an unknown_field error row, or echoed under "extra"
@@ -66,7 +69,7 @@ _FALSE = frozenset({"false", "0"})
 
 
 def _bad(name: str, value: Any) -> InputError:
-    return InputError("bad_field", "field {name!r} must be {kind}, not {value}", name=name, kind=_KIND_TEXT[RECORD_KINDS[name]], value=shown(value))
+    return InputError("bad_field", "field {name!r} must be {kind}, not {value}", name=name, kind=_KIND_TEXT[record_kinds()[name]], value=shown(value))
 
 
 def _check(name: str, kind: str, value: Any) -> Any:
@@ -124,13 +127,15 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     """
     if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check is slow; most are dicts
         raise InputError("bad_record", "a record must be a mapping of fields, not {type}", type=type(raw).__name__)
-    values = _EMPTY_KEY.copy()
+    table = _fields()
+    kinds, index = table.kinds, table.index
+    values = table.empty_key.copy()
     rid: RecordId = None
     for name, value in raw.items():
-        kind = RECORD_KINDS.get(name) if isinstance(name, str) else None
+        kind = kinds.get(name) if isinstance(name, str) else None
         if kind is None:
             raise InputError("unknown_field", "unknown field {name}{suggestion}; fields are: {fields}",
-                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(RECORD_KINDS))
+                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(kinds))
         if value is None:
             continue
         if kind == "id":
@@ -138,10 +143,10 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
                 raise _bad(name, value)
             rid = value
         elif (kind == "str" and type(value) is str) or (kind == "bool" and type(value) is bool):
-            values[_INDEX[name]] = value  # the common fields, checked inline
+            values[index[name]] = value  # the common fields, checked inline
         else:
-            values[_INDEX[name]] = _check(name, kind, value)
-    return _finish(values), rid
+            values[index[name]] = _check(name, kind, value)
+    return _finish(values, table.hand), rid
 
 
 def _did_you_mean(name: object) -> Text | str:
@@ -150,14 +155,15 @@ def _did_you_mean(name: object) -> Text | str:
         return ""
     import difflib
 
-    folded = {f.replace("_", ""): f for f in RECORD_KINDS}
+    kinds = record_kinds()
+    folded = {f.replace("_", ""): f for f in kinds}
     plain = name.lower().replace("-", "").replace("_", "").replace(" ", "")
-    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(RECORD_KINDS), n=1, cutoff=0.75)), None)
+    match = folded.get(plain) or next(iter(difflib.get_close_matches(name.lower(), list(kinds), n=1, cutoff=0.75)), None)
     return N_(" (did you mean {field!r}?)", field=match) if match else ""
 
 
-def _finish(values: list[Any]) -> Key:
-    if values[_HAND] is None:
+def _finish(values: list[Any], hand: int) -> Key:
+    if values[hand] is None:
         raise InputError("missing_field", "the record has no 'hand'")
     return tuple(values)
 
@@ -176,7 +182,7 @@ def _cell(name: str, kind: str, text: str) -> Any:
         if not re.fullmatch(r"[+-]?[0-9]+", digits):
             raise InputError("bad_field", "column {name!r} must be an integer, not {value}", name=name, value=shown(text))
         if len(digits) > 18:  # far out of any bound, and too long to convert safely
-            field = flag_table.BY_NAME[name]
+            field = flag_table.by_name()[name]
             raise InputError(f"bad_{name}", "column {name!r} must be from {low} to {high}, not {value}",
                              name=name, low=field.minimum, high=field.maximum, value=shown(text))
         return int(digits)
@@ -191,26 +197,29 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     Booleans are true/false/1/0 (any case); `melds` and `concealed_kongs` hold
     melds separated by spaces; `opponent_pungs` is written 2,0,1.
     """
-    values = _EMPTY_KEY.copy()
+    table = _fields()
+    kinds, index = table.kinds, table.index
+    values = table.empty_key.copy()
     rid: RecordId = None
     for name, text in row.items():
-        kind = RECORD_KINDS.get(name)
+        kind = kinds.get(name)
         if kind is None:
             raise InputError("unknown_field", "unknown column {name}{suggestion}; columns are: {fields}",
-                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(RECORD_KINDS))
+                                 name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(kinds))
         if text == "":
             continue
         if kind == "id":
             rid = text
         else:
-            values[_INDEX[name]] = _cell(name, kind, text)
-    return _finish(values), rid
+            values[index[name]] = _cell(name, kind, text)
+    return _finish(values, table.hand), rid
 
 
 def score_kwargs(key: Key) -> dict[str, Any]:
     """Keyword arguments for `score_hand` from a record key: the fields it gives (an absent
     one is its default in `score_hand` too, so leaving it out changes nothing and is faster)."""
-    return {name: value for name, value, absent in zip(KEY_FIELDS, key, _EMPTY_KEY) if value is not absent and value != absent}
+    table = _fields()
+    return {name: value for name, value, absent in zip(table.names, key, table.empty_key) if value is not absent and value != absent}
 
 
 def schema_path() -> Path:

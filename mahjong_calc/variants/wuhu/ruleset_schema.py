@@ -92,7 +92,7 @@ class WuhuPattern(Label):
 
 @dataclass(frozen=True)
 class WuhuSettlement(GameRules):
-    """The `settlement:` section (liability, see settle.py) of a Wuhu ruleset."""
+    """The `settlement:` section (liability, see liability.py) of a Wuhu ruleset."""
 
     # 包 only when the win is 交 (有个前提…是交就包)
     liability_needs_jiao: Annotated[bool, Doc("是交才包", "liability (包) only when the win is 交", LIABILITY)]

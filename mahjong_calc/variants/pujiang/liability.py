@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.result import ScoreResult
-from ..common.settle import Liability, Settlement, Table, options_of, pays_for_all
-from .schema import PujiangSettlement
+from ..common.settlement import Liability, Settlement, Table, options_of, pays_for_all
+from .ruleset_schema import PujiangSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -42,13 +42,13 @@ def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_ne
 
 
 def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:
-    from .kernel import owed, owed_by_robbed_fan, plan_for  # the scorer's arithmetic for one payer
+    from .kernel import numbers_for, owed, owed_by_robbed_fan  # the scorer's arithmetic for one payer
 
     pungs = ctx.opponent_pungs or (0, 0, 0)
-    plan = plan_for(rs)
+    kn = numbers_for(rs)
     if ctx.robbing_kong and ctx.robbed_fan is not None and rs.options.qiang_gang_amount != "winner_value":
-        return owed_by_robbed_fan(plan, int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)])
-    return owed(plan, int(result.extra["zi"]), fan, pungs[SEATS.index(seat)])
+        return owed_by_robbed_fan(kn, int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)])
+    return owed(kn, int(result.extra["zi"]), fan, pungs[SEATS.index(seat)])
 
 
 def settle_pujiang(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:

@@ -15,7 +15,7 @@ from ..core.flags import Field
 from . import engine
 
 _PLAYER = {"$ref": "#/$defs/player"}
-# the game's own fields of one hand (engine.HAND_KINDS names them)
+# the game's own fields of one hand (engine.hand_kinds() names them)
 OWN: dict[str, dict[str, Any]] = {
     "winner": _PLAYER,
     "winners": {
@@ -61,13 +61,13 @@ def _declared(field: Field) -> dict[str, Any]:
 
 
 def _property(name: str) -> dict[str, Any]:
-    return OWN[name] if name in OWN else _declared(flag_table.BY_NAME[name])
+    return OWN[name] if name in OWN else _declared(flag_table.by_name()[name])
 
 
 def game_schema() -> dict[str, Any]:
     """The JSON Schema of a game file for `mjcalc game settle`, as shipped in game.schema.json."""
-    winner = [name for name in engine.WINNER_FIELDS if name != "winner"]
-    hand = [name for name in engine.HAND_KINDS if name not in winner]
+    winner = [name for name in engine.winner_fields() if name != "winner"]
+    hand = [name for name in engine.hand_kinds() if name not in winner]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "mjcalc game record",

@@ -15,8 +15,8 @@ from typing import Any
 from ...core.context import WinContext
 from ...core.hand import Meld
 from ...rules.ruleset import Ruleset
+from ..common.goals import FREE, Goal, Limit, melded
 from ..common.plan import Plan
-from ..common.shanten import FREE, Goal, Limit, melded
 
 
 class WuhuPlan(Plan):

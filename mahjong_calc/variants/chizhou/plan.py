@@ -19,8 +19,8 @@ from ...core.context import WinContext
 from ...core.hand import Meld
 from ...core.tiles import is_honour
 from ...rules.ruleset import Ruleset
+from ..common.goals import Goal, Limit, Melded, melded
 from ..common.plan import Plan
-from ..common.shanten import Goal, Limit, Melded, melded
 
 # The 拉子 patterns a target can be steered to, each a condition on the groups it uses.
 SHAPE_PATTERNS = ("dui_dui_hu", "qing_yi_se", "hun_yi_se", "zi_yi_se")

@@ -1,7 +1,7 @@
 """What the variants' shanten (向听) share: the facts of the melds, the four group tables,
 and how many held tiles a seven-pairs or thirteen-style target keeps.
 
-A variant's `shanten.py` gives `plan(melds, ctx, rs)`, a `plan.Plan` whose goals (`Goal`
+A variant's `plan.py` gives `plan(melds, ctx, rs)`, a `plan.Plan` whose goals (`Goal`
 below, one kind of target each) give the distance of the concealed tiles' counts: the fewest
 tiles still to draw before the hand wins by self-draw under that variant's rules (0: 14
 tiles that already win; 1: 13 tiles that are 听牌). The shanten of 13 tiles is their

@@ -22,8 +22,8 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.hand import Meld
 from ...core.result import ScoreResult
 from ...core.tiles import RED, is_honour
-from ..common.settle import Settlement, Sourced, Table, options_of, pays_for_all
-from .schema import WuhuSettlement
+from ..common.settlement import Settlement, Sourced, Table, options_of, pays_for_all
+from .ruleset_schema import WuhuSettlement
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset

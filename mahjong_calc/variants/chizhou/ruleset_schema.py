@@ -79,7 +79,7 @@ class ChizhouPattern(Label):
 
 @dataclass(frozen=True)
 class ChizhouSettlement(GameRules):
-    """The `settlement:` section (liability, see settle.py) of the Chizhou ruleset."""
+    """The `settlement:` section (liability, see liability.py) of the Chizhou ruleset."""
 
     # 承包: the feeder of one suit's melds pays when the winner is at 拉子
     cheng_bao: Annotated[bool, Doc("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone", LIABILITY)]

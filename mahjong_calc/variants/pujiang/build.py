@@ -62,7 +62,7 @@ def _faces_held(hand: Hand, ctx: WinContext, whites: int) -> list[int]:
     return faces
 
 
-def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.Scored) -> Shape:
+def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) -> Shape:
     """The kernel's reading as the Shape the decomposition and --explain show."""
     wild = ctx.wild
     whites = (wild,) * scored.whites + (WHITE,) * (out.whites_held - scored.whites) if wild is not None else ()
@@ -86,7 +86,7 @@ def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.Scored) -> Shap
     return Shape(name, None, text, scored.faces, whites)
 
 
-def refusal(rs: Ruleset[Any, Any, Any], scored: k.Scored | None) -> NotAWin:
+def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
     """Why a reading does not win (None: no shape at all)."""
     code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
     if code == k.NEEDS_THREE_PUNGS:
@@ -117,7 +117,7 @@ def _seat(seat: Seat) -> Named:
 
 def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> Text:
     """The numbers as they add up: `子 7 × 2^1 番 = 14`, then each payer's 子 after their own pungs."""
-    plan = k.plan_for(rs)
+    kn = k.numbers_for(rs)
     m = rs.numbers.fan_multiplier
     text = N_("子 {zi} × {m}^{fan} 番 = {total}", zi=zi, m=m, fan=fan, total=zi * m ** fan)
     if isinstance(head, Text):  # 子 (七对): where a base other than the usual came from
@@ -131,14 +131,14 @@ def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Rules
         return text
     parts: list[Text] = []
     for seat, n in zip(SEATS, ctx.opponent_pungs):
-        amount = k.owed(plan, zi, fan, n)
-        raw = (zi - n) * m ** fan if plan.before_fan else zi * m ** fan - n
+        amount = k.owed(kn, zi, fan, n)
+        raw = (zi - n) * m ** fan if kn.before_fan else zi * m ** fan - n
         then = f" = {raw}" + (f" → {amount}" if amount != raw else "")
         sums = []
         for power in (f"{m}^{fan}", str(m ** fan)):  # as written; on a Chinese screen, the power worked out
             if not n:
                 sums.append(f"{zi} × {power}{then}")
-            elif plan.before_fan:
+            elif kn.before_fan:
                 sums.append(f"({zi} − {n}) × {power}{then}")
             else:
                 sums.append(f"{zi} × {power} − {n}{then}")
@@ -151,23 +151,23 @@ def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Rules
 
 def _payments_of(ctx: WinContext, rs: Ruleset[Any, Any, Any], zi: int, fan: int) -> tuple[int, int, int]:
     """The kernel's payments of a reading's 子 and 番 under the facts of the win."""
-    plan = k.plan_for(rs)
+    kn = k.numbers_for(rs)
     pungs = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else SEATS.index(ctx.discarder)
-    return k.payments(plan, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
+    return k.payments(kn, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
 
 
-def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[PujiangFacts]:
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[PujiangFacts]:
     """One reading of the kernel's, explained: 子 (with the sum), each pung or kong's 子, each
     pattern's 番, 抢杠, then what each wild and 白板 stood for."""
     seen = shape(hand, ctx, out, scored)
     if scored.refusal != k.WINS:
         return Reading(0, (), (), PujiangFacts(seen), refusal(rs, scored))
-    plan = k.plan_for(rs)
+    kn = k.numbers_for(rs)
     num = rs.numbers
-    found = [(plan.keys[index], times, index) for index, times in scored.found]
-    labels = [rs.label(key) for key, _, index in found if plan.bases[index] >= 0]
+    found = [(kn.keys[index], times, index) for index, times in scored.found]
+    labels = [rs.label(key) for key, _, index in found if kn.bases[index] >= 0]
     named = Named("/".join(zh for zh, _ in labels), "/".join(en for _, en in labels))
     base = scored.base
     sets = seen.arrangement.sets if seen.arrangement else meld_sets(hand)
@@ -180,7 +180,7 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
         else:
             items.append(item(rs, "peng_zi", num.peng_zi, N_("子 {tiles}", tiles=TileWords(s.notation()))))
     for key, times, index in found:
-        fan = (plan.fans_wild[index] if out.jokers else plan.fans[index]) * times
+        fan = (kn.fans_wild[index] if out.jokers else kn.fans[index]) * times
         items.append(item(rs, key, fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
     if scored.qiang_gang:
         items.append(item(rs, "qiang_gang", scored.qiang_gang, N_("番")))
@@ -204,7 +204,7 @@ def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best:
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
     counts, melds, concealed = kernel_input(hand)
-    return k.score(k.plan_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
+    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
 def _wild_rows(seen: Shape, wild: int | None) -> list[dict[str, Any]]:

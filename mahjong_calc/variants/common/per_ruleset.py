@@ -1,6 +1,6 @@
-"""One plan per loaded ruleset (a kernel's numbers and switches as plain ints and bools), built once.
+"""One value per loaded ruleset (a kernel's numbers and switches as plain ints and bools), built once.
 
-A loaded Ruleset is frozen, so its plan never goes stale; plans are found by the ruleset's
+A loaded Ruleset is frozen, so its value never goes stale; values are found by the ruleset's
 identity (and the ruleset kept beside it, so a new ruleset at a reused id is never mistaken
 for the old one), and at most 256 are kept.
 """
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-P = TypeVar("P")  # a kernel's Plan class
+P = TypeVar("P")  # a kernel's KernelNumbers class
 KEPT = 256
 
 
-class PlanCache(Generic[P]):
-    """`plan_for = PlanCache(Plan)`; `plan_for(rs)` is `Plan(rs)`, made once per ruleset."""
+class PerRuleset(Generic[P]):
+    """`numbers_for = PerRuleset(KernelNumbers)`; `numbers_for(rs)` is `KernelNumbers(rs)`, made once per ruleset."""
 
     def __init__(self, build: Callable[[Ruleset[Any, Any, Any]], P]) -> None:
         self._build = build
@@ -30,6 +30,6 @@ class PlanCache(Generic[P]):
             return entry[1]
         if len(self._made) >= KEPT:
             self._made.clear()
-        plan = self._build(rs)
-        self._made[id(rs)] = (rs, plan)
-        return plan
+        made = self._build(rs)
+        self._made[id(rs)] = (rs, made)
+        return made

@@ -82,7 +82,7 @@ class PujiangPattern(Label):
 
 @dataclass(frozen=True)
 class PujiangSettlement(GameRules):
-    """The `settlement:` section (liability, see settle.py) of the Pujiang ruleset."""
+    """The `settlement:` section (liability, see liability.py) of the Pujiang ruleset."""
 
     # record the robbed player's payment for all three (the scorer makes it)
     qiang_gang_bao: Annotated[bool, Doc("抢杠被抢者包三家", "the robbed player pays for all three (抢杠包)", LIABILITY)]

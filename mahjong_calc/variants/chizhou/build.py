@@ -52,7 +52,7 @@ def product_detail(base: int, found: dict[str, int], product: int, multiplier: i
     return N_("{product}, capped at {cap}", product=text, cap=base * multiplier) if product > multiplier else text
 
 
-def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.Scored) -> NotAWin:
+def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
     """Why a reading does not win: its 花 are short."""
     unless = N_(" (unless 拉子)") if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
     how = N_(WIN_KINDS[scored.need_kind])
@@ -60,7 +60,7 @@ def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.Scored) -> No
                    flowers=scored.flowers)
 
 
-def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[ChizhouFacts]:
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[ChizhouFacts]:
     """One reading of the kernel's, explained: 底, each pattern with its fan, 拉子 when capped, then each 花 source."""
     pair, codes, win_in = out.arrangements[scored.arrangement]
     arr = code_arrangement(meld_sets(hand), pair, codes, win_in)
@@ -71,13 +71,13 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     return Reading(scored.value, items + flower_items, patterns, facts, None if scored.wins else refusal(rs, ctx, scored), rank=scored.flowers)
 
 
-def fan_items(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
+def fan_items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
     """A reading's patterns found (key -> times), its items before the 花 (底, each pattern with
     its fan, 拉子 when capped, 大吊车's payment), and its pattern keys: all of them a function of
     (found, product, multiplier, la_zi)."""
-    plan = k.plan_for(rs)
+    kn = k.numbers_for(rs)
     num = rs.numbers
-    found = {plan.keys[index]: times for index, times in scored.found}
+    found = {kn.keys[index]: times for index, times in scored.found}
     items = [item(rs, "di", num.base, product_detail(num.base, found, scored.product, scored.multiplier, rs))]
     for key, times in found.items():
         fan = rs.patterns[key].fan ** times
@@ -94,7 +94,7 @@ def fan_items(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[dict[str, i
 
 def flower_item(rs: Ruleset[Any, Any, Any], source: int, tile_set: TileSet) -> Item:
     """The item of a set that brings 花 (source: kernel.ZI_PENG...)."""
-    flowers = k.plan_for(rs).flowers[source]
+    flowers = k.numbers_for(rs).flowers[source]
     return item(rs, FLOWER_KEYS[source], flowers, N_("{tiles}: {flowers} 花", tiles=TileWords(tile_set.notation()), flowers=flowers))
 
 
@@ -107,7 +107,7 @@ def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best:
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
     counts, melds, concealed = kernel_input(hand)
-    return k.score(k.plan_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
+    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
 def payments(out: k.Outcome, ctx: WinContext) -> dict[Seat, int]:

@@ -56,10 +56,10 @@ def _label(rs: Ruleset[Any, Any, Any], key: str) -> Named:
     return Named(zh, en)
 
 
-def _item(rs: Ruleset[Any, Any, Any], entry: k.Item, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
+def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
     """One of the kernel's items, with its names and detail text."""
     code, amount, a, b = entry
-    keys = k.plan_for(rs).keys
+    keys = k.numbers_for(rs).keys
     if code == k.DI_FAN:
         how = N_("自摸 self-draw") if self_draw else N_("点炮 discard")
         return item(rs, "di_fan", amount, N_("{how}, 压档 {ya}", how=how, ya=a) if a else how)
@@ -90,7 +90,7 @@ def _item(rs: Ruleset[Any, Any, Any], entry: k.Item, sets: tuple[TileSet, ...], 
 _ITEMS: dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]] = {}
 
 
-def items(rs: Ruleset[Any, Any, Any], scored: k.Scored, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
+def items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
     """The kernel's items of one reading, with their names and detail text."""
     entry = _ITEMS.get(id(rs))
     if entry is None or entry[0] is not rs or len(entry[1]) > 65536:
@@ -110,9 +110,9 @@ def items(rs: Ruleset[Any, Any, Any], scored: k.Scored, sets: tuple[TileSet, ...
     return tuple(out)
 
 
-def patterns(rs: Ruleset[Any, Any, Any], scored: k.Scored) -> tuple[str, ...]:
+def patterns(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, ...]:
     """The pattern keys found in a reading, in the ruleset's order, then `jiao` when it is 交."""
-    keys = k.plan_for(rs).keys
+    keys = k.numbers_for(rs).keys
     found = [keys[i] for i in scored.found]
     if scored.jiao:
         found.append("jiao")
@@ -125,7 +125,7 @@ def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best:
     return tuple(best if scored.arrangement == best_index else reading(hand, ctx, rs, out, scored) for scored in out.every)
 
 
-def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.Scored) -> Reading[WuhuFacts]:
+def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[WuhuFacts]:
     """One reading of the kernel's, explained."""
     arr = arrangement(hand, out.arrangements[scored.arrangement])
     return Reading(scored.value, items(rs, scored, arr.sets, ctx.self_draw), patterns(rs, scored),
@@ -139,7 +139,7 @@ def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bo
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
     counts, melds, concealed = kernel_input(hand)
     return k.score(
-        k.plan_for(rs), counts, melds, concealed, hand.win_tile,
+        k.numbers_for(rs), counts, melds, concealed, hand.win_tile,
         ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all, ctx,
     )
 

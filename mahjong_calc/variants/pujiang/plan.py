@@ -23,8 +23,8 @@ from ...core.context import WinContext
 from ...core.hand import Meld
 from ...core.tiles import WHITE
 from ...rules.ruleset import Ruleset
+from ..common.goals import FAR, Goal, melded, seven_pairs_gain, seven_pairs_kept, thirteen_gain, thirteen_kept
 from ..common.plan import Plan
-from ..common.shanten import FAR, Goal, melded, seven_pairs_gain, seven_pairs_kept, thirteen_gain, thirteen_kept
 
 
 class PujiangPlan(Plan):
