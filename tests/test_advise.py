@@ -16,7 +16,7 @@ from mahjong_calc.api.waits import hand_waits
 from mahjong_calc.cli.app import app
 from mahjong_calc.core.errors import InputError
 from mahjong_calc.core.tiles import format_tiles, parse_tiles, tile_str
-from mahjong_calc.present.render import print_advise
+from mahjong_calc.present.render_waits import print_advise
 
 runner = CliRunner()
 

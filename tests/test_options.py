@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.present.option_docs import describe, key_docs_of
-from mahjong_calc.present.render import print_options
+from mahjong_calc.present.render_waits import print_options
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
 from mahjong_calc.rules.registry import VARIANTS
 

@@ -78,7 +78,7 @@ def test_qiang_gang_amount(flags: dict[str, Any], overrides: list[str], pays: tu
     result = score_hand(HAND, variant=V, overrides=overrides, **{**ROB, **flags})
     assert _pays(result) == pays
     assert result.value == 14  # the hand's own value does not change
-    detail = result.items[0].detail  # the 子 line shows how the amount came about
+    detail = str(result.items[0].detail)  # the 子 line shows how the amount came about
     assert ("robbed player's" in detail and f"pays {sum(pays)} for all three" in detail) == ("robbed_fan" in flags)
 
 

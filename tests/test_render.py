@@ -16,7 +16,8 @@ from mahjong_calc import score_hand
 from mahjong_calc.api.waits import hand_waits
 from mahjong_calc.cli.app import app
 from mahjong_calc.core.errors import MjcalcError
-from mahjong_calc.present.render import print_table, print_waits
+from mahjong_calc.present.render import print_table
+from mahjong_calc.present.render_waits import print_waits
 
 runner = CliRunner()
 

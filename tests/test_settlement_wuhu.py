@@ -91,7 +91,12 @@ def test_score_cli_json_liability_and_chinese_seats() -> None:
 def test_score_cli_table_shows_liability() -> None:
     res = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous", "-l", "en"])
     assert res.exit_code == 0
-    assert "next +60  san_dui_bao_pai (三对包牌)" in res.stdout
+    assert "next +60  three-pung alarm: the feeder pays for all three" in res.stdout  # English alone
+    zh = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous", "-l", "zh"])
+    assert "下家 +60  三对包牌\n" in zh.stdout, zh.stdout
+    plain = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous"],
+                               env={"MJCALC_LANG": "", "LC_ALL": "", "LANG": "C.UTF-8"})
+    assert "下家 +60  三对包牌 san_dui_bao_pai" in plain.stdout, plain.stdout  # no language chosen: as always
 
 
 @pytest.mark.parametrize(

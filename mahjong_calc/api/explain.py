@@ -11,19 +11,30 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.result import ScoreResult
+from ..core.tiles import TileWords
+from ..core.words import N_, Named, Text
+
+# Pujiang's shapes (variants/common/read.SHAPE_NAMES), as a reading names them
+SHAPES = {"qi_dui": Named("七对", "seven pairs", "qi_dui"), "zhen_13": Named("真13", "thirteen apart", "zhen_13"),
+          "zhen_zhen_13": Named("真真13", "true thirteen apart", "zhen_zhen_13"),
+          "san_cai_shen": Named("三财神", "three wilds", "san_cai_shen")}
 
 
-def reading_text(facts: Any) -> str:
+def reading_text(facts: Any) -> str | Text:
     """The tiles of one reading as the decomposition shows them: `99p 123m 123m 456m 555p`, win in `123m`."""
     shape = getattr(facts, "shape", None)
     arrangement = getattr(facts, "arrangement", None) or getattr(shape, "arrangement", None)
     name = getattr(shape, "name", None)
+    text: str | Text
     if arrangement is not None:
         where = arrangement.to_dict()["win_in"]
-        text = f"{arrangement.text()}  (win in {where})"
+        text = N_("{tiles}  (win in {where})", tiles=TileWords(arrangement.text()),
+                  where=Named("将", "the pair", "pair") if where == "pair" else TileWords(where))
     else:
-        text = getattr(shape, "text", "") or ""
-    return f"{name}: {text}" if name and name != "standard" else text
+        text = Text("{tiles}", {"tiles": TileWords(getattr(shape, "text", "") or "")})
+    if name and name != "standard":
+        return N_("{shape}: {tiles}", shape=SHAPES.get(name, name), tiles=text)
+    return text
 
 
 def _chosen_index(result: ScoreResult) -> int:
@@ -36,23 +47,23 @@ def _chosen_index(result: ScoreResult) -> int:
     return -1
 
 
-def _why(result: ScoreResult, chosen: int) -> str:
+def _why(result: ScoreResult, chosen: int) -> Text:
     """One sentence: how the chosen reading beat the others."""
     readings = result.readings
     best = readings[chosen]
     winners = [r for r in readings if r.refusal is None]
     if len(readings) == 1:
-        return "the only way to read the hand"
+        return N_("the only way to read the hand")
     if len(winners) == 1:
-        return "the only reading that wins; the others break a rule"
+        return N_("the only reading that wins; the others break a rule")
     others = [r for i, r in enumerate(readings) if r.refusal is None and i != chosen]
     runner_up = max(r.value for r in others)
     if best.value > runner_up:
-        return f"the highest value: {best.value}, the next best {runner_up}"
+        return N_("the highest value: {value}, the next best {next}", value=best.value, next=runner_up)
     same = [r for r in others if r.value == best.value]
     if any(r.rank < best.rank for r in same) and not any(r.rank == best.rank for r in same):
-        return f"ties on value {best.value}; the variant's tie-break (rank [{best.rank}]) prefers it"
-    return f"ties on value {best.value}; the first of equal readings is kept"
+        return N_("ties on value {value}; the variant's tie-break (rank [{rank}]) prefers it", value=best.value, rank=best.rank)
+    return N_("ties on value {value}; the first of equal readings is kept", value=best.value)
 
 
 def explain(result: ScoreResult) -> dict[str, Any]:
@@ -63,7 +74,7 @@ def explain(result: ScoreResult) -> dict[str, Any]:
         refusal = reading.refusal
         rows.append(
             {
-                "reading": reading_text(reading.facts),
+                "reading": str(reading_text(reading.facts)),
                 "value": reading.value if refusal is None else None,
                 "patterns": list(reading.patterns),
                 "items": [i.to_dict() for i in reading.items],
@@ -71,5 +82,5 @@ def explain(result: ScoreResult) -> dict[str, Any]:
                 "chosen": index == chosen,
             }
         )
-    why = _why(result, chosen) if chosen >= 0 else "the scorer kept no reading list"
-    return {"chosen": chosen, "why": why, "readings": rows}
+    why = _why(result, chosen) if chosen >= 0 else N_("the scorer kept no reading list")
+    return {"chosen": chosen, "why": str(why), "readings": rows}

@@ -13,7 +13,7 @@ from ..core.errors import MjcalcError
 from ..core.words import N_
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
+from .options import LANG_HELP, ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
@@ -61,7 +61,7 @@ def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help="Language of the table and, when given, of error messages.")] = Lang.zh,
+    lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help=LANG_HELP)] = Lang.zh,
     variant: HeaderVariant = None,
     players: HeaderPlayers = None,
     dealer: HeaderDealer = None,
@@ -175,7 +175,7 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     screen = Screen()  # found once: a log may hold thousands of games
     for i, game in enumerate(games, 1):
         fold = Fold(game)
-        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i), bar, screen)
+        _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i, lang), bar, screen)
         typer.echo("")
         done.append((game.players, fold.state.totals))
         failed = failed or fold.failed
@@ -186,9 +186,11 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     return failed
 
 
-def _game_title(game: GameFile, number: int) -> str:
+def _game_title(game: GameFile, number: int, lang: str) -> str:
+    from ..present.layout import variant_name
+
     date = game.header.get("date")
-    return " · ".join(str(p) for p in (_game_name(game, number), game.ruleset.name, date) if p is not None)
+    return " · ".join(str(p) for p in (_game_name(game, number), variant_name(game.ruleset.name, lang), date) if p is not None)
 
 
 PROGRESS_EVERY = 256  # hands between two updates of the progress bar

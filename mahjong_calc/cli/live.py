@@ -20,7 +20,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import FlagCommand, Lang, flag_option, lang_given
+from .options import LANG_HELP, FlagCommand, Lang, flag_option, lang_given
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -39,7 +39,7 @@ DbOption = Annotated[Path | None, typer.Option(
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
 JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                          help="Language of the output (default zh) and, when given, of error messages (default English).")]
+                                          help=LANG_HELP)]
 GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
 
 
@@ -175,7 +175,7 @@ def _print_change(change: Change, json_out: bool, lang: str, said: str | None = 
         return
     lines = [] if head is None else [head]
     if change.no is not None and change.no <= len(data["hands"]) and head is None:
-        lines.append(hand_line(data["hands"][change.no - 1], lang))
+        lines.append(hand_line(data["hands"][change.no - 1], lang, data["variant"]))
     emit("\n".join([*lines, *broken, standings(data, lang)]))
 
 
@@ -218,8 +218,9 @@ def in_flag_words() -> Iterator[None]:
         if err.code == "missing_discarder":
             raise err.rewritten(_flag_words) from None
         if err.code == "game_over":
-            raise InputError("game_over", "{detail}; to play on, start the next game with `mjcalc game new` "
-                             "(or take the last hand back: `mjcalc game undo`)", detail=err) from None
+            raise InputError("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to play on, start the next "
+                             "game with `mjcalc game new` (or take the last hand back: `mjcalc game undo`)",
+                             ended_at=err.params.get("ended_at", "?")) from None
         raise
 
 
@@ -360,7 +361,8 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
 
     with errors_to_exit(json_out), _store(db) as store:
         events = store.history(game)
-    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value))
+        variant = None if json_out else store.game(game).header.get("variant")
+    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:

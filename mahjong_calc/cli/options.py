@@ -44,7 +44,8 @@ def lang_given(ctx: typer.Context, param: typer.CallbackParam, value: Lang) -> L
     return Lang(chosen) if chosen is not None else value
 
 
-LANG_HELP = "Language of the output and error messages: zh or en (default: MJCALC_LANG, else a zh locale, else English messages)."
+LANG_HELP = ("Language of everything shown, tables and messages alike: zh or en, each alone (default: MJCALC_LANG, else a zh "
+             "locale, else Chinese tables with their English beside them and English messages).")
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given, help=LANG_HELP)]
 
 
@@ -81,7 +82,7 @@ def common_options() -> tuple[inspect.Parameter, ...]:
             "--json", "-j", help="Print one JSON object instead of a table.")]),
         inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
             "--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given,
-            help="Language of the table (default zh) and, when given, of error messages (default English).")]),
+            help=LANG_HELP)]),
     )
 
 

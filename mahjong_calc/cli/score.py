@@ -82,7 +82,10 @@ def variants(
     if json_out:
         emit_json(json.dumps(rows, ensure_ascii=False))
         return
-    emit("\n".join(f"{row['name']:<10} {row['version']:<8} {row['zh']}  ({row['en']})" for row in rows))
+    from ..core.words import language
+
+    chosen = language()  # a chosen language: its title alone; none: both, as always
+    emit("\n".join(f"{row['name']:<10} {row['version']:<8} " + (row[chosen] if chosen else f"{row['zh']}  ({row['en']})") for row in rows))
 
 
 class InFormat(str, Enum):

@@ -15,7 +15,7 @@ import typer
 
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import FlagCommand, Lang, hand_inputs, hand_signature, lang_given
+from .options import LANG_HELP, FlagCommand, Lang, hand_inputs, hand_signature, lang_given
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
@@ -31,7 +31,7 @@ def _waits(**params: Any) -> None:
     Example: mjcalc waits 123456m13m99p555p
     """
     from ..api.waits import hand_waits
-    from ..present.render import print_waits
+    from ..present.render_waits import print_waits
 
     json_out, lang, rules, overrides, hand, values = hand_inputs(params)
     with errors_to_exit(json_out):
@@ -63,7 +63,7 @@ def options(
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
     lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                             help="Language of the descriptions in the table and, when given, of error messages (default English).")] = Lang.zh,
+                                             help=LANG_HELP)] = Lang.zh,
 ) -> None:
     """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
 
@@ -74,7 +74,7 @@ def options(
     """
     from ..api.waits import resolve
     from ..present.option_docs import describe
-    from ..present.render import print_options
+    from ..present.render_waits import print_options
 
     with errors_to_exit(json_out):
         rs = resolve(variant, rules, set_)
@@ -98,7 +98,7 @@ def _advise(**params: Any) -> None:
     Example: mjcalc advise 1234567m234p56p99s
     """
     from ..api.advise import hand_advice
-    from ..present.render import print_advise
+    from ..present.render_waits import print_advise
 
     json_out: bool = params.pop("json_out")
     lang: Lang = params.pop("lang")

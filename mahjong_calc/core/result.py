@@ -9,6 +9,7 @@ from typing import Any
 
 from .context import SEATS, Seat
 from .hand import Hand
+from .words import Text, language
 
 
 @dataclass(frozen=True)
@@ -19,27 +20,28 @@ class Item:
     zh: str
     en: str
     value: int
-    detail: str = ""
+    detail: str | Text = ""  # a Text is shown in the language chosen when it is read
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "zh": self.zh, "en": self.en, "value": self.value}
         if self.detail:
-            out["detail"] = self.detail
+            out["detail"] = str(self.detail)
         return out
 
 
 # json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
 _encode = json.JSONEncoder(ensure_ascii=False).encode
-_ITEM_TEXT: dict[Item, str] = {}  # an item's JSON; items repeat (a scorer may share them)
+_ITEM_TEXT: dict[tuple[Item, str | None], str] = {}  # an item's JSON in a language; items repeat (a scorer may share them)
 _KEYS = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
 
 
 def _item_text(one: Item) -> str:
-    text = _ITEM_TEXT.get(one)
+    key = (one, language())
+    text = _ITEM_TEXT.get(key)
     if text is None:
         if len(_ITEM_TEXT) >= 65536:
             _ITEM_TEXT.clear()
-        text = _ITEM_TEXT[one] = _encode(one.to_dict())
+        text = _ITEM_TEXT[key] = _encode(one.to_dict())
     return text
 
 

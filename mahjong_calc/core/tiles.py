@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from .errors import InputError
-from .words import N_
+from .words import N_, Text, language
 
 SUITS = "mpsz"
 NUM_TILES = 34
@@ -72,6 +72,53 @@ def tile_name(tile: int, lang: str = "zh") -> str:
     if lang == "zh":
         return f"{_NUM_ZH[number - 1]}{_SUIT_ZH[suit]}"
     return f"{number}-{_SUIT_EN[suit]}"
+
+
+_HONOUR_SAID = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")  # one honour, as players name it
+_SAID_RUN = re.compile(r"([1-9]+)([mpsz])")
+
+
+def _said_run(match: re.Match[str]) -> str:
+    digits, suit = match.group(1), match.group(2)
+    if suit == "z":
+        if len(digits) == 1:
+            return _HONOUR_SAID[int(digits) - 1]
+        return "".join(_HONOUR_ZH[int(d) - 1] for d in digits)
+    return "".join(_NUM_ZH[int(d) - 1] for d in digits) + _SUIT_ZH[suit]
+
+
+def tiles_said(notation: str) -> str:
+    """Notation as players say the tiles: `2m` 二万, `123m 555p` 一二三万 五五五筒, `7z` 红中, `777z` 中中中,
+    `[5555p concealed]` [五五五五筒 暗杠], `111m28p` 一一一万 二八筒; whatever is not notation stays as it is."""
+    said = _SAID_RUN.sub(lambda m: _said_run(m) + "\0", notation).replace(" concealed]", " 暗杠]")
+    return re.sub("\0(?=[一二三四五六七八九东南西北白发中])", " ", said).replace("\0", "")  # a space between two suits
+
+
+def tiles_text(notation: str) -> Text:
+    """`notation` as a detail text: the tiles as players say them on a Chinese screen, else as written."""
+    return Text("{tiles}", {"tiles": TileWords(notation)})
+
+
+class TileWords:
+    """Tiles the program names (a set, a wait, what a wild stood for), as a parameter of a `Text`:
+    as players say them on a Chinese screen (`tiles_said`), in notation otherwise."""
+
+    __slots__ = ("notation",)
+
+    def __init__(self, notation: str) -> None:
+        self.notation = notation
+
+    def render(self, lang: str | None = None) -> str:
+        return tiles_said(self.notation) if (language() if lang is None else lang) == "zh" else self.notation
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TileWords) and self.notation == other.notation
+
+    def __hash__(self) -> int:
+        return hash(self.notation)
 
 
 def parse_tiles(text: str) -> list[int]:

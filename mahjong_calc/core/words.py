@@ -186,3 +186,49 @@ def N_(msgid: str, **params: object) -> Text:
 def _(msgid: str, **params: object) -> str:
     """`msgid` in the chosen language now, formatted with `params`."""
     return Text(msgid, params).render()
+
+
+class Named:
+    """A word the program has in both languages (a pattern's or a seat's name), as a parameter of a
+    `Text`: Chinese in Chinese, English in English, and `plain` (default: the Chinese) with no
+    language chosen, as the texts read before there was a choice."""
+
+    __slots__ = ("en", "plain", "zh")
+
+    def __init__(self, zh: str, en: str, plain: str | None = None) -> None:
+        self.zh, self.en = zh, en
+        self.plain = zh if plain is None else plain
+
+    def render(self, lang: str | None = None) -> str:
+        lang = _LANG[0] if lang is None else lang
+        return self.zh if lang == "zh" else self.en if lang == "en" else self.plain
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Named) and (self.zh, self.en, self.plain) == (other.zh, other.en, other.plain)
+
+    def __hash__(self) -> int:
+        return hash((self.zh, self.en, self.plain))
+
+
+class Joined:
+    """Parts (texts or strings) joined by `sep` when shown, each in the language chosen then."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: tuple[object, ...], sep: str) -> None:
+        self.parts, self.sep = parts, sep
+
+    def render(self, lang: str | None = None) -> str:
+        return self.sep.join(p.render(lang) if hasattr(p, "render") else str(p) for p in self.parts)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Joined) and (self.parts, self.sep) == (other.parts, other.sep)
+
+    def __hash__(self) -> int:
+        return hash((self.parts, self.sep))

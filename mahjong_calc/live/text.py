@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 WORDS = {
-    "zh": {"hand": "第 {no} 局", "draw": "流局", "wins": "{who} 和", "self_draw": "自摸", "from": "{who} 放冲",
+    "zh": {"hand": "第 {no} 局", "draw": "流局", "wins": "{who} 和", "self_draw": "自摸", "from": "{who} {discard}",
            "value": "番 {value}", "standings": "{n} 局后积分", "chips": "子", "undone": "已撤销第 {no} 局",
            "none": "还没有牌局", "game": "牌局 {id}", "ended": "第 {no} 局结束 (有人子输光)", "error": "错误",
            "redone": "已恢复第 {no} 局", "deleted": "已删除第 {no} 局",
@@ -30,7 +30,15 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def hand_line(hand: dict[str, Any], lang: str) -> str:
+def _discarded(who: str, lang: str, variant: str | None) -> str:
+    """`王 点炮` at a Wuhu table, `王 放冲` at a Chizhou one: the variant's own word (its ruleset's labels)."""
+    from ..present.layout import variant_word
+
+    word = variant_word(variant, "discard", "zh", "放冲") if lang == "zh" and variant else "放冲"
+    return WORDS[lang]["from"].format(who=who, discard=word)
+
+
+def hand_line(hand: dict[str, Any], lang: str, variant: str | None = None) -> str:
     """`hand 5: 李 wins, discard of 王, value 12` and each player's change."""
     w = WORDS[lang]
     head = w["hand"].format(no=hand["no"])
@@ -40,7 +48,7 @@ def hand_line(hand: dict[str, Any], lang: str) -> str:
         what = w["draw"]
     else:
         winners = hand.get("winners") or [hand["winner"]]
-        how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder") or "?")
+        how = w["self_draw"] if hand.get("self_draw") else _discarded(hand.get("discarder") or "?", lang, variant)
         results = hand["result"] if isinstance(hand["result"], list) else [hand["result"]]
         values = ", ".join(w["value"].format(value=r["value"]) for r in results)
         if len(results) > 1:  # 一炮多响: each winner's value beside their name
@@ -65,36 +73,47 @@ def standings(data: dict[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
+def _cells(text: str) -> int:
+    """Terminal columns of `text`: two for a wide (CJK) character."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def game_rows(games: list[dict[str, Any]], lang: str) -> str:
+    from ..present.layout import variant_name
+
     if not games:
         return WORDS[lang]["none"]
+    names = [variant_name(str(g["variant"]), lang) for g in games]
+    width = max(9, *(_cells(n) for n in names))
     out = []
-    for g in games:
-        out.append(f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}  {g['variant']:<9} "
+    for g, name in zip(games, names, strict=True):
+        out.append(f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}  {name}{' ' * (width - _cells(name))} "
                    f"{','.join(g['players'])}  ({g['hands']} {'局' if lang == 'zh' else 'hands'})")
     return "\n".join(out)
 
 
-def hand_summary(hand: dict[str, Any], lang: str) -> str:
+def hand_summary(hand: dict[str, Any], lang: str, variant: str | None = None) -> str:
     """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局)."""
     w = WORDS[lang]
     if hand.get("draw"):
         return w["draw"]
     entries = hand["winners"] if isinstance(hand.get("winners"), list) else [hand]
-    how = w["self_draw"] if hand.get("self_draw") else w["from"].format(who=hand.get("discarder") or "?")
+    how = w["self_draw"] if hand.get("self_draw") else _discarded(str(hand.get("discarder") or "?"), lang, variant)
     tiles = "; ".join(" ".join(str(x) for x in [e.get("hand", ""), *(e.get("melds") or [])] if x) for e in entries if isinstance(e, dict))
     who = "+".join(str(e.get("winner", "?")) for e in entries if isinstance(e, dict))
     return f"{w['wins'].format(who=who)}, {how}: {tiles}"
 
 
-def history_lines(events: list[dict[str, Any]], lang: str) -> str:
+def history_lines(events: list[dict[str, Any]], lang: str, variant: str | None = None) -> str:
     """`mjcalc game history`: one line per event, with its time and the hand it is about."""
     w = WORDS[lang]
     if not events:
         return w["no_events"]
     out = []
     for ev in events:
-        what = hand_summary(ev["hand"], lang) if isinstance(ev.get("hand"), dict) else ""
+        what = hand_summary(ev["hand"], lang, variant) if isinstance(ev.get("hand"), dict) else ""
         text = w[f"ev_{ev['kind']}"].format(no=ev.get("no", "?"), what=what)
         out.append(f"{ev['seq']:>4}  {ev['at'][:19].replace('T', ' ')}  {text}")
     return "\n".join(out)

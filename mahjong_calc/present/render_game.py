@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from typing import IO, Any
 
-HEAD = {
-    "zh": {"no": "#", "dealer": "庄", "winner": "和", "how": "方式", "value": "番", "liability": "包", "chips": "（子）",
-           "total": "合计", "self_draw": "自摸", "draw": "流局", "discard": "点炮", "transfers": "结算", "ended": "子输完，牌局结束于第 {} 局"},
-    "en": {"no": "#", "dealer": "Dealer", "winner": "Winner", "how": "How", "value": "Value", "liability": "Liability",
-           "chips": " (chips)", "total": "Total", "self_draw": "self-draw", "draw": "drawn", "discard": "from",
-           "transfers": "Transfers", "ended": "a player's chips ran out: the game ended at hand {}"},
-}
+from ..core.words import N_
+from .layout import Words, variant_name, variant_word
+
+HEAD = Words(no=N_("#"), dealer=N_("Dealer"), winner=N_("Winner"), how=N_("How"), value=N_("Value"), liability=N_("Liability"),
+             chips=N_(" (chips)"), total=N_("Total"), self_draw=N_("self-draw"), draw=N_("drawn"), discard=N_("from"),
+             transfers=N_("Transfers"), ended=N_("a player's chips ran out: the game ended at hand {}"))
 
 
 def _signed(n: int) -> str:
@@ -53,6 +52,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
     head = HEAD[lang]
     players: list[str] = data["players"]
     has_chips = data["chips"] is not None
+    discard = variant_word(data["variant"], "discard", "zh", head["discard"]) if lang == "zh" else head["discard"]
     rows = []
     for hand in data["hands"]:
         settlement = hand["settlement"]
@@ -66,12 +66,12 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
         else:
             results = hand["result"] if isinstance(hand["result"], list) else [hand["result"]]
             winner = hand.get("winner") or "+".join(hand["winners"])
-            how = head["self_draw"] if hand["self_draw"] else f"{head['discard']} {hand['discarder'] or '?'}"
+            how = head["self_draw"] if hand["self_draw"] else f"{discard} {hand['discarder'] or '?'}"
             value = "+".join(str(r["value"]) for r in results)
         marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['en'].split(':')[0]} {row['payer']} +{row['amount']}" for row in settlement["liability"])
         rows.append((str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks))
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
-    name = title if title is not None else data["variant"]
+    name = title if title is not None else variant_name(data["variant"], lang)
     headers = [head[k] for k in ("no", "dealer", "winner", "how", "value")] + [p + (head["chips"] if has_chips else "") for p in players]
     headers.append(head["liability"])
     tail = []
@@ -188,10 +188,7 @@ def _print_narrow(console: Any, title: str, players: list[str], rows: list[tuple
     packed([f"{p} {t}" for p, t in zip(players, totals, strict=True)])
 
 
-TOTALS = {
-    "zh": {"player": "玩家", "total": "合计", "games": "{} 局合计", "transfers": "结算"},
-    "en": {"player": "Player", "total": "Total", "games": "Totals over {} games", "transfers": "Transfers"},
-}
+TOTALS = Words(player=N_("Player"), total=N_("Total"), games=N_("Totals over {} games"), transfers=N_("Transfers"))
 
 
 def print_totals(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = None) -> None:

@@ -8,23 +8,35 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from .render import NARROW, _console, _fold, _table, _whole_words
+from ..core.words import N_
+from .layout import NARROW, Words, variant_name, variant_word
+from .layout import console as _console
+from .layout import fold as _fold
+from .layout import table as _table
+from .layout import whole_words as _whole_words
 
-WORDS = {
-    "zh": {"title": "赛季统计：{games} 局，{hands} 手", "variant_title": "{variant}：{games} 局，{hands} 手",
-           "player": "玩家", "net": "净", "games": "局", "hands": "手", "wins": "和",
-           "win_rate": "和率", "self_draws": "自摸", "deal_ins": "放炮", "deal_in_rate": "放炮率", "draws": "流局", "mean_win": "平均番",
-           "liability_paid": "包付", "liability_received": "包收", "biggest": "最大", "pattern": "番种", "variant": "玩法",
-           "times": "次", "where": "{game} #{no}", "none": "无"},
-    "en": {"title": "Season: {games} games, {hands} hands", "variant_title": "{variant}: {games} games, {hands} hands",
-           "player": "Player", "net": "Net", "games": "Games", "hands": "Hands",
-           "wins": "Wins", "win_rate": "Win%", "self_draws": "Self", "deal_ins": "Deal-ins", "deal_in_rate": "Deal%",
-           "draws": "Draws", "mean_win": "Mean", "liability_paid": "Liab. paid", "liability_received": "Liab. recv",
-           "biggest": "Biggest", "pattern": "Pattern", "variant": "Variant", "times": "Times", "where": "{game} #{no}",
-           "none": "none"},
-}
+WORDS = Words(title=N_("Season: {games} games, {hands} hands"), variant_title=N_("{variant}: {games} games, {hands} hands"),
+              player=N_("Player"), net=N_("Net"), games=N_("Games"), hands=N_("Hands"), wins=N_("Wins"), win_rate=N_("Win%"),
+              self_draws=N_("Self"), deal_ins=N_("Deal-ins"), deal_in_rate=N_("Deal%"), draws=N_("Draws (流局)"), mean_win=N_("Mean"),
+              liability_paid=N_("Liab. paid"), liability_received=N_("Liab. recv"), biggest=N_("Biggest"), pattern=N_("Pattern"),
+              variant=N_("Variant"), times=N_("Times"), where=N_("{game} #{no}"), none=N_("none"))
 LINES = (("games", "hands", "wins", "win_rate"), ("self_draws", "deal_ins", "deal_in_rate", "draws"),
          ("mean_win", "liability_paid", "liability_received"))  # a player's paragraph when narrow, a few counts a line
+
+
+def _words(lang: str, part: dict[str, Any]) -> dict[str, str]:
+    """The words of one variant's tables: its own word for a discard (放炮 at Wuhu, 放冲 at Chizhou)
+    and, on a chosen Chinese screen, its name."""
+    w = dict(WORDS[lang])
+    variant = str(part.get("variant", ""))
+    if lang == "zh" and variant:
+        word = variant_word(variant, "discard", "zh", w["deal_ins"])
+        w["deal_ins"], w["deal_in_rate"] = word, word + "率"
+    return w
+
+
+def _titled(w: dict[str, str], part: dict[str, Any], lang: str) -> str:
+    return w["variant_title"].format(**{**part, "variant": variant_name(str(part["variant"]), lang)})
 
 
 def _signed(n: int) -> str:
@@ -67,8 +79,9 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
     console.print(Text(w["title"].format(games=data["games"], hands=data["hands"]), overflow="fold"))
     if console.width < NARROW:
         for part in data["standings"]:
+            w = _words(lang, part)
             if several:
-                console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+                console.print(Text(_titled(w, part, lang), overflow="fold"))
             for row in part["players"]:
                 console.print(Text(f"{row['player']}  {w['net']} {_signed(row['net'])}", overflow="fold"))
                 for keys in LINES:
@@ -80,13 +93,14 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
         if data["patterns"]:
             console.print(Text(w["pattern"], overflow="fold"))
             for p in data["patterns"]:
-                console.print(Text(f"  {_pattern_name(p, lang)} ({p['variant']}) {p['wins']}", overflow="fold"))
+                console.print(Text(f"  {_pattern_name(p, lang)} ({variant_name(p['variant'], lang)}) {p['wins']}", overflow="fold"))
         return
     tables: tuple[tuple[str, ...], ...] = (("net", "games", "hands", "wins", "win_rate", "mean_win"),
               ("self_draws", "deal_ins", "deal_in_rate", "draws", "liability_paid", "liability_received"))
     for part in data["standings"]:
+        w = _words(lang, part)
         if several:
-            console.print(Text(w["variant_title"].format(**part), overflow="fold"))
+            console.print(Text(_titled(w, part, lang), overflow="fold"))
         for columns in tables:
             table = _table(console)
             _fold(table, w["player"])
@@ -107,5 +121,5 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
         _fold(patterns, w["variant"])
         _fold(patterns, w["times"], "right")
         for p in data["patterns"]:
-            patterns.add_row(_pattern_name(p, lang), p["variant"], str(p["wins"]))
+            patterns.add_row(_pattern_name(p, lang), variant_name(p["variant"], lang), str(p["wins"]))
         console.print(_whole_words(patterns, console.width))

@@ -16,7 +16,8 @@ from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, code_arrangement, kernel_input, meld_sets
-from ...core.words import N_
+from ...core.tiles import TileWords
+from ...core.words import N_, Text
 from ..common.reading import Reading, chosen_result, each_pays, item
 from . import kernel as k
 
@@ -42,13 +43,13 @@ class ChizhouFacts:
     win_kind: str  # what kind of win, for the message when 花 are short
 
 
-def product_detail(base: int, found: dict[str, int], product: int, multiplier: int, rs: Ruleset[Any, Any, Any]) -> str:
+def product_detail(base: int, found: dict[str, int], product: int, multiplier: int, rs: Ruleset[Any, Any, Any]) -> str | Text:
     """底 times each fan, and the cap, so the numbers add up on screen: `1 × 3 × 2 = 6, capped at 3`."""
     fans = [str(rs.patterns[key].fan ** times) for key, times in found.items()]
     if not fans:
-        return "底"
+        return N_("底")
     text = f"{' × '.join([str(base), *fans])} = {base * product}"
-    return text + (f", capped at {base * multiplier}" if product > multiplier else "")
+    return N_("{product}, capped at {cap}", product=text, cap=base * multiplier) if product > multiplier else text
 
 
 def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
@@ -82,18 +83,19 @@ def fan_items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[dict
         fan = rs.patterns[key].fan ** times
         items.append(item(rs, key, fan, f"×{fan}"))
     if scored.la_zi:
-        detail = f"封顶: ×{scored.product} capped at ×{num.cap}" if scored.product > num.cap else f"封顶 ×{num.cap}"
+        detail = N_("封顶: ×{product} capped at ×{cap}", product=scored.product, cap=num.cap) if scored.product > num.cap \
+            else N_("封顶 ×{cap}", cap=num.cap)
         items.append(item(rs, "la_zi", scored.multiplier, detail))
     times = rs.options.da_diao_che_payment_multiplier
     if "da_diao_che" in found and times != 1:
-        items.append(item(rs, "da_diao_che_payment", times, f"大吊车: each payment ×{times}"))
+        items.append(item(rs, "da_diao_che_payment", times, N_("大吊车: each payment ×{times}", times=times)))
     return found, tuple(items), tuple(found) + (("la_zi",) if scored.la_zi else ())
 
 
 def flower_item(rs: Ruleset[Any, Any, Any], source: int, tile_set: TileSet) -> Item:
     """The item of a set that brings 花 (source: kernel.ZI_PENG...)."""
     flowers = k.numbers_for(rs).flowers[source]
-    return item(rs, FLOWER_KEYS[source], flowers, f"{tile_set.notation()}: {flowers} 花")
+    return item(rs, FLOWER_KEYS[source], flowers, N_("{tiles}: {flowers} 花", tiles=TileWords(tile_set.notation()), flowers=flowers))
 
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> tuple[Reading[ChizhouFacts], ...]:

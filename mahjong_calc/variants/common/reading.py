@@ -17,6 +17,7 @@ from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
+from ...core.words import Text
 from .best import better
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def round_half_up(value: Decimal) -> int:
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def item(ruleset: Ruleset[Any, Any, Any], key: str, value: int, detail: str = "") -> Item:
+def item(ruleset: Ruleset[Any, Any, Any], key: str, value: int, detail: str | Text = "") -> Item:
     zh, en = ruleset.label(key)
     return Item(key, zh, en, value, detail)
 

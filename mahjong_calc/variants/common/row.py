@@ -15,6 +15,7 @@ from ...core.errors import NotAWin
 from ...core.result import ScoreResult
 from ...core.shapes import CODE_KINDS, _pair_text, _tile_set
 from ...core.tiles import NUM_TILES, tile_str
+from ...core.words import language
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -51,21 +52,22 @@ def decomposition_json(pair: int, codes: tuple[int, ...], win_in: int, melds_con
 
 
 class TextCache:
-    """Texts of one ruleset (an item's JSON, a pattern list's), each made once per distinct key.
+    """Texts of one ruleset in one language (an item's JSON, a pattern list's), each made once per distinct key.
 
-    Found by the ruleset's identity, the ruleset kept beside it (as PerRuleset does); a cache
-    that grows past `KEPT` entries starts afresh.
+    Found by the ruleset's identity and the language chosen (core/words), the ruleset kept beside
+    it (as PerRuleset does); a cache that grows past `KEPT` entries starts afresh.
     """
 
     KEPT = 65536
 
     def __init__(self) -> None:
-        self._made: dict[int, tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = {}
+        self._made: dict[tuple[int, str | None], tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = {}
 
     def of(self, rs: Ruleset[Any, Any, Any]) -> dict[Any, Any]:
-        entry = self._made.get(id(rs))
+        key = (id(rs), language())
+        entry = self._made.get(key)
         if entry is None or entry[0] is not rs or len(entry[1]) > self.KEPT:
             if len(self._made) >= 256:
                 self._made.clear()
-            entry = self._made[id(rs)] = (rs, {})
+            entry = self._made[key] = (rs, {})
         return entry[1]

@@ -22,8 +22,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "cheng_bao": ("承包", "feeder's liability"),
     "fan_bao": ("反包", "reverse liability: the player fed pays the feeder"),
     "qiang_gang_bao": ("抢杠包", "robbed kong: the robbed player pays for all three"),
-    "sheng_zhang_bao": ("生张包", "unseen tile during 飘: the discarder pays for all three"),
-    "piao_bao": ("飘包", "the feeder of the second 飘 pays that 飘"),
+    "sheng_zhang_bao": ("生张包", "unseen tile during a piao: the discarder pays for all three"),
+    "piao_bao": ("飘包", "the feeder of the second piao pays that piao"),
 }
 
 

@@ -16,8 +16,9 @@ from ...core.errors import NotAWin
 from ...core.hand import SEAT_ZH, Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, _tile_set, kernel_input, meld_sets
-from ...core.tiles import WHITE, format_tiles, tile_str
+from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
+from ...core.words import N_, Joined, Named, Text
 from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
 from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
@@ -104,33 +105,47 @@ def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAW
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets, 七对, 真13 or 三财神, even with the wilds")
 
 
-def value_detail(head: str, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> str:
+_HOW = {  # options.qiang_gang_amount, as the detail names it
+    "robbed_fan": Named("按被抢者的番", "by the robbed player's fan", "robbed_fan"),
+    "robbed_fan_doubling": Named("按被抢者的番翻倍", "doubling by the robbed player's fan", "robbed_fan_doubling"),
+}
+
+
+def _seat(seat: Seat) -> Named:
+    return Named(_SEAT_ZH[seat], seat)
+
+
+def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> Text:
     """The numbers as they add up: `子 7 × 2^1 番 = 14`, then each payer's 子 after their own pungs."""
     kn = k.numbers_for(rs)
     m = rs.numbers.fan_multiplier
-    text = f"子 {zi} × {m}^{fan} 番 = {zi * m ** fan}"
-    if head != "子":  # 子 (七对): where a base other than the usual came from
-        text = f"{head}; {text}"
+    text = N_("子 {zi} × {m}^{fan} 番 = {total}", zi=zi, m=m, fan=fan, total=zi * m ** fan)
+    if isinstance(head, Text):  # 子 (七对): where a base other than the usual came from
+        text = N_("{head}; {value}", head=head, value=text)
     if ctx.robbing_kong and ctx.discarder is not None and ctx.robbed_fan is not None and rs.options.qiang_gang_amount != "winner_value":
         paid = payments[SEATS.index(ctx.discarder)]
-        how = rs.options.qiang_gang_amount
-        return f"{text}; 抢杠 by the robbed player's {ctx.robbed_fan} 番 ({how}): {_SEAT_ZH[ctx.discarder]} pays {paid} for all three"
+        how = _HOW[rs.options.qiang_gang_amount]
+        return N_("{value}; 抢杠 by the robbed player's {fan} 番 ({how}): {seat} pays {paid} for all three",
+                  value=text, fan=ctx.robbed_fan, how=how, seat=_seat(ctx.discarder), paid=paid)
     if ctx.opponent_pungs is None:
         return text
-    parts = []
+    parts: list[Text] = []
     for seat, n in zip(SEATS, ctx.opponent_pungs):
         amount = k.owed(kn, zi, fan, n)
-        if not n:
-            sum_text = f"{zi} × {m}^{fan}"
-        elif kn.before_fan:
-            sum_text = f"({zi} − {n}) × {m}^{fan}"
-        else:
-            sum_text = f"{zi} × {m}^{fan} − {n}"
         raw = (zi - n) * m ** fan if kn.before_fan else zi * m ** fan - n
-        parts.append(f"{_SEAT_ZH[seat]} {sum_text} = {raw}" + (f" → {amount}" if amount != raw else ""))
-    text += "; " + ", ".join(parts)
+        then = f" = {raw}" + (f" → {amount}" if amount != raw else "")
+        sums = []
+        for power in (f"{m}^{fan}", str(m ** fan)):  # as written; on a Chinese screen, the power worked out
+            if not n:
+                sums.append(f"{zi} × {power}{then}")
+            elif kn.before_fan:
+                sums.append(f"({zi} − {n}) × {power}{then}")
+            else:
+                sums.append(f"{zi} × {power} − {n}{then}")
+        parts.append(N_("{seat} {owed}", seat=_seat(seat), owed=Named(sums[1], sums[0], sums[0])))
+    text = N_("{value}; {each}", value=text, each=Joined(tuple(parts), ", "))
     if ctx.robbing_kong and ctx.discarder is not None:
-        text += f"; {_SEAT_ZH[ctx.discarder]} pays all three (抢杠)"
+        text = N_("{value}; {seat} pays all three (抢杠)", value=text, seat=_seat(ctx.discarder))
     return text
 
 
@@ -152,7 +167,8 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
     kn = k.numbers_for(rs)
     num = rs.numbers
     found = [(kn.keys[index], times, index) for index, times in scored.found]
-    named = "/".join(rs.label(key)[0] for key, _, index in found if kn.bases[index] >= 0)
+    labels = [rs.label(key) for key, _, index in found if kn.bases[index] >= 0]
+    named = Named("/".join(zh for zh, _ in labels), "/".join(en for _, en in labels))
     base = scored.base
     sets = seen.arrangement.sets if seen.arrangement else meld_sets(hand)
     items: list[Item] = []
@@ -160,19 +176,20 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
         if s.kind == "chow":
             continue
         if s.kind == "kong":
-            items.append(item(rs, "gang_zi", num.gang_zi, f"子 {s.notation()}"))
+            items.append(item(rs, "gang_zi", num.gang_zi, N_("子 {tiles}", tiles=TileWords(s.notation()))))
         else:
-            items.append(item(rs, "peng_zi", num.peng_zi, f"子 {s.notation()}"))
+            items.append(item(rs, "peng_zi", num.peng_zi, N_("子 {tiles}", tiles=TileWords(s.notation()))))
     for key, times, index in found:
         fan = (kn.fans_wild[index] if out.jokers else kn.fans[index]) * times
-        items.append(item(rs, key, fan, "番" + (f" × {times}" if times > 1 else "")))
+        items.append(item(rs, key, fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
     if scored.qiang_gang:
-        items.append(item(rs, "qiang_gang", scored.qiang_gang, "番"))
+        items.append(item(rs, "qiang_gang", scored.qiang_gang, N_("番")))
     for face in seen.wild_faces:
-        items.append(item(rs, "wild_as", 0, f"{tile_str(ctx.wild or 0)} → {tile_str(face) if face is not None else '—'}"))
+        stood = TileWords(tile_str(face)) if face is not None else "—"
+        items.append(item(rs, "wild_as", 0, N_("{wild} → {face}", wild=TileWords(tile_str(ctx.wild or 0)), face=stood)))
     for face in seen.white_faces:
-        items.append(item(rs, "white_as", 0, f"5z → {tile_str(face)}"))
-    head = "子" + ("" if base == num.base_zi else f" ({named})")
+        items.append(item(rs, "white_as", 0, N_("{wild} → {face}", wild=TileWords("5z"), face=TileWords(tile_str(face)))))
+    head: str | Text = "子" if base == num.base_zi else N_("子 ({patterns})", patterns=named)
     first = item(rs, "base_zi", base, value_detail(head, scored.zi, scored.fan, ctx, rs, _payments_of(ctx, rs, scored.zi, scored.fan)))
     patterns = tuple(key for key, _, _ in found) + (("qiang_gang",) if scored.qiang_gang else ())
     return Reading(scored.value, (first, *items), patterns, PujiangFacts(seen, scored.zi, scored.fan))

@@ -15,7 +15,8 @@ from ...core.context import WinContext
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import CODE_KINDS, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
-from ...core.tiles import NUM_TILES, tile_str
+from ...core.tiles import NUM_TILES, tile_str, tiles_text
+from ...core.words import N_, Named
 from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
 
@@ -49,34 +50,40 @@ def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangemen
     return Arrangement(pair, concealed + melds, win_in)
 
 
+def _label(rs: Ruleset[Any, Any, Any], key: str) -> Named:
+    """A pattern's name as a parameter: Chinese, English in English."""
+    zh, en = rs.label(key)
+    return Named(zh, en)
+
+
 def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
     """One of the kernel's items, with its names and detail text."""
     code, amount, a, b = entry
     keys = k.numbers_for(rs).keys
     if code == k.DI_FAN:
-        how = ("自摸 self-draw" if self_draw else "点炮 discard") + (f", 压档 {a}" if a else "")
-        return item(rs, "di_fan", amount, how)
+        how = N_("自摸 self-draw") if self_draw else N_("点炮 discard")
+        return item(rs, "di_fan", amount, N_("{how}, 压档 {ya}", how=how, ya=a) if a else how)
     if code == k.ZHI_FAN:
         factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
         return item(rs, "zhi_fan", amount, zhi_fan_detail(a, b, factor, amount))
     if code == k.ZUI_ZI:
         mult = rs.numbers.zui_zi_self_draw_multiplier
-        return item(rs, keys[a], amount, "嘴子" + (f" × {mult} self-draw" if b else ""))
+        return item(rs, keys[a], amount, N_("嘴子 × {times} self-draw", times=mult) if b else N_("嘴子"))
     if code == k.AN_GANG:
-        return item(rs, "an_gang", amount, sets[a].notation())
+        return item(rs, "an_gang", amount, tiles_text(sets[a].notation()))
     if code == k.MING_GANG:
-        return item(rs, "ming_gang", amount, sets[a].notation())
+        return item(rs, "ming_gang", amount, tiles_text(sets[a].notation()))
     if code == k.DEALER:
-        return item(rs, "dealer", amount, "winner is dealer: one more 底番")
+        return item(rs, "dealer", amount, N_("winner is dealer: one more 底番"))
     if code == k.JIAO_OWN:
-        return item(rs, "jiao", amount, f"{rs.label(keys[a])[0]} is 交 by itself")
+        return item(rs, "jiao", amount, N_("{pattern} is 交 by itself", pattern=_label(rs, keys[a])))
     if code == k.JIAO_PAIR:
-        return item(rs, "jiao", amount, f"two 嘴子: {rs.label(keys[a])[0]} + {rs.label(keys[b])[0]}")
+        return item(rs, "jiao", amount, N_("two 嘴子: {first} + {second}", first=_label(rs, keys[a]), second=_label(rs, keys[b])))
     if code == k.ZUI_ZI_IN_JIAO:
-        return item(rs, keys[a], amount, "嘴子 counted in 交")
+        return item(rs, keys[a], amount, N_("嘴子 counted in 交"))
     if code == k.ZUI_ZI_BEYOND:
-        return item(rs, keys[a], amount, "嘴子 beyond 交")
-    return item(rs, "jiao_self_draw", amount, "self-draw with 交")
+        return item(rs, keys[a], amount, N_("嘴子 beyond 交"))
+    return item(rs, "jiao_self_draw", amount, N_("self-draw with 交"))
 
 
 # Items are values: one per (ruleset, kernel item, how the hand was won) is made, then shared
