@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..core.words import N_, language_of_header, speaking
 from . import routes_calc as calc
 from . import routes_games as games
 from . import routes_hands as hands
@@ -50,8 +51,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
 
     stream_limits = streams or StreamLimits()
     hub = Hub(lambda: Store(db), stream_limits, stream_total(stream_limits), announce)
-    ctx = Context(db, tokens, public, hub, Work("scoring", work),
-                  Work("game state", work or STATES))
+    ctx = Context(db, tokens, public, hub, Work(N_("scoring"), work),
+                  Work(N_("game state"), work or STATES))
 
     def api(route: Callable[..., object], game_route: bool = False) -> Callable[[Request], object]:
         return endpoint(ctx, route, game_route)  # type: ignore[arg-type]
@@ -63,6 +64,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/api/advise", api(calc.advise), methods=["POST"]),
         Route("/api/variants", api(calc.variants)),
         Route("/api/messages", api(calc.messages)),
+        Route("/api/words", api(calc.words)),
         Route("/api/games", api(games.games), methods=["GET"]),
         Route("/api/games", api(games.new_game), methods=["POST"]),
         Route("/api/games/{game}", api(games.show, True)),
@@ -84,7 +86,12 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         code = "not_found" if status == 404 else "method_not_allowed" if status == 405 else "bad_request" if status < 500 else "internal_error"
-        return error_response(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
+        route = f"{request.method} {request.url.path[:200]}"
+        message = (N_("{route}: no such address", route=route) if status == 404
+                   else N_("{route}: this address does not take that method", route=route) if status == 405
+                   else N_("{route}: {detail}", route=route, detail=str(getattr(exc, "detail", "error"))[:200]))
+        with speaking(language_of_header(request.headers.get("accept-language"))):
+            return error_response(code, message.render(), status)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

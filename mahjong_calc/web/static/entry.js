@@ -23,6 +23,11 @@ export function createEntry(game) {
   const isMulti = () => h.multi && !!game.state() && !!variant().multiple_winners;
   const pickedWinners = () => (isMulti() ? h.winners : (h.winner ? [h.winner] : []));
   const onScreen = () => ({ concealed: h.concealed, melds: h.melds, extras: h.extras });
+  // a variant without discard wins (Pujiang: /api/variants' discard_wins, from core/flags.SELF_DRAW_ONLY): every win is a
+  // self-draw, except 抢杠, where the other player named is the one whose kong was robbed
+  const discardWins = () => variant().discard_wins !== false;
+  const robbing = () => !!h.extras.robbing_kong;
+  const selfDrawn = () => (discardWins() ? $("self-draw").checked : !robbing());
 
   // every tile the hand being entered shows: each winner's tiles and melds, the others' melds, the 财神 indicator
   function usedTiles() {
@@ -57,10 +62,11 @@ export function createEntry(game) {
       onclick: () => { pickWinner(p); render(); } }, p)));
     $("editing").hidden = !multi || !h.winner;
     $("editing").textContent = multi && h.winner ? t("editing", { p: h.winner }) : "";
-    $("self-draw-wrap").hidden = multi;
+    $("self-draw-wrap").hidden = multi || !discardWins();
     $("discarders").replaceChildren(...names.filter((p) => !picked.includes(p)).map((p) => el("button", { type: "button",
       class: h.discarder === p ? "on" : "", "data-player": p, onclick: () => { h.discarder = p; $("self-draw").checked = false; render(); } }, p)));
-    $("discarder-wrap").hidden = $("self-draw").checked;
+    $("discarder-label").textContent = t(robbing() ? "robbed" : "discarder");
+    $("discarder-wrap").hidden = selfDrawn();
     renderExtras(v);
     renderOthers(v);
     $("edit-bar").hidden = h.editing == null;
@@ -175,7 +181,7 @@ export function createEntry(game) {
       const label = f.label[currentLang()];  // core/flags.py: the flag's `short` words, else its zh/en
       const set = (value) => { h.extras[f.name] = value; };
       if (f.kind === "bool") {
-        const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => set(e.target.checked) });
+        const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => { set(e.target.checked); render(); } });
         box.checked = !!h.extras[f.name];
         nodes.push(el("label", { class: "check", title: f[currentLang()] }, box, ` ${label}`));
       } else if (f.kind === "tile") {
@@ -204,7 +210,7 @@ export function createEntry(game) {
     }
     let tiles;
     if (h.mode === "chow") {
-      if (suit === "z" || n > 7) { say(t("mode_chow") + ": 1–7", true); return; }
+      if (suit === "z" || n > 7) { say(t("chow_range"), true); return; }
       tiles = [0, 1, 2].map((k) => `${n + k}${suit}`);
     } else {
       tiles = Array(h.mode === "pung" ? 3 : 4).fill(tile);
@@ -249,8 +255,8 @@ export function createEntry(game) {
     if (multi) editWinner(h.winner);  // the tiles on screen go with their winner
     const picked = pickedWinners();
     if (!picked.length) return { missing: "need_winner" };
-    const selfDraw = !multi && $("self-draw").checked;
-    if (!selfDraw && !h.discarder) return { missing: picked.length > 1 ? "need_discarder_multi" : "need_discarder" };
+    const selfDraw = !multi && selfDrawn();
+    if (!selfDraw && !h.discarder) return { missing: picked.length > 1 ? "need_discarder_multi" : robbing() ? "need_robbed" : "need_discarder" };
     let hand;
     if (picked.length > 1) hand = { winners: picked.map((p) => winnerEntry(p, h.hands[p])), discarder: h.discarder };
     else {

@@ -30,7 +30,9 @@ async function init() {
   const play = createPlay(home, { onChange: () => { waits.render(); advise.render(); } });
   const waits = createWaits(home, play.variant);
   const advise = createAdvise(home, play.variant);
-  onLang(() => { play.render(); showHome(engine); });
+  onLang(() => { play.relang(); showHome(engine); });
+  $("season-link").hidden = home.name !== "serve";  // the season is the server's games
+  if (home.tokens().length) $("season-link").href = `season?token=${encodeURIComponent(home.tokens()[0])}`;
   $("lang").addEventListener("click", toggleLang);
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));

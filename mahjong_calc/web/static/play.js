@@ -1,6 +1,6 @@
 // The play view: the games this phone knows, the game on screen (its state and version), the hand
 // being entered (entry.js), the result of the last hand, the standings, the chart and the hand list.
-import { allVariants, problem } from "./catalog.js";
+import { allVariants, problem, sayProblem, variantName } from "./catalog.js";
 import { $, el, say } from "./dom.js";
 import { createEntry } from "./entry.js";
 import { currentLang, t } from "./i18n.js";
@@ -26,11 +26,11 @@ export function createPlay(home, { onChange } = {}) {
   function renderGames() {
     const sel = $("game-select");
     sel.replaceChildren(el("option", { value: "" }, `— ${t("game")} —`),
-      ...view.games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.players.join(" ")} · ${g.variant} · ${g.hands} ${t("hands_n")}`)));
+      ...view.games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.players.join(" ")} · ${variantName(g.variant)} · ${g.hands} ${t("hands_n")}`)));
     sel.value = view.id == null ? "" : String(view.id);
     for (const s of [$("variant"), $("waits-variant"), $("advise-variant")]) {
       const keep = s.value;
-      s.replaceChildren(...allVariants().map((v) => el("option", { value: v.name }, `${v[currentLang()]} (${v.name})`)));
+      s.replaceChildren(...allVariants().map((v) => el("option", { value: v.name }, v[currentLang()])));
       s.value = keep || (view.state && view.state.variant) || "wuhu315";
     }
   }
@@ -41,7 +41,8 @@ export function createPlay(home, { onChange } = {}) {
     if (h.draw) return t("draw");
     const rs = Array.isArray(h.result) ? h.result : [h.result];
     const who = h.winners ? h.winners.join("+") : h.winner;
-    return `${who} · ${h.self_draw ? t("self_draw") : `${t("discarder")} ${h.discarder}`} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
+    const how = h.self_draw ? t("self_draw") : `${t(h.robbing_kong ? "robbed" : "discarder")} ${h.discarder}`;
+    return `${who} · ${how} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
   }
 
   function renderResult(hand) {
@@ -136,7 +137,7 @@ export function createPlay(home, { onChange } = {}) {
       say(t("stale"), true);
       return null;
     }
-    if (answer.status !== 200) { say(problem(answer.data), true); return null; }
+    if (answer.status !== 200) { sayProblem(answer.data); return null; }
     view.state = answer.data; view.version = answer.version;
     return answer;
   }
@@ -167,7 +168,7 @@ export function createPlay(home, { onChange } = {}) {
     view.state = null; view.lastHand = null; view.version = null;
     if (view.id != null) {
       const { status, data, version } = await home.request("GET", `/api/games/${view.id}`, undefined, { game: view.id });
-      if (status === 200) { view.state = data; view.version = version; } else { say(problem(data), true); view.id = null; }
+      if (status === 200) { view.state = data; view.version = version; } else { sayProblem(data); view.id = null; }
     }
     entry.reset();
     render();
@@ -235,7 +236,7 @@ export function createPlay(home, { onChange } = {}) {
   // tap a hand in the list: it opens in the entry, to be changed and saved, or deleted
   async function startEdit(no) {
     const { status, data } = await home.request("GET", `/api/games/${view.id}/hands`, undefined, { game: view.id });
-    if (status !== 200) { say(problem(data), true); return; }
+    if (status !== 200) { sayProblem(data); return; }
     const hand = data[no - 1];
     if (!hand) return;
     view.lastHand = null; renderResult(null); say("");
@@ -250,7 +251,7 @@ export function createPlay(home, { onChange } = {}) {
     if (names.some((n) => !n)) { say(t("players_needed"), true); return; }
     const body = { variant: $("variant").value, players: names, dealer: $("dealer").value || names[0] };
     const { status, data } = await home.request("POST", "/api/games", body);
-    if (status !== 201) { say(problem(data), true); return; }
+    if (status !== 201) { sayProblem(data); return; }
     home.remember(data.id, data.token);
     $("new-game").hidden = true;
     await loadGames();
@@ -269,7 +270,7 @@ export function createPlay(home, { onChange } = {}) {
     if (!home.exportFile) return;  // the server's link does it
     ev.preventDefault();
     const answer = await home.exportFile(view.id, format);
-    if (answer.status !== 200) { say(problem(answer.data), true); return; }
+    if (answer.status !== 200) { sayProblem(answer.data); return; }
     const link = el("a", { href: URL.createObjectURL(new Blob([answer.text], { type: format === "csv" ? "text/csv" : "application/yaml" })), download: answer.name });
     document.body.append(link);
     link.click();
@@ -278,7 +279,7 @@ export function createPlay(home, { onChange } = {}) {
 
   async function importGame(file) {
     const answer = await home.importFile(file.name, await file.text());
-    if (answer.status !== 201) { say(problem(answer.data), true); return; }
+    if (answer.status !== 201) { sayProblem(answer.data); return; }
     say(t("imported", { ids: answer.data.games.join(", ") }));
     await loadGames();
     await choose(answer.data.games[answer.data.games.length - 1]);
@@ -300,5 +301,8 @@ export function createPlay(home, { onChange } = {}) {
   $("import-wrap").hidden = !home.canImport;
   $("import").addEventListener("change", (e) => { if (e.target.files[0]) importGame(e.target.files[0]); e.target.value = ""; });
 
-  return { render, loadGames, choose, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
+  // the page's language changed: the game's state again, its error rows written in the new language
+  async function relang() { if (view.id != null && view.state) await refresh(); else render(); }
+
+  return { relang, render, loadGames, choose, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
 }
