@@ -73,7 +73,7 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     out = json.loads(done.stdout)
     site = tmp_path / "site"
     for name in ["index.html", "sw.js", "manifest.webmanifest", "static/main.js", "static/worker.js", "static/transport.js",
-                 "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/icon-192.png", "static/site.json",
+                 "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/words.json", "static/icon-192.png", "static/site.json",
                  *(f"static/pyodide/{n}" for n in PYODIDE_FILES)]:
         assert (site / name).is_file(), name
         assert name in out["files"]
@@ -95,9 +95,11 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     assert "mahjong_calc/web/app.py" not in names  # Starlette is the server's
     # the page's variants and messages are what `mjcalc serve` answers
     from mahjong_calc.web import api, pocket
+    from mahjong_calc.web.page_words import words_json
 
     assert (site / "static/variants.json").read_text(encoding="utf-8") == api.answer_variants()[1]
     assert (site / "static/messages.json").read_text(encoding="utf-8") == pocket.messages()
+    assert (site / "static/words.json").read_text(encoding="utf-8") == words_json()  # the page's words, offline too
 
 
 @pytest.mark.parametrize(("setup", "code"), [

@@ -31,7 +31,6 @@ WORDS: dict[str, Text] = {
     "home_serve": N_("Server: the game is shared between phones"),
     "home_site": N_("This phone: no server, works offline"),
     "loading": N_("Loading the scoring engine…"),
-    "engine_ready": N_("Scoring engine ready"),
     "engine_failed": N_("The scoring engine did not load"),
     "season_link": N_("Season"),
     # the tabs
@@ -81,9 +80,7 @@ WORDS: dict[str, Text] = {
     "total": N_("Total"),
     "chips": N_("Chips"),
     "liability": N_("Liability"),
-    "arithmetic": N_("Working"),
     "recorded": N_("Hand {n} recorded"),
-    "undone": N_("Undone"),
     "draw_done": N_("Draw recorded"),
     "nothing": N_("No hand to take back"),
     "stale": N_("Someone else just changed this game: it is shown as it now stands; try again"),

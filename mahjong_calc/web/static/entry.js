@@ -85,7 +85,7 @@ export function createEntry(game) {
     $("owner").value = h.owner;
     const owner = h.owner || h.winner;
     const src = $("source"), keep = src.value;
-    src.replaceChildren(el("option", { value: "" }, t("nobody")), ...names.filter((p) => p !== owner).map((p) => el("option", { value: p }, p)));
+    src.replaceChildren(el("option", { value: "" }, "—"), ...names.filter((p) => p !== owner).map((p) => el("option", { value: p }, p)));
     src.value = names.includes(keep) && keep !== owner ? keep : "";
     palette($("palette"), v, tapTile, usedTiles());
     $("concealed").replaceChildren(...h.concealed.map((x, i) => tileNode(x, {
@@ -106,7 +106,7 @@ export function createEntry(game) {
     const nodes = [];
     const pick = (name, choices) => {
       const sel = el("select", { "data-field": name, onchange: (e) => { h.table[name] = e.target.value; render(); } },
-        el("option", { value: "" }, t("nobody")), ...choices.map((p) => el("option", { value: p }, p)));
+        el("option", { value: "" }, "—"), ...choices.map((p) => el("option", { value: p }, p)));
       sel.value = choices.includes(h.table[name]) ? h.table[name] : "";
       return el("label", {}, `${t(name)} `, sel);
     };
