@@ -134,6 +134,11 @@ def test_a_request_in_chinese_leaves_the_others_in_english(client: Any) -> None:
     assert words.language() is None
 
 
+def test_the_server_serves_the_words(client: Any) -> None:
+    answer = client.get("/api/words")
+    assert answer.status_code == 200 and answer.text == words_json()
+
+
 def test_variants_say_which_have_discard_wins(client: Any) -> None:
     from mahjong_calc.core.flags import SELF_DRAW_ONLY
 
@@ -415,3 +420,20 @@ def test_advise_shows_its_count_copies_left_and_its_words_high_on_the_screen(bro
     assert "Draws" in note and "Shanten" in note and "Expected" in note
     assert pg.errors == []
     pg.context.close()
+
+
+SCORED = [  # a win of each variant, on the page's API
+    {"hand": "123456m13m99p555p2m", "discarder": "previous"},
+    {"hand": "123456m13m99p555p2m", "discarder": "previous", "variant": "wuhu525"},
+    {"hand": "123456789m111m99m", "discarder": "previous", "variant": "chizhou"},
+    {"hand": "111m222p333s45m99p6m", "self_draw": True, "variant": "pujiang"},
+]
+
+
+@pytest.mark.xfail(strict=False, reason="the working column (each item's detail) is written by the variants' explain step, "
+                   "whose words are the CLI's catalogue work; the page shows it as it comes")
+def test_the_working_column_in_chinese(client: Any) -> None:
+    for record in SCORED:
+        answer = client.post("/api/score", json=record, headers={"accept-language": "zh"}).json()
+        for item in answer["items"]:
+            assert not english_left(item.get("detail", "")), (record, item)

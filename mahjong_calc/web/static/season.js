@@ -72,7 +72,8 @@ import { applyLang, currentLang, loadWords, onLang, t, toggleLang } from "./i18n
     for (const s of standings) {
       const p = data.players[s.player].by_variant[chosen];
       const row = el("tr", {"data-player": s.player, "data-variant": chosen});
-      for (const cell of [s.player, (s.net > 0 ? "+" : "") + s.net, p.games, p.wins, p.deal_ins]) row.append(el("td", {}, String(cell)));
+      row.append(el("td", {}, s.player));
+      for (const cell of [(s.net > 0 ? "+" : "") + s.net, p.games, p.wins, p.deal_ins]) row.append(el("td", {class: "num"}, String(cell)));
       body.append(row);
     }
     chart($("chart"), data.history.filter((g) => g.variant === chosen), standings.map((s) => s.player));
