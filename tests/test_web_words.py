@@ -144,6 +144,11 @@ def test_variants_say_which_have_discard_wins(client: Any) -> None:
 
     given = {v["name"]: v for v in client.get("/api/variants").json()}
     assert {n for n, v in given.items() if not v["discard_wins"]} == {n for n in given if n in SELF_DRAW_ONLY} == {"pujiang"}
+    from mahjong_calc.rules.loader import load_ruleset
+
+    for name, v in given.items():  # the table's own word for the discarder, where its ruleset names one
+        word = load_ruleset(name).data["labels"].get("discard")
+        assert v["discarder"] == (dict(word) if word is not None else None)
 
 
 def test_a_site_answers_in_the_language_of_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -142,6 +142,8 @@ def answer_variants() -> Answer:
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
             "discard_wins": rs.scorer not in SELF_DRAW_ONLY,
+            # the table's own word for the discarder (labels.discard: Wuhu 点炮, Chizhou 放冲), where the ruleset has one
+            "discarder": dict(word) if isinstance(word := rs.data.get("labels", {}).get("discard"), Mapping) else None,
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,
                        "label": dict(zip(("zh", "en"), f.short or (f.zh, f.en))), "implies": list(f.implies)} for f in flags],
             "others": _others_fields(rs.scorer),

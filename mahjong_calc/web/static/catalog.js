@@ -19,6 +19,11 @@ export function allVariants() { return variants; }
 export function variantOf(name) { return variants.find((v) => v.name === name) || variants[0]; }
 // a variant by its name in the page's language (芜湖麻将 315), not its code
 export function variantName(name) { const v = variants.find((x) => x.name === name); return v ? v[currentLang()] : name; }
+// who discarded, in the variant's own Chinese word (the seeds': Wuhu 点炮, Chizhou 放冲; /api/variants' `discarder`), else the page's
+export function discarderWord(name) {
+  const v = variants.find((x) => x.name === name);
+  return currentLang() === "zh" && v && v.discarder && v.discarder.zh ? v.discarder.zh : t("discarder");
+}
 export function tileName(tile) { const x = variants.flatMap((v) => v.tiles).find((v) => v.tile === tile); return x ? x[currentLang()] : tile; }
 
 // an error in the page's language: the server wrote its message in it (the request's language). The clauses

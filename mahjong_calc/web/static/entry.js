@@ -1,6 +1,6 @@
 // The hand being entered on the play view: winner(s), discarder, tiles, melds, the other flags of the win
 // and the other players' fields; it becomes a game-record hand (the fields `mjcalc game add` takes).
-import { tileName, variantOf } from "./catalog.js";
+import { discarderWord, tileName, variantOf } from "./catalog.js";
 import { $, countTiles, el, meldModes, modeButtons, palette, parseMeld, parseTiles, say, tileNode } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
@@ -65,7 +65,7 @@ export function createEntry(game) {
     $("self-draw-wrap").hidden = multi || !discardWins();
     $("discarders").replaceChildren(...names.filter((p) => !picked.includes(p)).map((p) => el("button", { type: "button",
       class: h.discarder === p ? "on" : "", "data-player": p, onclick: () => { h.discarder = p; $("self-draw").checked = false; render(); } }, p)));
-    $("discarder-label").textContent = t(robbing() ? "robbed" : "discarder");
+    $("discarder-label").textContent = robbing() ? t("robbed") : discarderWord(v.name);
     $("discarder-wrap").hidden = selfDrawn();
     renderExtras(v);
     renderOthers(v);

@@ -1,6 +1,6 @@
 // The play view: the games this phone knows, the game on screen (its state and version), the hand
 // being entered (entry.js), the result of the last hand, the standings, the chart and the hand list.
-import { allVariants, problem, sayProblem, variantName } from "./catalog.js";
+import { allVariants, discarderWord, problem, sayProblem, variantName } from "./catalog.js";
 import { $, el, say } from "./dom.js";
 import { createEntry } from "./entry.js";
 import { currentLang, t } from "./i18n.js";
@@ -41,7 +41,7 @@ export function createPlay(home, { onChange } = {}) {
     if (h.draw) return t("draw");
     const rs = Array.isArray(h.result) ? h.result : [h.result];
     const who = h.winners ? h.winners.join("+") : h.winner;
-    const how = h.self_draw ? t("self_draw") : `${t(h.robbing_kong ? "robbed" : "discarder")} ${h.discarder}`;
+    const how = h.self_draw ? t("self_draw") : `${h.robbing_kong ? t("robbed") : discarderWord(view.state && view.state.variant)} ${h.discarder}`;
     return `${who} · ${how} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
   }
 
