@@ -302,7 +302,7 @@ export function createPlay(home, { onChange } = {}) {
   $("import").addEventListener("change", (e) => { if (e.target.files[0]) importGame(e.target.files[0]); e.target.value = ""; });
 
   // the page's language changed: the game's state again, its error rows written in the new language
-  async function relang() { if (view.id != null && view.state) await refresh(); else render(); }
+  async function relang() { render(); if (view.id != null && view.state) await refresh(); }
 
   return { relang, render, loadGames, choose, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
 }

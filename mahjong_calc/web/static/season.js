@@ -64,6 +64,7 @@ import { applyLang, currentLang, loadWords, onLang, t, toggleLang } from "./i18n
     select.replaceChildren(...variants.map((v) => el("option", {value: v}, names[v] ? names[v][currentLang()] : v)));
     if (chosen) select.value = chosen;
     $("variant-label").hidden = variants.length < 2;
+    $("summary").dataset.games = String(data.games);
     const name = (v) => (names[v] ? names[v][currentLang()] : v);
     $("summary").textContent = t("games_n", { n: data.games }) + (variants.length > 1 ? ` · ${name(chosen)}: ${t("games_n", { n: data.variants[chosen].games })}` : "");
     const standings = data.standings.filter((s) => s.variant === chosen);
