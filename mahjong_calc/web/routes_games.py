@@ -143,7 +143,8 @@ async def events(request: Request, ctx: Context) -> Response:
     """`GET /api/games/{id}/events`: Server-Sent Events, one `change` per new version of the game
     (made here, by the CLI or by another server), after a `ready` with the version now."""
     watcher = await ctx.hub.open(game_number(request.path_params["game"]), client_of(request))
-    return StreamingResponse(stream(ctx.hub, watcher), media_type="text/event-stream",
+    # the stream outlives this call: its messages in the language of the request that opened it
+    return StreamingResponse(stream(ctx.hub, watcher, language()), media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 
 

@@ -236,7 +236,7 @@ def _message(kind: str, game: int, version: int) -> str:
     return f"event: {kind}\nid: {version}\ndata: {json.dumps({'game': game, 'version': version})}\n\n"
 
 
-async def stream(hub: Hub, watcher: Watcher) -> AsyncIterator[str]:
+async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     try:
         last, began = watcher.version, loop.time()
@@ -249,7 +249,7 @@ async def stream(hub: Hub, watcher: Watcher) -> AsyncIterator[str]:
             if hub.closing:
                 return
             if watcher.error is not None:  # the database went away or is damaged: say so, and end the stream
-                yield f"event: error\ndata: {api.error_body(watcher.error.code, watcher.error.message)}\n\n"
+                yield f"event: error\ndata: {api.error_body(watcher.error.code, watcher.error.render(lang))}\n\n"
                 return
             now = watcher.version
             if now != last:  # one event per change, also for changes made between two looks
