@@ -57,7 +57,7 @@ import { applyLang, currentLang, loadWords, onLang, t, toggleLang } from "./i18n
     const res = await fetch("/api/season?" + q.toString(), { headers: { "accept-language": currentLang() } });
     const data = await res.json();
     $("error").hidden = res.ok;
-    if (!res.ok) { $("error").textContent = data.error ? data.error.message.replace(/`/g, "") : res.statusText; $("error").dataset.code = data.error ? data.error.code : ""; return; }
+    if (!res.ok) { $("error").textContent = data.error ? data.error.message.replace(/`/g, "") : `${t("error")} ${res.status}`; $("error").dataset.code = data.error ? data.error.code : ""; return; }
     const variants = Object.keys(data.variants || {});
     const select = $("variant");
     const chosen = variants.includes(select.value) ? select.value : variants[0];

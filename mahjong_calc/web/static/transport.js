@@ -2,7 +2,7 @@
 // (a site built by `mjcalc site build`: <meta name="mjcalc-home" content="site">). Both answer the same
 // requests with the same JSON; the views never know which one they talk to, only what it can do.
 // Every request carries the page's language: its answers' messages come in it (`Accept-Language`).
-import { currentLang } from "./i18n.js";
+import { currentLang, t } from "./i18n.js";
 
 function versionOf(etag) { return etag ? Number(String(etag).replace(/[^0-9]/g, "")) : null; }
 
@@ -22,7 +22,8 @@ function serveHome() {
     const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     let data = null;
-    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: res.statusText } }; }
+    // not JSON (a proxy's page): the status in the page's words, not the proxy's
+    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: `${t("error")} ${res.status}` } }; }
     return { status: res.status, data, text, version: versionOf(res.headers.get("etag")) };
   }
   const engine = (path) => async (record) => (await request("POST", path, record)).text;
