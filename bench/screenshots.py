@@ -39,6 +39,7 @@ PLAYERS = {"zh": ["王", "李", "张", "赵"], "en": ["Ann", "Bob", "Cat", "Dan"
 HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "1m", "3m", "9p", "9p", "5p", "5p", "5p", "2m"]
 PUJIANG = ["1m", "1m", "1m", "2p", "2p", "2p", "3s", "3s", "3s", "4m", "5m", "9p", "9p", "6m"]
 ADVISE = "1234567m139p555s5m"
+LOCALE = {"zh": "zh-CN", "en": "en-US"}
 
 
 def ensure_cjk_font() -> None:
@@ -89,7 +90,8 @@ def shoot(pg: Any, out: Path, view: str, lang: str, top: bool = True) -> None:
 
 
 def views(browser: Any, url: str, lang: str, out: Path) -> None:
-    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    # a phone set to the language shown (headless Chromium draws its date fields as mm/dd/yyyy all the same)
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, locale=LOCALE[lang])
     pg = context.new_page()
     pg.on("dialog", lambda d: d.accept())
     pg.set_default_timeout(15_000)

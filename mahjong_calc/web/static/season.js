@@ -66,7 +66,7 @@ import { applyLang, currentLang, loadWords, onLang, t, toggleLang } from "./i18n
     $("variant-label").hidden = variants.length < 2;
     $("summary").dataset.games = String(data.games);
     const name = (v) => (names[v] ? names[v][currentLang()] : v);
-    $("summary").textContent = t("games_n", { n: data.games }) + (variants.length > 1 ? ` · ${name(chosen)}: ${t("games_n", { n: data.variants[chosen].games })}` : "");
+    $("summary").textContent = t("games_n", { n: data.games }) + (variants.length > 1 ? ` · ${name(chosen)}: ${data.variants[chosen].games}` : "");
     const standings = data.standings.filter((s) => s.variant === chosen);
     const body = $("standings").querySelector("tbody");
     body.replaceChildren();
