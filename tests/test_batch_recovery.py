@@ -19,7 +19,8 @@ import pytest
 from installed import run_installed
 
 from mahjong_calc.batch import engine, evaluate
-from mahjong_calc.batch.readers import BLOCK_BYTES, CSV, LINES, OBJ, RECORD_LIMIT, read_items
+from mahjong_calc.batch.items import CSV, LINES, OBJ, RECORD_LIMIT
+from mahjong_calc.batch.readers import BLOCK_BYTES, read_items
 
 HAND = "13m456m678m11p555p2m"  # a Wuhu win
 TIMEOUT = 300

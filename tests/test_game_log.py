@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.game import fewest_transfers
-from mahjong_calc.game.log import open_games, to_csv
+from mahjong_calc.game.csv_log import to_csv
+from mahjong_calc.game.log import open_games
 
 ROOT = Path(__file__).resolve().parent.parent
 CSV_LOG = ROOT / "examples" / "club-season.csv"

@@ -278,7 +278,8 @@ def _one(game: dict[str, Any], i: int) -> Path:
 def test_the_season_folds_as_games_stream_and_keeps_nothing_per_game(fmt: str, tmp_path: Path) -> None:
     import gc
 
-    from mahjong_calc.game.log import open_games, to_csv
+    from mahjong_calc.game.csv_log import to_csv
+    from mahjong_calc.game.log import open_games
     from mahjong_calc.game.record import GameFile
     from mahjong_calc.game.stats import Season
 

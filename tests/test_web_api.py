@@ -287,14 +287,18 @@ def test_tokens_guard_every_route(db: Path) -> None:
         ("POST", f"/api/games/{one['id']}/hands", hand),
         ("POST", f"/api/games/{one['id']}/undo", None),
         ("GET", f"/api/games/{one['id']}/export", None),
+        ("GET", f"/api/games/{one['id']}/join", None),
+        ("GET", f"/api/games/{one['id']}/events", None),
         ("POST", "/api/score", {"hand": WIN}),
         ("POST", "/api/waits", {"hand": "123456m13m99p555p"}),
-        ("GET", "/api/games", None),
-        ("GET", "/api/variants", None),
-        ("POST", "/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"}),
+        ("GET", "/api/season", None),
     ]:
         assert_error(remote.request(method, path, json=body), 401, "missing_token")
         assert_error(remote.request(method, path, json=body, params={"token": "wrong"}), 403, "bad_token")
+    # what a phone needs to begin a game answers without a token, and shows no game
+    assert remote.get("/api/games").json() == []
+    assert_error(remote.get("/api/games", params={"token": "wrong"}), 403, "bad_token")
+    assert remote.get("/api/variants").status_code == remote.get("/api/messages").status_code == 200
     # a game's token opens that game, not another one
     assert remote.get(f"/api/games/{one['id']}", params={"token": one["token"]}).status_code == 200
     assert remote.get(f"/api/games/{one['id']}", headers={"x-mjcalc-token": one["token"]}).status_code == 200

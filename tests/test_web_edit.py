@@ -197,8 +197,6 @@ def test_the_event_stream_has_one_event_per_change_wherever_made(tmp_path: Path)
 def test_the_join_link_carries_the_token_on_a_network(db: Path) -> None:
     client = TestClient(create_app(db, tokens=True, public="http://192.168.1.20:8315/"), base_url="http://192.168.1.20:8315",
                         raise_server_exceptions=False)
-    game = client.post("/api/games", json={"variant": "wuhu315", "players": PLAYERS, "dealer": "王"})
-    assert game.status_code == 401  # a new game needs a token already: that of a game `serve` printed
     seed = CliRunner().invoke(app, ["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"])
     from mahjong_calc.live import Store
 

@@ -47,11 +47,11 @@ def test_every_word_the_page_names_is_in_the_catalogue() -> None:
     families = {k for k in keys if not any(w.startswith(f"{k}_") or w == k for w in WORDS)}
     assert not families, f"the page names words that web/page_words.py lacks: {sorted(families)}"
     assert {"new_game", "record", "season", "net", "advise_note", "seat_e"} <= keys
-    for prefix in ("home", "mode"):  # t(`home_${home.name}`), t(`mode_${m}`)
+    for prefix in ("home", "mode", "notice"):  # t(`home_${home.name}`), t(`mode_${m}`), t(`notice_${kind}`)
         assert any(w.startswith(f"{prefix}_") for w in WORDS)
     # and the other way: each word is named by the page, as a key or a quoted key (t(robbing() ? "robbed" : ...))
     sources = "".join(p.read_text(encoding="utf-8") for p in sorted(STATIC.glob("*.js")) + sorted(STATIC.glob("*.html")))
-    unused = [k for k in WORDS if k not in keys and f'"{k}"' not in sources and not k.startswith(("home_", "mode_"))]
+    unused = [k for k in WORDS if k not in keys and f'"{k}"' not in sources and not k.startswith(("home_", "mode_", "notice_"))]
     assert not unused, f"web/page_words.py has words the page never shows: {unused}"
 
 
@@ -143,7 +143,7 @@ def test_variants_say_which_have_discard_wins(client: Any) -> None:
     from mahjong_calc.core.flags import SELF_DRAW_ONLY
 
     given = {v["name"]: v for v in client.get("/api/variants").json()}
-    assert {n for n, v in given.items() if not v["discard_wins"]} == {n for n in given if n in SELF_DRAW_ONLY} == {"pujiang"}
+    assert {n for n, v in given.items() if v["self_draw_only"]} == {n for n in given if n in SELF_DRAW_ONLY} == {"pujiang"}
     from mahjong_calc.rules.loader import load_ruleset
 
     for name, v in given.items():  # the table's own word for the discarder, where its ruleset names one

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,15 @@ def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None,
     if variant is not None and rules is not None:
         raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")
     return load_ruleset(variant, rules, overrides)
+
+
+def checked_ruleset(variant: str | None, rules: str | Path | None, overrides: Sequence[str], flags: Mapping[str, Any],
+                    spelling: Spelling) -> Ruleset[Any, Any, Any]:
+    """The ruleset named (`resolve_ruleset`), whose variant uses every flag `flags` sets (else `flag_not_in_variant`):
+    how `score_hand`, `hand_waits` and `hand_advice` start."""
+    ruleset = resolve_ruleset(variant, rules, overrides)
+    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    return ruleset
 
 
 def score_hand(
@@ -69,8 +78,7 @@ def score_hand(
         "heavenly": heavenly, "earthly": earthly, "discarder": discarder, "wild": wild, "piao": piao,
         "opponent_pungs": opponent_pungs, "robbed_fan": robbed_fan, "piao_by": piao_by, "piao_count": piao_count, **registered,
     }
-    ruleset = resolve_ruleset(variant, rules, overrides)
-    check_variant(flags, ruleset.scorer, ruleset.name, spelling)
+    ruleset = checked_ruleset(variant, rules, overrides, flags, spelling)
     sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
     try:
         if sourced:

@@ -15,8 +15,8 @@ from typing import Any
 
 from ..core.context import WinContext
 from ..core.errors import InputError, NotAWin, RuleRefused
-from ..core.flags import Spelling, check_variant
-from ..core.hand import Hand, Meld, make_context, parse_meld
+from ..core.flags import Spelling
+from ..core.hand import Hand, Meld, make_context
 from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
 from ..core.words import N_
@@ -24,7 +24,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
 from ..variants.common.plan import Plan
 from .score import check_tiles, score
-from .waits import Wait, WaitsResult, resolve, waits_of
+from .waits import Wait, WaitsResult, hand_parts, waits_of
 
 
 @dataclass(frozen=True)
@@ -205,13 +205,8 @@ def hand_advice(
     spelling: Spelling = "field",
 ) -> Advice:
     """`advise_of` for a hand written in tile notation (`seen`: tiles in sight elsewhere)."""
-    rs = resolve(variant, rules, overrides)
     flags: dict[str, Any] = {} if wild is None else {"wild": wild}
-    check_variant(flags, rs.scorer, rs.name, spelling)
-    concealed = parse_tiles(hand)
-    if not concealed:
-        raise InputError("empty_hand", "the hand has no tiles")
-    parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
+    rs, concealed, parsed = hand_parts(hand, variant, rules, overrides, melds, concealed_kongs, flags, spelling)
     seen_tiles = parse_tiles(seen) if seen else []
     ctx = make_context(spelling=spelling, **flags)
     return advise_of(concealed, parsed, ctx, rs, seen_tiles)

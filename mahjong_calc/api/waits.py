@@ -16,7 +16,7 @@ from typing import Any
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.flags import Spelling, check_variant
+from ..core.flags import Spelling
 from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import waits as shape_waits
@@ -220,6 +220,20 @@ def resolve(variant: str | None, rules: str | Path | None, overrides: Sequence[s
     return resolve_ruleset(variant, rules, overrides)
 
 
+def hand_parts(hand: str, variant: str | None, rules: str | Path | None, overrides: Sequence[str], melds: Sequence[str],
+               concealed_kongs: Sequence[str], flags: dict[str, Any], spelling: Spelling,
+               ) -> tuple[Ruleset[Any, Any, Any], list[int], tuple[Meld, ...]]:
+    """What `hand_waits` and `hand_advice` start from: the ruleset (`checked_ruleset`), the concealed
+    tiles (not none) and the melds, parsed."""
+    from . import checked_ruleset
+
+    rs = checked_ruleset(variant, rules, overrides, flags, spelling)
+    concealed = parse_tiles(hand)
+    if not concealed:
+        raise InputError("empty_hand", "the hand has no tiles")
+    return rs, concealed, tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
+
+
 def hand_waits(
     hand: str,
     *,
@@ -235,11 +249,6 @@ def hand_waits(
 
     A flag the variant does not use is `flag_not_in_variant`, as for `score_hand`.
     """
-    rs = resolve(variant, rules, overrides)
-    check_variant(flags, rs.scorer, rs.name, spelling)
-    concealed = parse_tiles(hand)
-    if not concealed:
-        raise InputError("empty_hand", "the hand has no tiles")
-    parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
+    rs, concealed, parsed = hand_parts(hand, variant, rules, overrides, melds, concealed_kongs, flags, spelling)
     ctx = make_context(spelling=spelling, **flags)
     return waits_of(concealed, parsed, ctx, rs)

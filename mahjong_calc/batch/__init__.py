@@ -32,8 +32,8 @@ from ..core.records import normalize
 from .command import max_jobs, run_file
 from .engine import CHUNK, BatchStopped, ChunkResult, process_chunk, run_batch
 from .evaluate import ERROR, NOT_A_WIN, WIN, Outcome, check_id, echo_id, error_outcome, internal_error, key_text, scored
+from .items import RECORD_LIMIT
 from .output import CSV_COLUMNS, csv_row, csv_text, jsonl_line
-from .readers import RECORD_LIMIT
 from .tally import Tally
 
 __all__ = [

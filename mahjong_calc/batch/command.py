@@ -15,7 +15,8 @@ from ..core.stdout import silence
 from ..core.words import N_
 from .engine import BatchStopped, run_batch
 from .evaluate import Defaults, configure
-from .readers import CSV, BytesRead, RawRecord, detect_format, read_items
+from .items import CSV, BytesRead, RawRecord
+from .readers import detect_format, read_items
 from .tally import Tally
 
 JOBS_PER_CPU = 4

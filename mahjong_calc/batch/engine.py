@@ -27,8 +27,9 @@ from typing import IO, Any, NamedTuple, TypeVar
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, write_all, write_file
 from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
+from .items import LINES, RawRecord, item_size
 from .output import CSV_COLUMNS, csv_row, csv_text, extra_header, jsonl_line, rows_written
-from .readers import BLOCK, BLOCK_BYTES, LINES, RawRecord, item_size
+from .readers import BLOCK, BLOCK_BYTES
 from .tally import Tally
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar

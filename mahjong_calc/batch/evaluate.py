@@ -24,7 +24,7 @@ from ..core.records import RECORD_KINDS, Key, RecordId, is_text, normalize, norm
 from ..core.result import ScoreResult
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
-from .readers import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
+from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
 CACHE_SIZE = 8192

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .readers import BytesRead
+from .items import BytesRead
 
 
 @contextmanager

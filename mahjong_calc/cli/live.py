@@ -157,12 +157,14 @@ def _record(params: dict[str, Any], words: list[str]) -> dict[str, Any]:
     return hand_record(params, "".join(words) or None, winner, discarder, draw, more)
 
 
-def _print_change(change: Change, json_out: bool, lang: str, head: str | None = None) -> None:
-    """A write's answer: the game's state (--json), or the hand it was about, the hands it made
-    error rows (also on stderr with --json) and the standings."""
+def _print_change(change: Change, json_out: bool, lang: str, said: str | None = None) -> None:
+    """A write's answer: the game's state (--json), or the hand it was about (or, with `said`, the
+    line of `live.text.WORDS` that says what was done to it), the hands it made error rows (also on
+    stderr with --json) and the standings."""
     from ..game import report_dict, report_json
     from ..live.text import WORDS, hand_line, standings
 
+    head = None if said is None else WORDS[lang][said].format(no=change.no)
     data = report_dict(change.report)
     broken = [WORDS[lang]["broken"].format(no=no, code=data["hands"][no - 1]["error"]["code"],
                                            message=data["hands"][no - 1]["error"]["message"]) for no in change.broken]
@@ -311,11 +313,9 @@ def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game undo
     """
-    from ..live.text import WORDS
-
     with errors_to_exit(json_out), _store(db) as store:
         change = store.take_back(game)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["undone"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "undone")
 
 
 def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -324,11 +324,9 @@ def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game redo
     """
-    from ..live.text import WORDS
-
     with errors_to_exit(json_out), _store(db) as store:
         change = store.redo(game)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["redone"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "redone")
 
 
 def delete(
@@ -342,14 +340,12 @@ def delete(
 
     Example: mjcalc game delete 2
     """
-    from ..live.text import WORDS
-
     game, no = (None, first) if second is None else (first, second)
     with errors_to_exit(json_out):
         number = _hand_number(no)
         with _store(db) as store:
             change = store.delete(game, number)
-    _print_change(change, json_out, lang.value, WORDS[lang.value]["deleted"].format(no=change.no))
+    _print_change(change, json_out, lang.value, "deleted")
 
 
 def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -395,7 +391,7 @@ def export(game: GameArg = None, db: DbOption = None,
     with errors_to_exit(False), _store(db) as store:
         info = store.game(game)
         if fmt is ExportFormat.csv:
-            from ..game.log import live_csv
+            from ..game.csv_log import live_csv
 
             text = live_csv(info.id, info.header, info.created, store.hands(info.id))
         else:

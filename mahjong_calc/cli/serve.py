@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..core.words import N_
-from ..web import is_loopback, join_line
+from ..web import is_loopback, join_line, start_url
 from .app import errors_to_exit, fail
 from .live import DbOption
 from .options import Lang, LangOption
@@ -43,7 +43,8 @@ def serve(
 
     On loopback (the default) nothing else can reach it. With --host 0.0.0.0 it prints,
     for each recent game and each game begun while it runs, a link with the game's
-    access token; requests without a token are refused.
+    access token, and a link that begins a game on a phone; a phone without a token
+    may only begin a game.
 
     Example: mjcalc serve --port 8315
     """
@@ -74,10 +75,9 @@ def serve(
     base = f"http://{shown}:{port}/"
     typer.echo(f"mjcalc: serving {where} on {base}  (Ctrl-C stops)")
     if tokens:
-        if not games:
-            typer.echo("mjcalc: no game yet: start one with `mjcalc game new ...` or on the page; its link shows here")
         for g in games:
             typer.echo(join_line(base, g.id, g.header.get("players"), g.token, tokens))
+        typer.echo(f"mjcalc: begin a game on any phone of this network: {start_url(base)}  (each game's link then shows here)")
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     from ..web.announcer import Announcer
     from ..web.server import run

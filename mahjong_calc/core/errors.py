@@ -261,7 +261,7 @@ GENERAL: dict[str, str] = {
     "body_too_large": "the request body is too large",
     "missing_token": "the access token is missing",
     "bad_token": "the access token does not open this game",
-    "bad_host": "this server answers on loopback only",
+    "bad_host": "this server does not answer for that host name",
     "bad_origin": "a change must come from this server's own page",
     "bad_content_type": "the request must be sent as JSON",
     "not_found": "no such address",
@@ -277,6 +277,7 @@ GENERAL: dict[str, str] = {
     "too_many_streams": "too many pages follow games at once: close some, then try again",
     "busy": "the server is busy: try again in a moment",
     "too_many_requests": "too many costly requests at once: wait for the answers",
+    "too_many_games": "too many games were begun lately: try again later",
 }
 
 

@@ -1,4 +1,4 @@
-"""Game records: read a game file (YAML, or JSON Lines with a header line) and check its header.
+"""Game records: a game file's bytes (bounded, UTF-8), JSON Lines with a header line, and the header checked.
 
 A game names the variant (or `rules:` a ruleset file), the four players in seat order
 E S W N, the first dealer, optionally the starting 子 (`chips`; 0 keeps no 子 ledger), then the hands in order.
@@ -17,14 +17,13 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Generator, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.seats import seat_index
-from ..core.words import N_
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
 from ..rules.schema import INTEGERS
@@ -177,191 +176,6 @@ def _is_jsonl(name: str, lines: io.TextIOWrapper) -> bool:
     return isinstance(head, dict) and "hands" not in head
 
 
-def _yaml(name: str, text: str) -> tuple[dict[str, Any], Iterator[RawHand]]:
-    """The header, with the whole file checked now (syntax, duplicate keys, aliases, numbers);
-    the hands, constructed again one at a time as the fold reaches them.
-
-    The file is walked as a stream of YAML events, one hand's nodes at a time, so that
-    a game of millions of hands never holds them all (a composed document costs ~1.5 KB
-    a hand).
-    """
-    header: dict[str, Any] = {}
-    for _ in _yaml_walk(name, text, header):  # every hand is built once here, and dropped
-        pass
-    return header, _yaml_hands(name, text)
-
-
-def _yaml_hands(name: str, text: str) -> Iterator[RawHand]:
-    for no, value in enumerate(_yaml_walk(name, text, {}), 1):
-        yield RawHand(no, value)
-
-
-def _yaml_walk(name: str, text: str, header: dict[str, Any], games: list[dict[str, Any]] | None = None) -> Iterator[Any]:
-    """Each hand's value, in order; `header` is filled with the other top-level keys.
-
-    With `games` (a list), the document is a list of games: `games` gets each header and
-    NEW_GAME is yielded before each game's hands.
-    """
-    import yaml
-
-    from ..core.errors import RulesetError
-    from ..rules.loader import _strict_loader
-
-    loader = _strict_loader("a game file")(text)
-    try:
-        yield from (_walk(loader, name, header) if games is None else _walk_games(loader, name, games))
-    except RulesetError as exc:  # a duplicate key, an alias
-        raise _bad("{name}: {detail}", name=name, detail=exc) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = N_(" at line {line}", line=mark.line + 1) if mark is not None else ""
-        raise _fail("bad_yaml", "{name}: not valid YAML{at}", name=name, at=at) from None
-    except RecursionError:
-        raise _bad("{name}: nested too deeply", name=name) from None
-    except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
-        problem = N_("an integer has too many digits") if "digits" in str(exc) else N_("a value cannot be read ({reason})", reason=shown(str(exc)))
-        raise _bad("{name}: {problem}", name=name, problem=problem) from None
-    finally:
-        loader.dispose()
-
-
-def _walk(loader: Any, name: str, header: dict[str, Any]) -> Iterator[Any]:
-    import yaml
-
-    anchors: dict[str, int] = {}
-    loader.get_event()  # the stream's start
-    if loader.check_event(yaml.StreamEndEvent):
-        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
-    loader.get_event()  # the document's start
-    if not loader.check_event(yaml.MappingStartEvent):
-        loader.construct_document(_node(loader, anchors))
-        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
-    hands = yield from _walk_game(loader, name, header, anchors)
-    _walk_end(loader)
-    _check_hands(name, hands)
-
-
-def _walk_end(loader: Any) -> None:
-    """The document's end, and nothing after it."""
-    import yaml
-
-    loader.get_event()  # the document's end
-    if not loader.check_event(yaml.StreamEndEvent):
-        raise yaml.composer.ComposerError("but found another document", None, "expected a single document in the stream",
-                                          loader.peek_event().start_mark)
-
-
-def _check_hands(name: str, hands: Any) -> None:
-    if not isinstance(hands, list):
-        raise _bad("{name}: hands: must be a list of hands (an empty game is `hands: []`)", name=name)
-
-
-def _walk_game(loader: Any, name: str, header: dict[str, Any], anchors: dict[str, int]) -> Generator[Any, None, Any]:
-    """One game's mapping, from its start event: each hand's value; `header` gets the other keys;
-    returns the `hands:` value (a list, unless the file is wrong)."""
-    import yaml
-
-    from ..rules.loader import check_key
-
-    loader.get_event()
-    hands: Any = None
-    seen: set[Any] = set()
-    while not loader.check_event(yaml.MappingEndEvent):
-        key_node = _node(loader, anchors)
-        key = loader.construct_document(key_node)
-        check_key(key, key_node, seen)
-        seen.add(key)
-        if key == "hands" and loader.check_event(yaml.SequenceStartEvent):
-            loader.get_event()
-            while not loader.check_event(yaml.SequenceEndEvent):
-                yield loader.construct_document(_node(loader, anchors))
-            loader.get_event()
-            hands = []
-        else:
-            value = loader.construct_document(_node(loader, anchors))
-            if key == "hands":
-                hands = value
-            else:
-                header[key] = value
-    loader.get_event()
-    return hands
-
-
-NEW_GAME = object()  # in the walk of a YAML list of games: the next game begins
-
-
-def _walk_games(loader: Any, name: str, headers: list[dict[str, Any]]) -> Iterator[Any]:
-    """A YAML list of games: NEW_GAME before each game, then its hands' values; `headers` gets each header."""
-    import yaml
-
-    anchors: dict[str, int] = {}
-    loader.get_event()  # the stream's start
-    loader.get_event()  # the document's start
-    loader.get_event()  # the list's start
-    while not loader.check_event(yaml.SequenceEndEvent):
-        if not loader.check_event(yaml.MappingStartEvent):
-            loader.construct_document(_node(loader, anchors))
-            raise _bad("{name}: game {value}: a game is a mapping with variant, players, dealer and hands", name=name, value=len(headers) + 1)
-        headers.append({})
-        yield NEW_GAME
-        _check_hands(f"{name}: game {len(headers)}", (yield from _walk_game(loader, name, headers[-1], anchors)))
-    loader.get_event()
-    _walk_end(loader)
-
-
-def is_yaml_list(text: str) -> bool:
-    """Whether a YAML document is a list (of games) rather than one game's mapping."""
-    import yaml
-
-    from ..rules.loader import _strict_loader
-
-    loader = _strict_loader("a game file")(text)
-    try:
-        loader.get_event()
-        if loader.check_event(yaml.StreamEndEvent):
-            return False
-        loader.get_event()
-        return bool(loader.check_event(yaml.SequenceStartEvent))
-    except yaml.YAMLError:
-        return False  # the one-game reader says where
-    finally:
-        loader.dispose()
-
-
-def _node(loader: Any, anchors: dict[str, int]) -> Any:
-    """One node built from the loader's events (what the composer does), refusing aliases as the strict loader does."""
-    import yaml
-
-    from ..core.errors import RulesetError
-
-    event: Any = loader.get_event()
-    start: Any = event.start_mark  # libyaml's marks, which PyYAML's stubs do not name
-    if isinstance(event, yaml.AliasEvent):
-        if event.anchor not in anchors:
-            raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", start)
-        raise RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file (the value at line {anchors} is used again)",
-            anchors=anchors[event.anchor])
-    if event.anchor is not None:
-        anchors[event.anchor] = start.line + 1
-    if isinstance(event, yaml.ScalarEvent):
-        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        finish: Any = event.end_mark
-        return yaml.ScalarNode(tag, event.value, start, finish, style=event.style)
-    if isinstance(event, yaml.SequenceStartEvent):
-        tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.SequenceNode, None, event.implicit)
-        items = []
-        while not loader.check_event(yaml.SequenceEndEvent):
-            items.append(_node(loader, anchors))
-        end: Any = loader.get_event()
-        return yaml.SequenceNode(tag, items, start, end.end_mark, flow_style=event.flow_style)
-    tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None, event.implicit)
-    pairs = []
-    while not loader.check_event(yaml.MappingEndEvent):
-        pairs.append((_node(loader, anchors), _node(loader, anchors)))
-    last: Any = loader.get_event()
-    return yaml.MappingNode(tag, pairs, start, last.end_mark, flow_style=event.flow_style)
-
-
 def _jsonl(name: str, lines: io.TextIOWrapper) -> tuple[dict[str, Any], Iterator[RawHand]]:
     """The header line, read now; the hands, read one line at a time as the fold reaches them."""
     line_no = 0
@@ -396,36 +210,6 @@ def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[R
                     yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
         except OSError as exc:
             raise _fail_read(name, exc) from None
-
-
-def open_game(name: str) -> GameFile:
-    """Read and check a game file's header (`-` is stdin); the hands of JSON Lines are read as they are settled.
-
-    The file must be a regular file (or stdin) of at most MAX_GAME_BYTES and UTF-8 throughout;
-    iterate `hands` once. `read_game` reads every hand at once.
-    """
-    raw = _open(name)
-    try:
-        _check_utf8(raw, name)
-        lines = _text(raw)
-        jsonl = _is_jsonl(name, lines)
-        lines.seek(0)
-        if jsonl:
-            header, stream = _jsonl(name, lines)
-            return check_header(header, stream, name)
-        with lines:
-            text = lines.read()
-    except BaseException:
-        raw.close()
-        raise
-    header, hands = _yaml(name, text)
-    return check_header(header, hands, name)
-
-
-def read_game(name: str) -> GameFile:
-    """Read and check a game file (`-` is stdin): YAML, or JSON Lines with a header line."""
-    game = open_game(name)
-    return replace(game, hands=tuple(game.hands))
 
 
 def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str = "game") -> GameFile:

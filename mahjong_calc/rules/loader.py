@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.errors import InputError, RulesetError, shown
 from ..core.words import N_
+from ..core.yaml_events import refuse_unreadable_scalars
 from . import cache as ruleset_cache
 from .cache import read_limited
 from .registry import VARIANTS
@@ -149,6 +150,7 @@ def _strict_loader(what: str = "a ruleset") -> type:
             return super().construct_object(node, deep)
 
     _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    refuse_unreadable_scalars(_StrictLoader)
     return _StrictLoader
 
 

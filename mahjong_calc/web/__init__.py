@@ -29,6 +29,11 @@ def join_url(base: str, game: int, token: str | None) -> str:
     return f"{base.rstrip('/')}/?{urlencode(query)}"
 
 
+def start_url(base: str) -> str:
+    """The link that opens the page ready to begin a game: `http://192.168.1.20:8315/?new=1`."""
+    return f"{base.rstrip('/')}/?new=1"
+
+
 def join_line(base: str, game: int, players: object, token: str | None, tokens: bool) -> str:
     """`serve`'s line for one game: its players and its link (with tokens on, the token in it)."""
     names = ",".join(map(str, players)) if isinstance(players, list) else ""

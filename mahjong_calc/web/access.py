@@ -6,7 +6,11 @@ something (`POST`, `PUT`, `PATCH`, `DELETE`) must come from the server's own pag
 `Origin` (or, without one, its `Referer`) must be the server's own origin; a request with
 neither header (curl, scripts) is not a page acting for someone, and is let through. With
 tokens on (a server reachable from the network) a game's routes need that game's token, the
-others any game's token (`?token=` or the `X-Mjcalc-Token` header).
+others any game's token (`?token=` or the `X-Mjcalc-Token` header), except the few a phone
+needs to begin a game, which read no game (`token_free`: the variants, the messages, the
+list of games, which shows a phone without a token none, and `POST /api/games` itself); those
+answer only a request that names the server by its address or a local name (no page elsewhere
+reaches them through DNS rebinding).
 """
 
 from __future__ import annotations
@@ -71,6 +75,24 @@ def check_host(ctx: Context, request: Request) -> None:
         raise ApiError("bad_host", "this server answers on loopback only, not for host {host!r}", 403, host=host[:60])
 
 
+def check_local_name(request: Request) -> None:
+    """With tokens on, a request that needs none (beginning a game) must name the server as the
+    local network does: an address, or a name without a dot or ending in `.local` (mDNS). A web
+    page elsewhere could otherwise rebind its own domain's name to this server and begin games."""
+    parsed = parse_host(request.headers.get("host", ""))
+    name = parsed[0] if parsed is not None else ""
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+        return
+    except ValueError:
+        pass
+    if name and ("." not in name or name.endswith(".local")):
+        return
+    host = request.headers.get("host", "")[:60]
+    raise ApiError("bad_host", str(N_("without a token this server answers only for its address on the network, not for host {host!r}",
+                                      host=host)), 403)
+
+
 def check_origin(request: Request) -> None:
     """A write must come from this server's own page (see the module's docstring)."""
     if request.method not in WRITES:
@@ -87,9 +109,10 @@ def check_origin(request: Request) -> None:
                        own=f"{request.url.scheme}://{request.headers.get('host', '')[:60]}", origin=origin[:80])
 
 
-def endpoint(ctx: Context, route: Route, game_route: bool = False) -> Handler:
+def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: bool = False) -> Handler:
     """An API route behind the checks, its errors answered as the CLI's error objects, its messages
-    in the language the request asks for (`Accept-Language`: zh or en; else the server's)."""
+    in the language the request asks for (`Accept-Language`: zh or en; else the server's); a
+    `token_free` route reads no game, and answers without a token (see the module's docstring)."""
     async def handle(request: Request) -> Response:
         with speaking(language_of_header(request.headers.get("accept-language"))):
             return await answer(request)
@@ -99,7 +122,10 @@ def endpoint(ctx: Context, route: Route, game_route: bool = False) -> Handler:
             game = game_number(request.path_params["game"]) if game_route else None
             check_host(ctx, request)
             check_origin(request)
-            check_token(ctx, request, game)
+            if not token_free:
+                check_token(ctx, request, game)
+            elif ctx.tokens:
+                check_local_name(request)
             return await route(request, ctx)
         except ApiError as err:
             return error_response(err.code, err.message, err.status, err.headers)

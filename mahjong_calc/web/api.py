@@ -26,7 +26,7 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
           "unknown_hand": 404, "missing_token": 401, "bad_token": 403,
           "bad_host": 403, "bad_origin": 403, "bad_content_type": 415, "body_too_large": 413, "not_found": 404,
           "method_not_allowed": 405, "internal_error": 500, "db_busy": 503, "bad_db": 503, "db_too_new": 503,
-          "too_many_streams": 429, "busy": 503, "too_many_requests": 429}
+          "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429}
 
 
 def error_body(code: str, message: str | Text) -> str:
@@ -123,8 +123,9 @@ def _others_fields(scorer: str) -> list[str]:
 
 def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
-    its tiles (the palette), whether it has chow melds, whether one discard may make several
-    winners (一炮多响), whether it has discard wins at all (`flags.SELF_DRAW_ONLY`), the other flags of a win it takes, with what each implies (a flag implying
+    its tiles (the palette), its scorer and whether it has discard wins at all (`flags.SELF_DRAW_ONLY`), whether it
+    has chow melds, whether one discard may make several winners (一炮多响), its own word for the discarder, the other
+    flags of a win it takes, with what each implies (a flag implying
     self_draw is a self-drawn win), and the others' fields it asks for (all from `flags.FIELDS`)."""
     from ..api.settle import settlement_options
     from ..core.flags import SELF_DRAW_ONLY
@@ -139,9 +140,9 @@ def answer_variants() -> Answer:
         rows.append({
             "name": name, "version": rs.version, "zh": rs.data["title"]["zh"], "en": rs.data["title"]["en"],
             "tiles": [{"tile": t, "zh": tile_name(parse_tiles(t)[0], "zh"), "en": tile_name(parse_tiles(t)[0], "en")} for t in tiles],
+            "scorer": rs.scorer, "self_draw_only": rs.scorer in SELF_DRAW_ONLY,  # (the page's word for a discard win)
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
-            "discard_wins": rs.scorer not in SELF_DRAW_ONLY,
             # the table's own word for the discarder (labels.discard: Wuhu 点炮, Chizhou 放冲), where the ruleset has one
             "discarder": dict(word) if isinstance(word := rs.data.get("labels", {}).get("discard"), Mapping) else None,
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,

@@ -30,6 +30,7 @@ from . import routes_hands as hands
 from .access import endpoint
 from .context import Context
 from .http import MAX_BODY, error_response
+from .starts import StartLimits, Starts
 from .streams import Hub, StreamLimits, stream_total
 from .work import Work, WorkLimits
 
@@ -42,31 +43,32 @@ STATES = WorkLimits(workers=2, queue=32, per_client=16)  # a page asks for a sta
 
 def create_app(db: str | Path | None = None, *, tokens: bool = False, public: str | None = None,
                announce: Callable[[GameInfo], None] | None = None, streams: StreamLimits | None = None,
-               work: WorkLimits | None = None) -> Starlette:
+               work: WorkLimits | None = None, starts: StartLimits | None = None) -> Starlette:
     """The app; `db` is the games database (default: `live.default_db_path()`). `public` is the
     address phones reach it at (`http://192.168.1.20:8315/`), for join links (default: the
     request's own); `announce` is told of every game created while the app runs, wherever;
-    `streams` and `work` bound the event streams and the costly requests."""
+    `streams` and `work` bound the event streams and the costly requests, `starts` the games
+    begun from the network (with `tokens`)."""
     from ..live.store import Store
 
     stream_limits = streams or StreamLimits()
     hub = Hub(lambda: Store(db), stream_limits, stream_total(stream_limits), announce)
     ctx = Context(db, tokens, public, hub, Work(N_("scoring"), work),
-                  Work(N_("game state"), work or STATES))
+                  Work(N_("game state"), work or STATES), Starts(starts))
 
-    def api(route: Callable[..., object], game_route: bool = False) -> Callable[[Request], object]:
-        return endpoint(ctx, route, game_route)  # type: ignore[arg-type]
+    def api(route: Callable[..., object], game_route: bool = False, token_free: bool = False) -> Callable[[Request], object]:
+        return endpoint(ctx, route, game_route, token_free)  # type: ignore[arg-type]
 
     routes = [
         Route("/", games.index),
         Route("/api/score", api(calc.score), methods=["POST"]),
         Route("/api/waits", api(calc.waits), methods=["POST"]),
         Route("/api/advise", api(calc.advise), methods=["POST"]),
-        Route("/api/variants", api(calc.variants)),
-        Route("/api/messages", api(calc.messages)),
-        Route("/api/words", api(calc.words)),
-        Route("/api/games", api(games.games), methods=["GET"]),
-        Route("/api/games", api(games.new_game), methods=["POST"]),
+        Route("/api/variants", api(calc.variants, token_free=True)),
+        Route("/api/messages", api(calc.messages, token_free=True)),
+        Route("/api/words", api(calc.words, token_free=True)),
+        Route("/api/games", api(games.games, token_free=True), methods=["GET"]),  # without a token: none
+        Route("/api/games", api(games.new_game, token_free=True), methods=["POST"]),  # bounded: starts.py
         Route("/api/games/{game}", api(games.show, True)),
         Route("/api/games/{game}/hands", api(hands.add, True), methods=["POST"]),
         Route("/api/games/{game}/hands", api(games.hands, True), methods=["GET"]),

@@ -1,5 +1,6 @@
 """What the routes of one app share: the database, whether tokens are on, the public address,
-the event streams' hub, the pools of costly work, and the last big game states answered."""
+the event streams' hub, the pools of costly work, the games begun lately, and the last big
+game states answered."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .starts import Starts
 from .work import Work
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ class Context:
     hub: Hub
     calc: Work  # score, waits, advise
     states: Work  # a game's state, export, history, season
+    starts: Starts  # the games begun from the network lately (their limits)
     kept: OrderedDict[tuple[int, int, str | None], bytes] = field(default_factory=OrderedDict)
 
     def store(self) -> Store:

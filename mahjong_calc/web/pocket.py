@@ -134,7 +134,7 @@ def export(game: str, fmt: str = "yaml") -> str:
         info = s.game(game)
         hands = s.hands(info.id)
     if fmt == "csv":
-        from ..game.log import live_csv
+        from ..game.csv_log import live_csv
 
         return live_csv(info.id, info.header, info.created, hands)
     if fmt != "yaml":

@@ -13,7 +13,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response, Strea
 
 from ..core.words import language
 from . import join_url
-from .access import opens, token_of
+from .access import check_token, opens, token_of
 from .http import ApiError, client_of, game_number, json_response, read_body
 from .streams import stream
 
@@ -36,10 +36,17 @@ def state_response(body: bytes, version: int) -> Response:
 
 
 async def games(request: Request, ctx: Context) -> Response:
+    """`GET /api/games`; with tokens on, only the game the token opens (a token that opens none:
+    403 `bad_token`), and none at all without a token, so that a phone can begin a game."""
+    given = token_of(request)
+    if ctx.tokens and not given:
+        return json_response(200, "[]")
+    if ctx.tokens:
+        check_token(ctx, request, None)
+
     def run() -> list[dict[str, Any]]:
         with ctx.store() as s:
             rows = s.games()
-        given = token_of(request)
         if ctx.tokens:  # only the games this token opens
             rows = [g for g in rows if opens(g.token, given)]
         return [g.to_dict() for g in rows]
@@ -61,7 +68,15 @@ async def new_game(request: Request, ctx: Context) -> Response:
                                "dealer": body.get("dealer"), "chips": body.get("chips")})
         return json_response(201, json.dumps({"id": info.id, "token": info.token}))
 
-    answer = await run_in_threadpool(run)
+    client = client_of(request)
+    if ctx.tokens:  # from the network: bounded per client and in all (starts.py)
+        ctx.starts.admit(client)
+    try:
+        answer = await run_in_threadpool(run)
+    except BaseException:
+        if ctx.tokens:
+            ctx.starts.take_back(client)
+        raise
     ctx.notify()
     return answer
 
@@ -122,12 +137,15 @@ async def export(request: Request, ctx: Context) -> Response:
 
 
 async def join(request: Request, ctx: Context) -> Response:
-    """`GET /api/games/{id}/join`: the link that opens the game on another phone, and its QR code (SVG)."""
+    """`GET /api/games/{id}/join`: the link that opens the game on another phone, and its QR code
+    (SVG); `shared` says whether another device can open it: on loopback it cannot (no QR then)."""
     def run() -> Response:
         with ctx.store() as s:
             info = s.game(request.path_params["game"])
         url = join_url(ctx.public or str(request.base_url), info.id, info.token if ctx.tokens else None)
-        return json_response(200, json.dumps({"game": info.id, "url": url, "svg": qr_svg(url)}, ensure_ascii=False))
+        shared = ctx.tokens
+        return json_response(200, json.dumps({"game": info.id, "url": url, "shared": shared,
+                                              "svg": qr_svg(url) if shared else None}, ensure_ascii=False))
 
     return await run_in_threadpool(run)
 

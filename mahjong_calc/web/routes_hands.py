@@ -15,7 +15,7 @@ from starlette.responses import Response
 from ..core.errors import MjcalcError
 from ..core.words import N_
 from .api import json_kind
-from .http import ApiError, expected_version, hand_no, json_response, optional_body, read_body
+from .http import ApiError, expected_version, game_number, hand_no, json_response, optional_body, read_body
 from .routes_games import state_body, state_response
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .context import Context
 
 Act = Callable[["Store", int | None], "Change"]
+PLAYER_HEADER = "x-mjcalc-player"
 
 
 def _stale(s: Store, game: str, err: MjcalcError) -> Response:
@@ -37,8 +38,20 @@ def _stale(s: Store, game: str, err: MjcalcError) -> Response:
     return json_response(409, body, {"etag": f'"{version}"'})
 
 
+def player_of(request: Request) -> str | None:
+    """Who made a change, as the phone says (`X-Mjcalc-Player`, the name percent-encoded in UTF-8)."""
+    from urllib.parse import unquote
+
+    given = request.headers.get(PLAYER_HEADER)
+    if not given or len(given) > 400:
+        return None
+    name = unquote(given, errors="strict") if given.isascii() else None
+    return name if name and len(name) <= 40 else None
+
+
 async def _changed(request: Request, ctx: Context, act: Act, expect: int | None) -> Response:
-    """A change to a game: made against the version the request names, answered with the new state."""
+    """A change to a game: made against the version the request names, answered with the new
+    state. The player the phone names, if one of the game's, goes with the change's event."""
     def run() -> Response:
         with ctx.store() as s:
             try:
@@ -47,11 +60,24 @@ async def _changed(request: Request, ctx: Context, act: Act, expect: int | None)
                 if err.code == "stale_version":
                     return _stale(s, request.path_params["game"], err)
                 raise
+        if by in change.report.game.players:
+            made.append(change.version)
         return state_response(state_body(change.report), change.version)
 
-    answer = await run_in_threadpool(run)
-    if answer.status_code == 200:
-        ctx.notify()
+    try:
+        by = player_of(request)
+    except UnicodeDecodeError:
+        by = None
+    made: list[int] = []
+    game = game_number(request.path_params["game"])
+    ctx.hub.writing(game, 1)  # its streams hear of the change when it is answered, with who made it
+    try:
+        answer = await run_in_threadpool(run)
+        if made and by is not None:
+            ctx.hub.made_by(game, made[0], by)
+    finally:
+        ctx.hub.writing(game, -1)
+        ctx.notify()  # also after a failure: a change held back by this one is looked at now
     return answer
 
 

@@ -35,6 +35,7 @@ POLL = 0.25  # seconds between two looks at the database, for a change made else
 HEARTBEAT = 15.0  # seconds of quiet after which an event stream sends a comment, so that proxies keep it open
 STREAM_FOR = 300.0  # seconds an event stream lasts; the browser's EventSource then reconnects by itself
 RETRY_AFTER = "5"
+AUTHORS_KEPT = 256  # the latest changes whose player is remembered for their events
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class Hub:
         self._said: str | None = None
         self._last_error: MjcalcError | None = None
         self.closing = False
+        self.writes: dict[int, int] = {}  # game -> changes to it under way in this app
+        self.authors: dict[tuple[int, int], str] = {}  # (game, version) -> the player a phone named, the newest kept
 
     # --- the one connection, on its own thread ---
 
@@ -141,6 +144,21 @@ class Hub:
             self.by_client.pop(watcher.client, None)
         self.count -= 1
 
+    def writing(self, game: int, step: int) -> None:
+        """A change to `game` begins (+1) or ends (-1) here: while one is under way its streams
+        wait for it (it pokes when done), so that its event names the player who made it."""
+        left = self.writes.get(game, 0) + step
+        if left > 0:
+            self.writes[game] = left
+        else:
+            self.writes.pop(game, None)
+
+    def made_by(self, game: int, version: int, player: str) -> None:
+        """A phone of this server made `version` of `game` and named its player: its event says who."""
+        self.authors[(game, version)] = player
+        while len(self.authors) > AUTHORS_KEPT:
+            self.authors.pop(next(iter(self.authors)))
+
     def poke(self) -> None:
         """This app changed a game: look now, not at the next poll."""
         if self._poke is not None:
@@ -167,6 +185,8 @@ class Hub:
                 continue
             versions, begun = changed
             for game, version in versions.items():
+                if game in self.writes:
+                    continue  # looked at again when that change is answered (it pokes)
                 for watcher in self.watchers.get(game, ()):
                     if version != watcher.version:
                         watcher.version = version
@@ -232,8 +252,9 @@ class Hub:
             self._thread = None
 
 
-def _message(kind: str, game: int, version: int) -> str:
-    return f"event: {kind}\nid: {version}\ndata: {json.dumps({'game': game, 'version': version})}\n\n"
+def _message(kind: str, game: int, version: int, by: str | None = None) -> str:
+    data: dict[str, object] = {"game": game, "version": version, **({"by": by} if by is not None else {})}
+    return f"event: {kind}\nid: {version}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIterator[str]:
@@ -253,8 +274,9 @@ async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIt
                 return
             now = watcher.version
             if now != last:  # one event per change, also for changes made between two looks
-                yield "".join(_message("change", watcher.game, v) for v in range(last + 1, now + 1)) if now > last \
-                    else _message("change", watcher.game, now)
+                yield "".join(_message("change", watcher.game, v, hub.authors.get((watcher.game, v)))
+                              for v in range(last + 1, now + 1)) if now > last \
+                    else _message("change", watcher.game, now, hub.authors.get((watcher.game, now)))
                 last, quiet = now, loop.time()
             elif loop.time() - quiet > HEARTBEAT:
                 quiet = loop.time()

@@ -32,10 +32,16 @@ export function tileName(tile) { const x = variants.flatMap((v) => v.tiles).find
 // word for a reader: it goes on the message's element (data-code), not into its text.
 const FLAG_WORD = /(^|[\s(`'"])--?[a-z]/i;
 const CODE_WORD = /`[^`]*[A-Za-z_]{3,}[^`]*`/;
+// a refusal of a server at its limits (429, 503) says what it is and when to try again, not the server's
+// specifics: every one of these codes has its message in the catalogue
+const REFUSALS = new Set(["too_many_requests", "too_many_streams", "too_many_games", "busy"]);
 export function problem(data) {
   const e = data.error || data.reason || {};
   const known = messages[e.code];
   const general = known ? known[currentLang()] : "";
+  if (general && REFUSALS.has(e.code)) {
+    return data.retry_after != null ? `${general} (${t("retry_in", { s: data.retry_after })})` : general;
+  }
   const kept = (e.message || "").split(/;\s*/).filter((c) => c.trim() && !FLAG_WORD.test(c) && !(general && CODE_WORD.test(c)));
   if (kept.length) return kept.join("; ").replace(/`/g, "").trim();
   const who = e.winner ? `${e.winner}: ` : "";  // which of several winners (一炮多响)

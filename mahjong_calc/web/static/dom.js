@@ -19,7 +19,7 @@ export function el(tag, attrs, ...children) {
 
 export function say(text, bad, where) {
   const m = $(where || "message");
-  m.textContent = text; m.className = `message${bad ? "" : " ok"}`; delete m.dataset.code;
+  m.textContent = text; m.className = `message${bad ? "" : " ok"}`; delete m.dataset.code; delete m.dataset.notice;
 }
 
 function tileLabel(tile) {

@@ -23,9 +23,9 @@ export function createEntry(game) {
   const isMulti = () => h.multi && !!game.state() && !!variant().multiple_winners;
   const pickedWinners = () => (isMulti() ? h.winners : (h.winner ? [h.winner] : []));
   const onScreen = () => ({ concealed: h.concealed, melds: h.melds, extras: h.extras });
-  // a variant without discard wins (Pujiang: /api/variants' discard_wins, from core/flags.SELF_DRAW_ONLY): every win is a
+  // a variant without discard wins (Pujiang: /api/variants' self_draw_only, from core/flags.SELF_DRAW_ONLY): every win is a
   // self-draw, except 抢杠, where the other player named is the one whose kong was robbed
-  const discardWins = () => variant().discard_wins !== false;
+  const discardWins = () => !variant().self_draw_only;
   const robbing = () => !!h.extras.robbing_kong;
   const selfDrawn = () => (discardWins() ? $("self-draw").checked : !robbing());
 

@@ -56,6 +56,7 @@ async function init() {
   const wanted = params.get("game") || (play.games()[0] && play.games()[0].id);
   if (wanted != null && wanted !== "") await play.choose(wanted);
   else play.render();
+  if (params.get("new")) play.openNew();  // the link `mjcalc serve` prints: ready to begin a game
   document.body.dataset.ready = "1";
 }
 init();

@@ -1,6 +1,6 @@
 // The play view: the games this phone knows, the game on screen (its state and version), the hand
 // being entered (entry.js), the result of the last hand, the standings, the chart and the hand list.
-import { allVariants, discarderWord, problem, sayProblem, variantName } from "./catalog.js";
+import { allVariants, codeOf, discarderWord, problem, sayProblem, variantName, variantOf } from "./catalog.js";
 import { $, el, say } from "./dom.js";
 import { createEntry } from "./entry.js";
 import { currentLang, t } from "./i18n.js";
@@ -8,7 +8,10 @@ import { currentLang, t } from "./i18n.js";
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 
 export function createPlay(home, { onChange } = {}) {
-  const view = { games: [], id: null, state: null, version: null, lastHand: null };
+  // `mine`: the versions this phone made (no notice of them); `authors`: who made a version, as its event says;
+  // `begun`: the game this phone has just begun (its join panel opens at once)
+  const view = { games: [], id: null, state: null, version: null, lastHand: null, mine: new Set(), authors: new Map(),
+    begun: null, joinOpen: false, join: null, pending: null };
   let unwatch = () => {};
   const entry = createEntry({ state: () => view.state, forgetResult });
 
@@ -113,6 +116,7 @@ export function createPlay(home, { onChange } = {}) {
     renderGames();
     entry.render();
     if (view.state) { renderStandings(); renderResult(view.lastHand); }
+    renderJoin();
     mark();
     if (onChange) onChange();
   }
@@ -130,7 +134,11 @@ export function createPlay(home, { onChange } = {}) {
 
   // a change to the open game, made against the version on screen: a 409 shows the game as it now stands
   async function change(method, path, body) {
-    const answer = await home.request(method, path, body, { game: view.id, version: view.version });
+    const sent = home.request(method, path, body, { game: view.id, version: view.version, player: me() });
+    view.pending = sent;
+    let answer;
+    try { answer = await sent; } finally { if (view.pending === sent) view.pending = null; }
+    if (answer.status === 200 && answer.version != null) view.mine.add(`${view.id}:${answer.version}`);
     if (answer.status === 409 && answer.data.error && answer.data.error.code === "stale_version") {
       view.state = answer.data.state; view.version = answer.data.version;
       await loadGames(); render();
@@ -143,29 +151,94 @@ export function createPlay(home, { onChange } = {}) {
   }
 
   let refreshing = null;
-  async function refresh() {  // the game changed elsewhere: its new state; the hand being entered stays
+  async function refresh() {  // the game changed elsewhere: its new state and a notice of what changed; the hand being entered stays
     if (refreshing) return refreshing;
     refreshing = (async () => {
-      const { status, data, version } = await home.request("GET", `/api/games/${view.id}`, undefined, { game: view.id });
-      if (status === 200) { view.state = data; view.version = version; await loadGames(); render(); }
+      const game = view.id, before = view.version;
+      const { status, data, version } = await home.request("GET", `/api/games/${game}`, undefined, { game });
+      if ((status === 429 || status === 503) && view.id === game) {  // the server at its limits: said, asked again when it says
+        sayProblem(data);
+        setTimeout(() => { if (view.id === game) refresh(); }, 1000 * (data.retry_after || 1));
+        return;
+      }
+      if (status !== 200 || view.id !== game) return;
+      const notice = before != null && version > before ? await noticeOf(game, before, version, data) : "";
+      view.state = data; view.version = version;
+      if (notice) view.lastHand = null;  // this phone's own last result is no longer the news
+      await loadGames(); render();
+      if (notice) { say(notice); $("message").dataset.notice = String(version); }
     })();
     try { await refreshing; } finally { refreshing = null; }
   }
 
+  // how the hand went, in a notice: `王 和, 张 点炮, 30` (the variant's own word for the discard)
+  function noticeWhat(h, variant) {
+    if (!h) return "";
+    if (h.error) return t("notice_error");
+    if (h.draw) return t("draw");
+    const rs = Array.isArray(h.result) ? h.result : [h.result];
+    const who = h.winners ? h.winners.join("+") : h.winner, value = rs.map((r) => r.value).join("+");
+    if (h.self_draw && !h.discarder) return `${t("notice_self_draw", { p: who })}, ${value}`;
+    const word = variant && variant.self_draw_only ? "notice_robbed" : `notice_discard_${variant ? variant.scorer : ""}`;
+    const how = t(word, { p: h.discarder }) === word ? t("notice_discard", { p: h.discarder }) : t(word, { p: h.discarder });
+    return `${t("notice_won", { p: who })}, ${how}, ${value}`;
+  }
+
+  // the changes between two versions made elsewhere, one line: `李 记录了第 5 局: 王 和, 张 点炮, 30`
+  async function noticeOf(game, before, after, state) {
+    const { status, data } = await home.request("GET", `/api/games/${game}/history`, undefined, { game });
+    if (status !== 200 || !Array.isArray(data)) return "";
+    const variant = variantOf(state.variant);
+    const lines = data.filter((e) => e.seq > before && e.seq <= after && !view.mine.has(`${game}:${e.seq}`)).map((e) => {
+      const by = view.authors.get(`${game}:${e.seq}`);
+      const shown = e.kind === "hand" || e.kind === "edit" ? state.hands[e.no - 1] : null;
+      const vars = { by, n: e.no, what: e.hand && e.hand.draw ? t("draw") : noticeWhat(shown, variant) };
+      return t(`notice_${by ? "by_" : ""}${e.kind}`, vars);
+    });
+    return lines.slice(-3).join(" · ");
+  }
+
+  // who holds this phone, for the others' notices (remembered per game)
+  const people = () => JSON.parse(localStorage.getItem("mjcalc.players") || "{}");
+  function me() { const p = people()[view.id]; return view.state && view.state.players.includes(p) ? p : null; }
+  function chooseMe(name) { const all = people(); if (name) all[view.id] = name; else delete all[view.id]; localStorage.setItem("mjcalc.players", JSON.stringify(all)); }
+
+  // the join panel, at the top: the link and its QR code to show the others (open at once on the phone that
+  // began the game, or while it has no hand), or, on loopback, how to let other phones in
+  function renderJoin() {
+    const box = $("join"), data = view.join;
+    box.hidden = view.id == null || !data;
+    if (box.hidden) { $("join-body").replaceChildren(); return; }  // no other game's link, even hidden
+    $("me").replaceChildren(el("option", { value: "" }, t("me_nobody")), ...view.state.players.map((p) => el("option", { value: p }, p)));
+    $("me").value = me() || "";
+    $("join-toggle").textContent = view.joinOpen ? t("join_hide") : t("join_show");
+    $("join-toggle").hidden = !data.shared;
+    const parts = [];
+    if (!data.shared) {
+      parts.push(el("p", { class: "hint", "data-testid": "join-local" }, t("join_local")), el("code", {}, "mjcalc serve --host 0.0.0.0"));
+    } else if (view.joinOpen) {
+      parts.push(el("p", { class: "hint" }, t("join_scan")));
+      if (data.svg) parts.push(el("img", { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.svg)}`, alt: data.url, "data-testid": "join-qr", class: "qr" }));
+    }
+    if (data.shared ? view.joinOpen : true) parts.push(el("a", { href: data.url, "data-testid": "join-link" }, data.url));
+    $("join-body").replaceChildren(...parts);
+  }
+
   async function showJoin() {
-    const box = $("join");
-    box.replaceChildren();
+    view.join = null;
+    renderJoin();
     if (view.id == null || !home.canJoin) return;
-    const { status, data } = await home.request("GET", `/api/games/${view.id}/join`, undefined, { game: view.id });
-    if (status !== 200) return;
-    const parts = [el("span", {}, `${t("join")}: `), el("a", { href: data.url, "data-testid": "join-link" }, data.url)];
-    if (data.svg) parts.push(el("img", { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.svg)}`, alt: data.url, "data-testid": "join-qr", class: "qr" }));
-    box.replaceChildren(...parts);
+    const game = view.id;
+    const { status, data } = await home.request("GET", `/api/games/${game}/join`, undefined, { game });
+    if (status !== 200 || view.id !== game) return;
+    view.join = data;
+    view.joinOpen = view.begun === game || (view.state && view.state.hands.length === 0);
+    renderJoin();
   }
 
   async function choose(id) {
     view.id = id === "" || id == null ? null : Number(id);
-    view.state = null; view.lastHand = null; view.version = null;
+    view.state = null; view.lastHand = null; view.version = null; view.join = null;
     if (view.id != null) {
       const { status, data, version } = await home.request("GET", `/api/games/${view.id}`, undefined, { game: view.id });
       if (status === 200) { view.state = data; view.version = version; } else { sayProblem(data); view.id = null; }
@@ -174,8 +247,22 @@ export function createPlay(home, { onChange } = {}) {
     render();
     unwatch();
     const game = view.id;
-    unwatch = game == null ? () => {} : home.watch(game, (version) => { if (view.id === game && version !== view.version) refresh(); });
-    showJoin();
+    unwatch = game == null ? () => {} : home.watch(game, heard(game), refused);
+    await showJoin();
+  }
+
+  // an event of the game: who made it is kept for the notice; a change this phone is making is waited for first
+  const heard = (game) => async (version, data) => {
+    if (data && data.by) view.authors.set(`${game}:${version}`, data.by);
+    if (view.pending) { try { await view.pending; } catch (e) { /* said where it was made */ } }
+    if (view.id === game && version !== view.version) refresh();
+  };
+  let streamSaid = null;
+  function refused(data) {  // the event stream was refused (429, 503): said, and tried again after its Retry-After
+    document.body.dataset.stream = data ? "refused" : "open";
+    if (data) { streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); $("message").dataset.code = codeOf(data); return; }
+    if (streamSaid && $("message").textContent === streamSaid) say("");  // open again: the refusal is no longer true
+    streamSaid = null;
   }
 
   const nextNo = () => (entry.editing() != null ? entry.editing() : (view.state ? view.state.hands.length + 1 : 1));
@@ -253,6 +340,7 @@ export function createPlay(home, { onChange } = {}) {
     const { status, data } = await home.request("POST", "/api/games", body);
     if (status !== 201) { sayProblem(data); return; }
     home.remember(data.id, data.token);
+    view.begun = data.id;
     $("new-game").hidden = true;
     await loadGames();
     await choose(data.id);
@@ -286,7 +374,10 @@ export function createPlay(home, { onChange } = {}) {
   }
 
   $("game-select").addEventListener("change", (e) => choose(e.target.value));
-  $("new-game-open").addEventListener("click", () => { $("new-game").hidden = !$("new-game").hidden; dealerChoices(); });
+  function openNew() { $("new-game").hidden = false; dealerChoices(); }
+  $("new-game-open").addEventListener("click", () => { if ($("new-game").hidden) openNew(); else $("new-game").hidden = true; });
+  $("join-toggle").addEventListener("click", () => { view.joinOpen = !view.joinOpen; renderJoin(); });
+  $("me").addEventListener("change", (e) => { chooseMe(e.target.value); renderJoin(); });
   $("new-game").addEventListener("submit", newGame);
   for (let i = 0; i < 4; i++) $(`p${i}`).addEventListener("input", dealerChoices);
   $("record").addEventListener("click", () => recordHand(false));
@@ -304,5 +395,5 @@ export function createPlay(home, { onChange } = {}) {
   // the page's language changed: the game's state again, its error rows written in the new language
   async function relang() { render(); if (view.id != null && view.state) await refresh(); }
 
-  return { relang, render, loadGames, choose, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
+  return { relang, render, loadGames, choose, openNew, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
 }

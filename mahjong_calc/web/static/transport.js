@@ -5,6 +5,7 @@
 import { currentLang, t } from "./i18n.js";
 
 function versionOf(etag) { return etag ? Number(String(etag).replace(/[^0-9]/g, "")) : null; }
+function retryAfter(res) { const v = res.headers.get("retry-after"); return v && /^[0-9]+$/.test(v) ? Number(v) : null; }
 
 // `mjcalc serve`: fetch, tokens, the event stream of a game, join links
 function serveHome() {
@@ -14,16 +15,19 @@ function serveHome() {
     tokens[params.get("game")] = params.get("token");
     localStorage.setItem("mjcalc.tokens", JSON.stringify(tokens));
   }
-  async function request(method, path, body, { game, version, token } = {}) {
+  async function request(method, path, body, { game, version, token, player } = {}) {
     const headers = { "content-type": "application/json", "accept-language": currentLang() };
     token = token || (game != null ? tokens[game] : Object.values(tokens)[0]);
     if (token) headers["x-mjcalc-token"] = token;
     if (version != null) headers["if-match"] = `"${version}"`;
+    if (player) headers["x-mjcalc-player"] = encodeURIComponent(player);  // who made a change, for the others' notices
     const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     let data = null;
     // not JSON (a proxy's page): the status in the page's words, not the proxy's
     try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: `${t("error")} ${res.status}` } }; }
+    const wait = retryAfter(res);
+    if (wait != null && data && typeof data === "object") data.retry_after = wait;  // a refusal (429, 503): when to ask again
     return { status: res.status, data, text, version: versionOf(res.headers.get("etag")) };
   }
   const engine = (path) => async (record) => (await request("POST", path, record)).text;
@@ -38,23 +42,51 @@ function serveHome() {
       if (tokens[game]) q.set("token", tokens[game]);
       return `/api/games/${game}/export${q.toString() ? `?${q}` : ""}`;
     },
-    // every change to a game, wherever it was made: the server's events; returns the way to stop listening
-    watch(game, onChange) {
-      if (typeof EventSource === "undefined") return () => {};
-      let stream = null, stopped = false;
-      const open = () => {
-        const token = tokens[game];
-        const es = new EventSource(`/api/games/${game}/events` + (token ? `?token=${encodeURIComponent(token)}` : ""));
-        stream = es;
-        const seen = (e) => onChange(JSON.parse(e.data).version);
-        es.addEventListener("ready", seen);
-        es.addEventListener("change", seen);
-        es.onerror = () => {  // EventSource retries by itself; once it has given up, start again
-          if (es.readyState === EventSource.CLOSED && stream === es && !stopped) { stream = null; setTimeout(() => { if (!stopped && !stream) open(); }, 2000); }
-        };
-      };
+    // every change to a game, wherever it was made: the server's events (read with fetch, which, unlike
+    // EventSource, sees a refusal's status and Retry-After); returns the way to stop listening.
+    // onChange(version, data) per `ready` and `change`; onRefused(error, seconds) on a 429 or 503, onRefused(null) once open again
+    watch(game, onChange, onRefused) {
+      let stopped = false, ctrl = null, timer = null;
+      const again = (ms) => { if (!stopped) timer = setTimeout(open, ms); };
+      async function open() {
+        if (stopped) return;
+        ctrl = new AbortController();
+        const headers = tokens[game] ? { "x-mjcalc-token": tokens[game] } : {};
+        let res;
+        try { res = await fetch(`/api/games/${game}/events`, { headers, signal: ctrl.signal, cache: "no-store" }); } catch (e) { again(2000); return; }
+        if (res.status !== 200) {
+          const wait = retryAfter(res);
+          let data = null;
+          try { data = await res.json(); } catch (e) { data = null; }
+          if ((res.status === 429 || res.status === 503) && onRefused && data) onRefused({ ...data, retry_after: wait }, wait);
+          again(wait != null ? wait * 1000 : 5000);
+          return;
+        }
+        if (onRefused) onRefused(null);
+        let retry = 1000, buffer = "";
+        const reader = res.body.getReader(), decoder = new TextDecoder();
+        try {
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true });
+            for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
+              const block = buffer.slice(0, cut);
+              buffer = buffer.slice(cut + 2);
+              let kind = "message", data = "";
+              for (const line of block.split("\n")) {
+                if (line.startsWith("event:")) kind = line.slice(6).trim();
+                else if (line.startsWith("data:")) data += line.slice(5).trim();
+                else if (line.startsWith("retry:")) retry = Number(line.slice(6)) || retry;
+              }
+              if ((kind === "ready" || kind === "change") && data) { const d = JSON.parse(data); onChange(d.version, d); }
+            }
+          }
+        } catch (e) { /* stopped, or the connection was cut: start again below */ }
+        again(retry);
+      }
       open();
-      return () => { stopped = true; if (stream) stream.close(); stream = null; };
+      return () => { stopped = true; clearTimeout(timer); if (ctrl) ctrl.abort(); };
     },
     engine: { ready: Promise.resolve(), score: engine("/api/score"), waits: engine("/api/waits"),
       advise: async (record) => (await request("POST", "/api/advise", record)).text },
