@@ -232,7 +232,8 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
 
     pg.route(f"**/api/games/{gid}", state)
     _send(url, "POST", f"/api/games/{gid}/hands", {"draw": True}, token)
-    _told(pg, "服务器正忙, 请稍后再试 (1 秒后再试) [busy]")
+    _told(pg, "服务器正忙, 请稍后再试 (1 秒后再试)")  # its code on the element (data-code), not in the words
+    assert pg.get_attribute("[data-testid=message]", "data-code") == "busy"
     _told(pg, "第 1 局已记录: 流局")
     assert len(tries) == 3 and tries[1] - tries[0] >= 0.9 and tries[2] - tries[1] >= 0.9, tries
 

@@ -214,8 +214,9 @@ def phone(browser: Any) -> Any:
 
 
 # the working column (each breakdown row's detail) is written by the variants' explain step, not the page;
-# the language button names the other language in itself (中文 on an English page), so that its reader finds it
-WITHOUT_DETAILS = """() => { const cells = [...document.querySelectorAll('[data-testid=detail], [data-testid=lang]')];
+# the language button names the other language in itself (中文 on an English page), so that its reader finds it;
+# a command to type (<code>: `mjcalc serve --host 0.0.0.0`) is in no language
+WITHOUT_DETAILS = """() => { const cells = [...document.querySelectorAll('[data-testid=detail], [data-testid=lang], code')];
   cells.forEach((n) => { n.style.display = 'none'; });
   const text = document.body.innerText;
   cells.forEach((n) => { n.style.display = ''; });
