@@ -392,6 +392,8 @@ def test_the_language_is_remembered_and_season_has_the_choice(browser: Any, serv
     pg.wait_for_selector("[data-testid=season-summary]:not(:empty)")
     assert "Net" in words_on(pg) and not HAN.search(words_on(pg).replace("中文", ""))
     pg.click("[data-testid=lang]")  # 中文, here too, and remembered for the page
+    summary = words.translated("Games: {n}", "zh").format(n=0)  # written again once the season is read again
+    pg.wait_for_function("(want) => document.querySelector('[data-testid=season-summary]').textContent === want", arg=summary)
     assert "净" in words_on(pg) and not english_left(words_on(pg))
     pg.goto(f"{served}/")
     pg.wait_for_selector("body[data-ready='1']")
