@@ -407,6 +407,11 @@ def test_advise_shows_its_count_copies_left_and_its_words_high_on_the_screen(bro
     pg = phone(browser)
     pg.goto(f"{served}/?lang=en")
     pg.wait_for_selector("body[data-ready='1']")
+    pg.click("[data-testid=new-game-open]")  # a game open: its join panel is the play view's, not advise's
+    for i, name in enumerate(PLAYERS_EN):
+        pg.fill(f"[data-testid=p{i}]", name)
+    pg.click("[data-testid=start]")
+    pg.wait_for_selector("#entry:not([hidden])")
     pg.click("[data-testid=tab-advise]")
     pg.select_option("[data-testid=advise-variant]", "wuhu315")
     pg.fill("[data-testid=advise-paste]", ADVISE)

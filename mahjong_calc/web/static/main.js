@@ -37,6 +37,7 @@ async function init() {
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
     for (const id of ["play", "waits", "advise"]) $(id).hidden = b.dataset.tab !== id;
+    document.body.dataset.tab = b.dataset.tab;  // the join panel is the game's: on the play view only (app.css)
   }));
   applyLang();
   document.body.dataset.shown = "1";  // tiles and entry are usable; on a site the engine may still be loading
