@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mahjong_calc"
-CODE_FIRST = {"InputError", "NotAWin", "RuleRefused", "SiteError", "RulesetError", "StoreError", "GameFileError", "HandError", "MjcalcError", "BatchStopped", "_fail"}
+CODE_FIRST = {"ApiError", "InputError", "NotAWin", "RuleRefused", "SiteError", "RulesetError", "StoreError", "GameFileError", "HandError", "MjcalcError", "BatchStopped", "_fail"}
 MESSAGE_FIRST = {"_bad", "_damaged", "N_"}
 
 

@@ -73,7 +73,7 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     out = json.loads(done.stdout)
     site = tmp_path / "site"
     for name in ["index.html", "sw.js", "manifest.webmanifest", "static/main.js", "static/worker.js", "static/transport.js",
-                 "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/icon-192.png", "static/site.json",
+                 "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/words.json", "static/icon-192.png", "static/site.json",
                  *(f"static/pyodide/{n}" for n in PYODIDE_FILES)]:
         assert (site / name).is_file(), name
         assert name in out["files"]
@@ -95,9 +95,11 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     assert "mahjong_calc/web/app.py" not in names  # Starlette is the server's
     # the page's variants and messages are what `mjcalc serve` answers
     from mahjong_calc.web import api, pocket
+    from mahjong_calc.web.page_words import words_json
 
     assert (site / "static/variants.json").read_text(encoding="utf-8") == api.answer_variants()[1]
     assert (site / "static/messages.json").read_text(encoding="utf-8") == pocket.messages()
+    assert (site / "static/words.json").read_text(encoding="utf-8") == words_json()  # the page's words, offline too
 
 
 @pytest.mark.parametrize(("setup", "code"), [
@@ -391,3 +393,22 @@ def test_an_exported_game_imports_into_the_servers_games_with_the_same_totals(tm
     refused = run_installed(["game", "import", str(bad), "--db", db])
     assert refused.returncode == 2 and "hand 4" in refused.stderr and "nothing was imported" in refused.stderr
     assert [g["id"] for g in json.loads(run_installed(["game", "list", "--db", db, "--json"]).stdout)] == [gid]
+
+
+def test_offline_the_page_speaks_chinese_from_the_catalogue(offline: Any) -> None:
+    """The page's words (static/words.json) and the worker's messages in the page's language, offline."""
+    from test_words import HAN, english_left
+
+    offline.click("[data-testid=lang]")  # 中文
+    try:
+        assert offline.inner_text("[data-testid=new-game-open]") == "新牌局"
+        offline.click("[data-testid=tab-advise]")
+        offline.fill("[data-testid=advise-paste]", "1234567m139p777z")  # 13 tiles: the worker refuses them
+        offline.click("[data-testid=advise-use]")
+        offline.wait_for_selector("[data-testid=advise-message][data-code=wrong_tile_count]")
+        message = offline.inner_text("[data-testid=advise-message]")
+        assert HAN.search(message) and not english_left(message), message
+    finally:
+        offline.click("[data-testid=lang]")
+        offline.click("[data-testid=tab-play]")
+    assert offline.inner_text("[data-testid=new-game-open]") == "New game"

@@ -193,8 +193,8 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
     for i, name in enumerate(PLAYERS):
         pg.fill(f"[data-testid=p{i}]", name)
     pg.click("[data-testid=start]")
-    pg.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('too_many_games')")
-    assert pg.inner_text("[data-testid=message]") == "最近开的牌局太多, 请稍后再试 (30 秒后再试) [too_many_games]"
+    pg.wait_for_selector("[data-testid=message][data-code=too_many_games]")  # the code on the element, not in the words
+    assert pg.inner_text("[data-testid=message]") == "最近开的牌局太多, 请稍后再试 (30 秒后再试)"
 
     # the event stream refused twice (429, then 503): said, tried again after Retry-After, then open
     pg.unroute("**/api/games")
@@ -213,7 +213,8 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
     pg.click("[data-testid=start]")
     pg.wait_for_selector("body[data-stream='refused']")
     said = pg.inner_text("[data-testid=message]")
-    assert said.startswith("暂时收不到别人的修改: ") and ("[too_many_streams]" in said or "[busy]" in said), said
+    code = pg.get_attribute("[data-testid=message]", "data-code")
+    assert said.startswith("暂时收不到别人的修改: ") and code in ("too_many_streams", "busy") and code not in said, said
     pg.wait_for_selector("body[data-stream='open']", timeout=10_000)
     assert pg.inner_text("[data-testid=message]") == ""  # open again: the refusal is no longer said
 
@@ -231,7 +232,8 @@ def test_refusals_are_said_in_the_page_language_and_the_stream_waits_its_retry_a
 
     pg.route(f"**/api/games/{gid}", state)
     _send(url, "POST", f"/api/games/{gid}/hands", {"draw": True}, token)
-    _told(pg, "服务器正忙, 请稍后再试 (1 秒后再试) [busy]")
+    _told(pg, "服务器正忙, 请稍后再试 (1 秒后再试)")  # its code on the element (data-code), not in the words
+    assert pg.get_attribute("[data-testid=message]", "data-code") == "busy"
     _told(pg, "第 1 局已记录: 流局")
     assert len(tries) == 3 and tries[1] - tries[0] >= 0.9 and tries[2] - tries[1] >= 0.9, tries
 

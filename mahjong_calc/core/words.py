@@ -22,9 +22,11 @@ language chosen by then.
 from __future__ import annotations
 
 import ast
+import contextlib
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -33,6 +35,8 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES = ("zh", "en")
 
 _LANG: list[str | None] = [None]  # None: no language chosen (English messages, bilingual tables)
+# the language of one request of the page (`speaking`), over the process's own; a 1-tuple when set
+_SPOKEN: ContextVar[tuple[str | None] | None] = ContextVar("mjcalc_language", default=None)
 
 
 def set_language(lang: str | None) -> None:
@@ -43,8 +47,45 @@ def set_language(lang: str | None) -> None:
 
 
 def language() -> str | None:
-    """The language chosen with `set_language` (None: none)."""
-    return _LANG[0]
+    """The language chosen with `speaking` for this context, else with `set_language` (None: none)."""
+    spoken = _SPOKEN.get()
+    return _LANG[0] if spoken is None else spoken[0]
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """Texts rendered in this context (a request of the page, its threads) are in `lang`; None
+    leaves the process's language (`set_language`). Other threads and requests are not affected."""
+    if lang is None:
+        yield
+        return
+    if lang not in LANGUAGES:
+        raise ValueError(f"not a language of mjcalc: {lang!r}")
+    token = _SPOKEN.set((lang,))
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
+
+
+def language_of_header(value: str | None) -> str | None:
+    """`zh`, `en` or None from an HTTP `Accept-Language` header: the most preferred of the two
+    languages it names (`zh-CN,zh;q=0.9,en;q=0.8` -> `zh`); None when it names neither."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((value or "").split(",")[:32]):
+        tag, _, params = part.partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _, number = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(number)
+                except ValueError:
+                    q = 0.0
+        lang = _language_of(tag)
+        if lang is not None and q > 0:
+            ranked.append((-q, i, lang))
+    return min(ranked)[2] if ranked else None
 
 
 def _language_of(value: str) -> str | None:
@@ -137,7 +178,7 @@ def translations(lang: str | None) -> gettext.NullTranslations:
 
 def translated(msgid: str, lang: str | None = None) -> str | None:
     """The catalogue's text of `msgid` in `lang` (default: the chosen one), or None if it has none."""
-    lang = _LANG[0] if lang is None else lang
+    lang = language() if lang is None else lang
     if lang is None:
         return msgid
     catalog: dict[str, str] = getattr(translations(lang), "_catalog", {})
@@ -158,7 +199,7 @@ class Text:
 
     def render(self, lang: str | None = None) -> str:
         """The text in `lang` (default: the chosen language); the English msgid where untranslated."""
-        lang = _LANG[0] if lang is None else lang
+        lang = language() if lang is None else lang
         template = translated(self.msgid, lang) or self.msgid
         if not self.params:
             return template

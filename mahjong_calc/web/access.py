@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..core.errors import MjcalcError
-from ..core.words import N_
+from ..core.words import N_, language_of_header, speaking
 from . import api, is_loopback
 from .http import ApiError, error_response, game_number, json_response
 
@@ -56,7 +56,7 @@ def check_token(ctx: Context, request: Request, game: int | None) -> None:
         return
     given = token_of(request)
     if not given:
-        raise ApiError("missing_token", "this server is open to the network: open the link with ?token=… that `mjcalc serve` printed")
+        raise ApiError("missing_token", "this server is open to the network: open the link with `?token=…` that `mjcalc serve` printed")
     with ctx.store() as s:
         known = [t for g, t in s.tokens().items() if game is None or g == game]
     if not any(opens(t, given) for t in known):
@@ -72,7 +72,7 @@ def check_host(ctx: Context, request: Request) -> None:
     server = request.scope.get("server")
     port = server[1] if server else None  # the port this server listens on
     if parsed is None or not is_loopback(parsed[1]) or (port is not None and parsed[2] != port):
-        raise ApiError("bad_host", f"this server answers on loopback only, not for host {host[:60]!r}", 403)
+        raise ApiError("bad_host", "this server answers on loopback only, not for host {host!r}", 403, host=host[:60])
 
 
 def check_local_name(request: Request) -> None:
@@ -105,14 +105,19 @@ def check_origin(request: Request) -> None:
         origin = referer
     own = _origin(request.url.scheme, request.headers.get("host", ""))
     if own is None or _origin_of_url(origin) != own:
-        raise ApiError("bad_origin", f"a change must come from this server's own page ({request.url.scheme}://"
-                       f"{request.headers.get('host', '')[:60]}), not from {origin[:80]!r}", 403)
+        raise ApiError("bad_origin", "a change must come from this server's own page ({own}), not from {origin!r}", 403,
+                       own=f"{request.url.scheme}://{request.headers.get('host', '')[:60]}", origin=origin[:80])
 
 
 def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: bool = False) -> Handler:
-    """An API route behind the checks, its errors answered as the CLI's error objects; a
+    """An API route behind the checks, its errors answered as the CLI's error objects, its messages
+    in the language the request asks for (`Accept-Language`: zh or en; else the server's); a
     `token_free` route reads no game, and answers without a token (see the module's docstring)."""
     async def handle(request: Request) -> Response:
+        with speaking(language_of_header(request.headers.get("accept-language"))):
+            return await answer(request)
+
+    async def answer(request: Request) -> Response:
         try:
             game = game_number(request.path_params["game"]) if game_route else None
             check_host(ctx, request)
@@ -127,7 +132,7 @@ def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: b
         except MjcalcError as err:
             return json_response(*api.error_answer(err))
         except Exception as exc:
-            return error_response("internal_error", f"internal error ({type(exc).__name__}); please report this request")
+            return error_response("internal_error", N_("internal error ({kind}); please report this request", kind=type(exc).__name__))
     return handle
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.words import N_
+from ..core.words import N_, Text
 
 if TYPE_CHECKING:
     from ..core.flags import Field
@@ -29,11 +29,12 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
           "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429}
 
 
-def error_body(code: str, message: str) -> str:
-    """The CLI's error object: `{"valid": false, "error": {"code", "message"}}`."""
+def error_body(code: str, message: str | Text) -> str:
+    """The CLI's error object: `{"valid": false, "error": {"code", "message"}}`, the message in the
+    language of the request (core/words.speaking)."""
     from ..present.render import clean
 
-    return json.dumps({"valid": False, "error": {"code": code, "message": clean(message)}}, ensure_ascii=False)
+    return json.dumps({"valid": False, "error": {"code": code, "message": clean(str(message))}}, ensure_ascii=False)
 
 
 def error_answer(err: MjcalcError) -> Answer:
@@ -45,9 +46,22 @@ def error_answer(err: MjcalcError) -> Answer:
     return STATUS.get(err.code, 400), error_json(err)
 
 
-def _mapping(body: Any, what: str) -> Mapping[str, Any]:
+def json_kind(value: Any) -> Text:
+    """What a JSON value is, in words of the catalogue: `a list`, `a string`, ..."""
+    if isinstance(value, bool):
+        return N_("true or false")
+    if isinstance(value, int | float):
+        return N_("a number")
+    if isinstance(value, str):
+        return N_("a string")
+    if isinstance(value, list):
+        return N_("a list")
+    return N_("null") if value is None else N_("a JSON object")
+
+
+def _mapping(body: Any, what: Text) -> Mapping[str, Any]:
     if not isinstance(body, dict):
-        raise InputError("bad_record", "{what} must be a JSON object, not {name}", what=what, name=type(body).__name__)
+        raise InputError("bad_record", "{what} must be a JSON object, not {name}", what=what, name=json_kind(body))
     return body
 
 
@@ -58,7 +72,7 @@ def answer_score(body: Any) -> Answer:
     from ..present.render import to_json
 
     try:
-        key, _ = normalize(_mapping(body, "a record"))
+        key, _ = normalize(_mapping(body, N_("a record")))
         kwargs = score_kwargs(key)
         return 200, to_json(score_hand(kwargs.pop("hand"), **kwargs))
     except MjcalcError as err:
@@ -74,7 +88,7 @@ def answer_waits(body: Any) -> Answer:
     from ..core.batch_record import normalize, score_kwargs
 
     try:
-        record = _mapping(body, "a record")
+        record = _mapping(body, N_("a record"))
         for name in _NOT_FOR_WAITS:
             if record.get(name) not in (None, False):
                 raise InputError("unknown_field", "{name!r} does not apply to waits: every winning tile is tried, on a discard and on a self-draw", name=name)
@@ -109,9 +123,10 @@ def _others_fields(scorer: str) -> list[str]:
 
 def answer_variants() -> Answer:
     """`GET /api/variants`: `mjcalc variants --json`, with what the page needs of each variant:
-    its tiles (the palette), its scorer and whether it has discard wins at all, whether it has chow melds, whether one discard may make several
-    winners (一炮多响), the other flags of a win it takes, with what each implies (a flag implying
-    self_draw is a self-drawn win), and the others' fields it asks for (all from `flags.fields()`)."""
+    its tiles (the palette), its scorer and whether it has discard wins at all (`flags.SELF_DRAW_ONLY`), whether it
+    has chow melds, whether one discard may make several winners (一炮多响), its own word for the discarder, the other
+    flags of a win it takes, with what each implies (a flag implying self_draw is a self-drawn win), and the others'
+    fields it asks for (all from `flags.fields()`)."""
     from ..api.settle import settlement_options
     from ..core.flags import SELF_DRAW_ONLY
     from ..core.tiles import parse_tiles, tile_name
@@ -128,6 +143,8 @@ def answer_variants() -> Answer:
             "scorer": rs.scorer, "self_draw_only": rs.scorer in SELF_DRAW_ONLY,  # (the page's word for a discard win)
             "chow_melds": rs.tiles.chow_melds,
             "multiple_winners": rs.variant.settlement is not None and bool(settlement_options(rs).multiple_winners),
+            # the table's own word for the discarder (labels.discard: Wuhu 点炮, Chizhou 放冲), where the ruleset has one
+            "discarder": dict(word) if isinstance(word := rs.data.get("labels", {}).get("discard"), Mapping) else None,
             "flags": [{"name": f.name, "kind": f.kind, "zh": f.zh, "en": f.en, "max": f.maximum,
                        "label": dict(zip(("zh", "en"), f.short or (f.zh, f.en))), "implies": list(f.implies)} for f in flags],
             "others": _others_fields(rs.scorer),
@@ -145,7 +162,7 @@ def answer_advise(body: Any) -> Answer:
     from ..api.advise import hand_advice
 
     try:
-        record = _mapping(body, "an advise request")
+        record = _mapping(body, N_("an advise request"))
         for name, value in record.items():
             kind = _ADVISE_FIELDS.get(name)
             if kind is None:

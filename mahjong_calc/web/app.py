@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..core.words import N_, language_of_header, speaking
 from . import routes_calc as calc
 from . import routes_games as games
 from . import routes_hands as hands
@@ -52,8 +53,8 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
 
     stream_limits = streams or StreamLimits()
     hub = Hub(lambda: Store(db), stream_limits, stream_total(stream_limits), announce)
-    ctx = Context(db, tokens, public, hub, Work("scoring", work),
-                  Work("game state", work or STATES), Starts(starts))
+    ctx = Context(db, tokens, public, hub, Work(N_("scoring"), work),
+                  Work(N_("game state"), work or STATES), Starts(starts))
 
     def api(route: Callable[..., object], game_route: bool = False, token_free: bool = False) -> Callable[[Request], object]:
         return endpoint(ctx, route, game_route, token_free)  # type: ignore[arg-type]
@@ -65,6 +66,7 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
         Route("/api/advise", api(calc.advise), methods=["POST"]),
         Route("/api/variants", api(calc.variants, token_free=True)),
         Route("/api/messages", api(calc.messages, token_free=True)),
+        Route("/api/words", api(calc.words, token_free=True)),
         Route("/api/games", api(games.games, token_free=True), methods=["GET"]),  # without a token: none
         Route("/api/games", api(games.new_game, token_free=True), methods=["POST"]),  # bounded: starts.py
         Route("/api/games/{game}", api(games.show, True)),
@@ -86,7 +88,12 @@ def create_app(db: str | Path | None = None, *, tokens: bool = False, public: st
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         code = "not_found" if status == 404 else "method_not_allowed" if status == 405 else "bad_request" if status < 500 else "internal_error"
-        return error_response(code, f"{request.method} {request.url.path}: {getattr(exc, 'detail', 'error')}", status)
+        route = f"{request.method} {request.url.path[:200]}"
+        message = (N_("{route}: no such address", route=route) if status == 404
+                   else N_("{route}: this address does not take that method", route=route) if status == 405
+                   else N_("{route}: {detail}", route=route, detail=str(getattr(exc, "detail", "error"))[:200]))
+        with speaking(language_of_header(request.headers.get("accept-language"))):
+            return error_response(code, message.render(), status)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -29,7 +29,7 @@ class Context:
     calc: Work  # score, waits, advise
     states: Work  # a game's state, export, history, season
     starts: Starts  # the games begun from the network lately (their limits)
-    kept: OrderedDict[tuple[int, int], bytes] = field(default_factory=OrderedDict)
+    kept: OrderedDict[tuple[int, int, str | None], bytes] = field(default_factory=OrderedDict)
 
     def store(self) -> Store:
         from ..live.store import Store
@@ -40,13 +40,14 @@ class Context:
         """This app changed a game: its event streams look at once, not at their next poll."""
         self.hub.poke()
 
-    def kept_state(self, game: int, version: int) -> bytes | None:
-        return self.kept.get((game, version))
+    def kept_state(self, game: int, version: int, lang: str | None) -> bytes | None:
+        return self.kept.get((game, version, lang))
 
-    def keep_state(self, game: int, version: int, body: bytes) -> None:
+    def keep_state(self, game: int, version: int, body: bytes, lang: str | None) -> None:
+        """Keep a big state, by the language its error rows are written in, too."""
         if len(body) < BIG_STATE:
             return
-        self.kept[(game, version)] = body
-        self.kept.move_to_end((game, version))
+        self.kept[(game, version, lang)] = body
+        self.kept.move_to_end((game, version, lang))
         while len(self.kept) > STATES_KEPT:
             self.kept.popitem(last=False)

@@ -10,6 +10,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from ..core.errors import MjcalcError
+from ..core.words import N_, Text
 from . import api
 
 MAX_BODY = 1 << 20  # 1 MB: a hand is a few hundred bytes
@@ -17,12 +19,13 @@ PIECE = 1 << 16  # an answer larger than this goes out in pieces of this size, e
 JSON = "application/json; charset=utf-8"
 
 
-class ApiError(Exception):
-    """A refusal of the API: its code, message, HTTP status and any headers (`Retry-After`)."""
+class ApiError(MjcalcError):
+    """A refusal of the API: its code, message (a msgid of the catalogue, with its named
+    parameters, rendered in the request's language), HTTP status and any headers (`Retry-After`)."""
 
-    def __init__(self, code: str, message: str, status: int | None = None, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
+    def __init__(self, code: str, message: str | Text, status: int | None = None, headers: Mapping[str, str] | None = None,
+                 **params: object) -> None:
+        super().__init__(code, message, None, None, **params)
         self.status = status if status is not None else api.STATUS.get(code, 400)
         self.headers = dict(headers or {})
 
@@ -43,7 +46,7 @@ def json_response(status: int, body: str | bytes, headers: Mapping[str, str] | N
                              headers={**(headers or {}), "content-length": str(len(data))})
 
 
-def error_response(code: str, message: str, status: int | None = None, headers: Mapping[str, str] | None = None) -> Response:
+def error_response(code: str, message: str | Text, status: int | None = None, headers: Mapping[str, str] | None = None) -> Response:
     return json_response(status if status is not None else api.STATUS.get(code, 400), api.error_body(code, message), headers)
 
 
@@ -56,16 +59,16 @@ async def read_body(request: Request) -> Any:
     """The request's JSON body, at most MAX_BODY bytes, sent as `application/json`."""
     media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media != "application/json":
-        given = f"not {media[:60]!r}" if media else "none was given"
-        raise ApiError("bad_content_type", f"the body must be sent with Content-Type: application/json ({given})", 415)
+        given = N_("not {media!r}", media=media[:60]) if media else N_("none was given")
+        raise ApiError("bad_content_type", "the body must be sent with `Content-Type: application/json` ({given})", 415, given=given)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
+        raise ApiError("body_too_large", "the body must be at most {limit} bytes", limit=MAX_BODY)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise ApiError("body_too_large", f"the body must be at most {MAX_BODY} bytes")
+            raise ApiError("body_too_large", "the body must be at most {limit} bytes", limit=MAX_BODY)
     try:
         return json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):
@@ -93,15 +96,15 @@ def expected_version(request: Request, body: Any) -> int | None:
     if given is None:
         return None
     if isinstance(given, bool) or not isinstance(given, int) or given < 0:
-        raise ApiError("bad_field", f"{where} must be the game's version, a whole number (the ETag of its state), "
-                       f"not {str(given)[:40]!r}")
+        raise ApiError("bad_field", "{where} must be the game's version, a whole number (the `ETag` of its state), not {given!r}",
+                       where=where, given=str(given)[:40])
     return given
 
 
 def hand_no(value: str) -> int:
     if value.isascii() and value.isdigit() and len(value) < 10:
         return int(value)
-    raise ApiError("unknown_hand", f"a hand is named by its number (1, 2, ...), not {value[:40]!r}")
+    raise ApiError("unknown_hand", "a hand is named by its number (1, 2, ...), not {value!r}", value=value[:40])
 
 
 def game_number(value: str) -> int:
@@ -110,5 +113,5 @@ def game_number(value: str) -> int:
 
     number = parse_game_number(value)
     if number is None:
-        raise ApiError("unknown_game", f"a game is named by its number, not {value[:40]!r}")
+        raise ApiError("unknown_game", "a game is named by its number, not {value!r}", value=value[:40])
     return number

@@ -17,7 +17,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError, MjcalcError
+from ..core.words import LANGUAGES, N_, Text, speaking
 from . import api
+from .page_words import words_json
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -61,15 +63,18 @@ def _write(game: str, act: Callable[[Store], Change]) -> Reply:
     return _state(change.report, change.version)
 
 
-def _number(text: str, code: str, what: str) -> int:
+def _number(text: str, code: str) -> int:
+    """A game's or a hand's number in a path, as `mjcalc serve` reads it (web/http.py)."""
     if text.isascii() and text.isdigit() and len(text) < 10:
         return int(text)
-    raise InputError(code, "a {what} is named by its number, not {text!r}", what=what, text=text[:40])
+    if code == "unknown_hand":
+        raise InputError(code, "a hand is named by its number (1, 2, ...), not {value!r}", value=text[:40])
+    raise InputError(code, "a game is named by its number, not {value!r}", value=text[:40])
 
 
-def _body_object(body: Any, what: str) -> dict[str, Any]:
+def _body_object(body: Any, what: Text) -> dict[str, Any]:
     if not isinstance(body, dict):
-        raise InputError("bad_record", "{what} must be a JSON object, not {kind}", what=what, kind=type(body).__name__)
+        raise InputError("bad_record", "{what} must be a JSON object, not {name}", what=what, name=api.json_kind(body))
     return body
 
 
@@ -81,7 +86,7 @@ def messages() -> str:
 
 
 def _new_game(body: Any) -> Reply:
-    given = _body_object(body, "a new game")
+    given = _body_object(body, N_("a new game"))
     unknown = sorted(set(given) - {"variant", "players", "dealer", "chips"})
     if unknown:
         raise InputError("unknown_field", "unknown field {name!r}; a new game takes variant, players, dealer, chips", name=unknown[0])
@@ -92,22 +97,22 @@ def _new_game(body: Any) -> Reply:
 
 
 def _game_route(method: str, game: str, rest: str, body: Any, version: int | None, query: dict[str, str]) -> Reply:
-    _number(game, "unknown_game", "game")
+    _number(game, "unknown_game")
     parts = rest.strip("/").split("/") if rest else []
     if not parts and method == "GET":
         with _store() as s:
             return _state(*s.snapshot(game))
     if parts == ["hands"] and method == "POST":
-        hand = _body_object(body, "a hand")
+        hand = _body_object(body, N_("a hand"))
         return _write(game, lambda s: s.add(game, hand, expect=version))
     if parts == ["hands"] and method == "GET":
         with _store() as s:
             return 200, None, json.dumps(s.hands(s.game(game).id), ensure_ascii=False)
     if len(parts) == 2 and parts[0] == "hands" and method in ("PUT", "DELETE"):
-        no = _number(parts[1], "unknown_hand", "hand")
+        no = _number(parts[1], "unknown_hand")
         if method == "DELETE":
             return _write(game, lambda s: s.delete(game, no, expect=version))
-        hand = _body_object(body, "a hand")
+        hand = _body_object(body, N_("a hand"))
         return _write(game, lambda s: s.edit(game, no, hand, expect=version))
     if parts == ["undo"] and method == "POST":
         return _write(game, lambda s: s.take_back(game, expect=version))
@@ -161,7 +166,7 @@ def answer(method: str, path: str, body_text: str | None = None, version: int | 
     try:
         body = None if body_text is None else json.loads(body_text)
     except (ValueError, RecursionError):
-        return 400, None, api.error_body("bad_json", "the body must be one JSON value (UTF-8)")
+        return 400, None, api.error_body("bad_json", N_("the body must be one JSON value (UTF-8)"))
     try:
         if isinstance(body, dict) and "version" in body and version is None:
             given = body.pop("version")
@@ -171,7 +176,8 @@ def answer(method: str, path: str, body_text: str | None = None, version: int | 
         status, text = api.error_answer(err)
         return status, None, text
     except Exception as exc:  # the page gets the server's shape of an internal error, never a traceback
-        return 500, None, api.error_body("internal_error", f"internal error ({type(exc).__name__}); please report this request")
+        return 500, None, api.error_body("internal_error", N_("internal error ({kind}); please report this request",
+                                                               kind=type(exc).__name__))
 
 
 def _route(method: str, path: str, body: Any, version: int | None, query: dict[str, str]) -> Reply:
@@ -181,6 +187,7 @@ def _route(method: str, path: str, body: Any, version: int | None, query: dict[s
         ("POST", "/api/advise"): lambda: api.answer_advise(body),
         ("GET", "/api/variants"): api.answer_variants,
         ("GET", "/api/messages"): lambda: (200, messages()),
+        ("GET", "/api/words"): lambda: (200, words_json()),
     }
     if (method, path) in simple:
         status, text = simple[method, path]()
@@ -191,7 +198,7 @@ def _route(method: str, path: str, body: Any, version: int | None, query: dict[s
     if path == "/api/games" and method == "POST":
         return _new_game(body)
     if path == "/api/games/import" and method == "POST":
-        given = _body_object(body, "an import")
+        given = _body_object(body, N_("an import"))
         content, name = given.get("text"), given.get("name", "game.yaml")
         if not isinstance(content, str) or not isinstance(name, str):
             raise InputError("bad_field", "an import is a JSON object with \"name\" (the file name) and \"text\" (the game file)")
@@ -203,9 +210,12 @@ def _route(method: str, path: str, body: Any, version: int | None, query: dict[s
 
 
 def handle(request: str) -> str:
-    """The worker's door: a request as JSON `{method, path, body, version, query}` → `[status, etag, body]`."""
+    """The worker's door: a request as JSON `{method, path, body, version, query, lang}` → `[status, etag, body]`;
+    its messages in `lang` (the page's language, `zh` or `en`), as `Accept-Language` chooses them on a server."""
     given = json.loads(request)
-    status, etag, body = answer(given["method"], given["path"], given.get("body"), given.get("version"), given.get("query"))
+    lang = given.get("lang")
+    with speaking(lang if lang in LANGUAGES else None):
+        status, etag, body = answer(given["method"], given["path"], given.get("body"), given.get("version"), given.get("query"))
     return json.dumps([status, etag, body], ensure_ascii=False)
 
 
@@ -216,8 +226,8 @@ def engine(kind: str, record: str) -> str:
     try:
         given = json.loads(record)
     except (ValueError, RecursionError):
-        return api.error_body("bad_json", "the record must be one JSON value")
+        return api.error_body("bad_json", N_("the record must be one JSON value"))
     run = {"score": answers.score_record, "waits": answers.waits_record, "advise": answers.advise_record}.get(kind)
     if run is None:
-        return api.error_body("not_found", f"no engine call {kind[:20]!r} (score, waits, advise)")
+        return api.error_body("not_found", N_("no engine call {name!r} (score, waits, advise)", name=kind[:20]))
     return run(given)

@@ -1,5 +1,5 @@
 """The routes that score without a game: `/api/score`, `/api/waits`, `/api/advise`, and the
-tables the page reads (`/api/variants`, `/api/messages`). Scoring runs in the costly pool."""
+tables the page reads (`/api/variants`, `/api/messages`, `/api/words`). Scoring runs in the costly pool."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ async def messages(request: Request, ctx: Context) -> Response:
     from ..core.errors import MESSAGES
 
     return json_response(200, json.dumps({code: {"zh": zh, "en": en} for code, (zh, en) in MESSAGES.items()}, ensure_ascii=False))
+
+
+async def words(request: Request, ctx: Context) -> Response:
+    """`GET /api/words`: every word of the page in Chinese and English (web/page_words.py)."""
+    from .page_words import words_json
+
+    return json_response(200, words_json())
 
 
 async def variants(request: Request, ctx: Context) -> Response:

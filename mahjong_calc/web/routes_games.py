@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
 
+from ..core.words import language
 from . import join_url
 from .access import check_token, opens, token_of
 from .http import ApiError, client_of, game_number, json_response, read_body
@@ -59,7 +60,7 @@ async def new_game(request: Request, ctx: Context) -> Response:
         raise ApiError("bad_record", "a new game is a JSON object: {variant, players, dealer}")
     unknown = sorted(set(body) - {"variant", "players", "dealer", "chips"})
     if unknown:
-        raise ApiError("unknown_field", f"unknown field {unknown[0]!r}; a new game takes variant, players, dealer, chips")
+        raise ApiError("unknown_field", "unknown field {name!r}; a new game takes variant, players, dealer, chips", name=unknown[0])
 
     def run() -> Response:
         with ctx.store() as s:
@@ -89,7 +90,7 @@ async def show(request: Request, ctx: Context) -> Response:
             return s.game_version(s.game(named).id)
 
     now = await run_in_threadpool(version)
-    kept = ctx.kept_state(game, now)
+    kept = ctx.kept_state(game, now, language())
     if kept is not None:
         return state_response(kept, now)
 
@@ -99,7 +100,7 @@ async def show(request: Request, ctx: Context) -> Response:
         return state_body(report), version
 
     body, at = await ctx.states.run(client_of(request), run)
-    ctx.keep_state(game, at, body)
+    ctx.keep_state(game, at, body, language())
     return state_response(body, at)
 
 
@@ -160,7 +161,8 @@ async def events(request: Request, ctx: Context) -> Response:
     """`GET /api/games/{id}/events`: Server-Sent Events, one `change` per new version of the game
     (made here, by the CLI or by another server), after a `ready` with the version now."""
     watcher = await ctx.hub.open(game_number(request.path_params["game"]), client_of(request))
-    return StreamingResponse(stream(ctx.hub, watcher), media_type="text/event-stream",
+    # the stream outlives this call: its messages in the language of the request that opened it
+    return StreamingResponse(stream(ctx.hub, watcher, language()), media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 
 

@@ -13,6 +13,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..core.errors import MjcalcError
+from ..core.words import N_
+from .api import json_kind
 from .http import ApiError, expected_version, game_number, hand_no, json_response, optional_body, read_body
 from .routes_games import state_body, state_response
 
@@ -82,7 +84,7 @@ async def _changed(request: Request, ctx: Context, act: Act, expect: int | None)
 async def _hand_body(request: Request) -> tuple[dict[str, Any], int | None]:
     body = await read_body(request)
     if not isinstance(body, dict):
-        raise ApiError("bad_record", f"a hand must be a JSON object, not {type(body).__name__}")
+        raise ApiError("bad_record", "{what} must be a JSON object, not {name}", what=N_("a hand"), name=json_kind(body))
     return body, expected_version(request, body)
 
 

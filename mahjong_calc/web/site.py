@@ -233,6 +233,7 @@ def _index() -> str:
 def build(target: Path, pyodide: Path | None = None) -> Built:
     """Write the static site into `target` (new or empty); the files written and their sizes."""
     from . import api, pocket
+    from .page_words import words_json
 
     _check_target(target)
     try:
@@ -247,6 +248,7 @@ def build(target: Path, pyodide: Path | None = None) -> Built:
         # answered at once while Python loads: the same functions `mjcalc serve` answers them with
         (static / "variants.json").write_text(api.answer_variants()[1], encoding="utf-8")
         (static / "messages.json").write_text(pocket.messages(), encoding="utf-8")
+        (static / "words.json").write_text(words_json(), encoding="utf-8")
         for n in (192, 512):
             (static / f"icon-{n}.png").write_bytes(_png(n))
         (target / "index.html").write_text(_index(), encoding="utf-8")

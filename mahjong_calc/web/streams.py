@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from ..core.errors import MjcalcError
+from ..core.words import N_
 from . import api
 from .http import ApiError
 
@@ -107,12 +108,14 @@ class Hub:
     async def open(self, game: int, client: str) -> Watcher:
         """A stream of `game` for `client`, at the game's version now; refused past the limits."""
         limits = self.limits
-        for over, what in ((self.count >= self.total, f"{self.total} event streams are open, the server's limit"),
-                           (len(self.watchers.get(game, ())) >= limits.per_game, f"game {game} has {limits.per_game} event streams open, its limit"),
-                           (self.by_client.get(client, 0) >= limits.per_client, f"this client has {limits.per_client} event streams open, its limit")):
+        for over, what in ((self.count >= self.total, N_("{n} event streams are open, the server's limit", n=self.total)),
+                           (len(self.watchers.get(game, ())) >= limits.per_game,
+                            N_("game {game} has {n} event streams open, its limit", game=game, n=limits.per_game)),
+                           (self.by_client.get(client, 0) >= limits.per_client,
+                            N_("this client has {n} event streams open, its limit", n=limits.per_client))):
             if over:
-                raise ApiError("too_many_streams", f"{what}: close a page or tab that follows a game, or try again later",
-                               429, {"retry-after": RETRY_AFTER})
+                raise ApiError("too_many_streams", "{what}: close a page or tab that follows a game, or try again later",
+                               429, {"retry-after": RETRY_AFTER}, what=what)
         watcher = Watcher(game, client, -1)
         self._add(watcher)
         try:
@@ -254,7 +257,7 @@ def _message(kind: str, game: int, version: int, by: str | None = None) -> str:
     return f"event: {kind}\nid: {version}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-async def stream(hub: Hub, watcher: Watcher) -> AsyncIterator[str]:
+async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     try:
         last, began = watcher.version, loop.time()
@@ -267,7 +270,7 @@ async def stream(hub: Hub, watcher: Watcher) -> AsyncIterator[str]:
             if hub.closing:
                 return
             if watcher.error is not None:  # the database went away or is damaged: say so, and end the stream
-                yield f"event: error\ndata: {api.error_body(watcher.error.code, watcher.error.message)}\n\n"
+                yield f"event: error\ndata: {api.error_body(watcher.error.code, watcher.error.render(lang))}\n\n"
                 return
             now = watcher.version
             if now != last:  # one event per change, also for changes made between two looks

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..core.words import Text
 from .http import ApiError
 
 _T = TypeVar("_T")
@@ -34,7 +36,7 @@ class WorkLimits:
 class Work:
     """One pool: `await work.run(client, fn, *args)`."""
 
-    def __init__(self, name: str, limits: WorkLimits | None = None) -> None:
+    def __init__(self, name: str | Text, limits: WorkLimits | None = None) -> None:
         self.name = name
         self.limits = limits or WorkLimits()
         self._pool: ThreadPoolExecutor | None = None
@@ -43,17 +45,17 @@ class Work:
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix=f"mjcalc-{self.name}")
+            self._pool = ThreadPoolExecutor(self.limits.workers, thread_name_prefix=f"mjcalc-{self.name.msgid if isinstance(self.name, Text) else self.name}")
         return self._pool
 
     async def run(self, client: str, fn: Callable[..., _T], *args: object) -> _T:
         limits = self.limits
         if self.by_client.get(client, 0) >= limits.per_client:
-            raise ApiError("too_many_requests", f"at most {limits.per_client} {self.name} requests of one client at a time: "
-                           "wait for the answers, then ask again", 429, {"retry-after": RETRY_AFTER})
+            raise ApiError("too_many_requests", "at most {n} {what} requests of one client at a time: wait for the answers, then ask again",
+                           429, {"retry-after": RETRY_AFTER}, n=limits.per_client, what=self.name)
         if self.taken >= limits.workers + limits.queue:
-            raise ApiError("busy", f"the server is busy ({limits.workers} {self.name} requests being answered and "
-                           f"{limits.queue} waiting): try again in a second", 503, {"retry-after": RETRY_AFTER})
+            raise ApiError("busy", "the server is busy ({n} {what} requests being answered and {queue} waiting): try again in a second",
+                           503, {"retry-after": RETRY_AFTER}, n=limits.workers, what=self.name, queue=limits.queue)
         loop = asyncio.get_running_loop()
         self.taken += 1
         self.by_client[client] = self.by_client.get(client, 0) + 1
@@ -63,7 +65,8 @@ class Work:
                 loop.call_soon_threadsafe(self._release, client)
 
         try:
-            future = self._executor().submit(fn, *args)
+            # in the request's context: its language (core/words.speaking) renders the answer's messages
+            future = self._executor().submit(contextvars.copy_context().run, fn, *args)
         except BaseException:
             self._release(client)
             raise

@@ -1,6 +1,6 @@
 // The advise view: 14 tiles after the draw, and which to throw under the variant's own rules.
-import { problem, tileName, variantOf } from "./catalog.js";
-import { $, countTiles, el, palette, say, tileNode } from "./dom.js";
+import { sayProblem, tileName, variantOf } from "./catalog.js";
+import { $, countTiles, el, palette, parseTiles, say, tileNode } from "./dom.js";
 import { t } from "./i18n.js";
 
 export function createAdvise(home, gameVariant) {
@@ -25,25 +25,37 @@ export function createAdvise(home, gameVariant) {
     table.replaceChildren();
     const pasted = $("advise-paste").value.trim();
     const hand = view.tiles.length ? view.tiles.join("") : pasted;
-    if (!hand) { say(t("need14").replace("{n}", 14), true, "advise-message"); return; }
+    if (!hand) { say(t("need14", { n: 14 }), true, "advise-message"); return; }
     const body = { hand, variant: $("advise-variant").value };
     const wild = $("advise-wild").value.trim();
     if (wild && !$("advise-wild-wrap").hidden) body.wild = wild;
     const { status, data } = await home.request("POST", "/api/advise", body);
-    if (status !== 200) { say(problem(data), true, "advise-message"); return; }
-    say(data.win ? t("already_win").replace("{v}", data.win.value) : "", false, "advise-message");
-    table.append(el("tr", {}, el("th", {}, t("discard")), el("th", { class: "num" }, t("shanten")), el("th", {}, t("ukeire")), el("th", { class: "num" }, t("expected"))));
+    if (status !== 200) { sayProblem(data, "advise-message"); return; }
+    // the hand as the engine read it (pasted in any notation): its tiles on screen, and the count with them
+    const read = parseTiles(data.hand.concealed);
+    if (read) { view.tiles = read; render(); }
+    say(data.win ? t("already_win", { v: data.win.value }) : "", false, "advise-message");
+    table.append(el("tr", {}, el("th", {}, t("discard")), el("th", { class: "num" }, t("shanten")), el("th", { class: "num" }, t("count")),
+      el("th", { class: "num" }, t("expected"))));
     for (const r of data.discards) {
-      const useful = el("td", { class: "tiles" }, ...r.ukeire.map((u) => tileNode(u.tile)), ` ${r.ukeire_count}`);
       const shanten = r.shanten === 0 ? `0 ${t("tenpai")}` : String(r.shanten);
       table.append(el("tr", { "data-tile": r.tile, "data-shanten": r.shanten }, el("td", {}, tileNode(r.tile)),
-        el("td", { class: "num" }, shanten), useful, el("td", { class: "num" }, r.expected == null ? "" : String(r.expected))));
+        el("td", { class: "num" }, shanten), el("td", { class: "num", "data-testid": "ukeire-count" }, String(r.ukeire_count)),
+        el("td", { class: "num" }, r.expected == null ? "" : String(r.expected))));
+      // the useful tiles, each with its copies left (their sum is the row's draws)
+      const useful = r.ukeire.map((u) => { const node = tileNode(u.tile, { "data-left": u.left }); node.append(el("i", {}, `×${u.left}`)); return node; });
+      table.append(el("tr", { class: "useful" }, el("td", { colspan: 4 }, el("span", { class: "hint" }, `${t("ukeire")}: `),
+        el("span", { class: "tiles" }, ...useful))));
     }
+    $("advise-note").hidden = false;
+    $("advise-message").scrollIntoView({ block: "nearest" });
   }
 
   $("advise-go").addEventListener("click", show);
-  $("advise-use").addEventListener("click", () => { view.tiles = []; render(); show(); });
-  $("advise-clear").addEventListener("click", () => { view.tiles = []; $("advise-paste").value = ""; $("advise-table").replaceChildren(); say("", false, "advise-message"); render(); });
+  $("advise-use").addEventListener("click", () => { view.tiles = parseTiles($("advise-paste").value) || []; render(); show(); });
+  $("advise-clear").addEventListener("click", () => {
+    view.tiles = []; $("advise-paste").value = ""; $("advise-table").replaceChildren(); $("advise-note").hidden = true; say("", false, "advise-message"); render();
+  });
   $("advise-variant").addEventListener("change", () => { view.tiles = []; render(); });
   return { render };
 }

@@ -17,7 +17,10 @@ export function el(tag, attrs, ...children) {
   return node;
 }
 
-export function say(text, bad, where) { const m = $(where || "message"); m.textContent = text; m.className = `message${bad ? "" : " ok"}`; delete m.dataset.notice; }
+export function say(text, bad, where) {
+  const m = $(where || "message");
+  m.textContent = text; m.className = `message${bad ? "" : " ok"}`; delete m.dataset.code; delete m.dataset.notice;
+}
 
 function tileLabel(tile) {
   const n = Number(tile[0]), suit = tile[1];

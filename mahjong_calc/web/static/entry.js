@@ -1,6 +1,6 @@
 // The hand being entered on the play view: winner(s), discarder, tiles, melds, the other flags of the win
 // and the other players' fields; it becomes a game-record hand (the fields `mjcalc game add` takes).
-import { tileName, variantOf } from "./catalog.js";
+import { discarderWord, tileName, variantOf } from "./catalog.js";
 import { $, countTiles, el, meldModes, modeButtons, palette, parseMeld, parseTiles, say, tileNode } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
@@ -23,6 +23,11 @@ export function createEntry(game) {
   const isMulti = () => h.multi && !!game.state() && !!variant().multiple_winners;
   const pickedWinners = () => (isMulti() ? h.winners : (h.winner ? [h.winner] : []));
   const onScreen = () => ({ concealed: h.concealed, melds: h.melds, extras: h.extras });
+  // a variant without discard wins (Pujiang: /api/variants' self_draw_only, from core/flags.SELF_DRAW_ONLY): every win is a
+  // self-draw, except 抢杠, where the other player named is the one whose kong was robbed
+  const discardWins = () => !variant().self_draw_only;
+  const robbing = () => !!h.extras.robbing_kong;
+  const selfDrawn = () => (discardWins() ? $("self-draw").checked : !robbing());
 
   // every tile the hand being entered shows: each winner's tiles and melds, the others' melds, the 财神 indicator
   function usedTiles() {
@@ -57,10 +62,11 @@ export function createEntry(game) {
       onclick: () => { pickWinner(p); render(); } }, p)));
     $("editing").hidden = !multi || !h.winner;
     $("editing").textContent = multi && h.winner ? t("editing", { p: h.winner }) : "";
-    $("self-draw-wrap").hidden = multi;
+    $("self-draw-wrap").hidden = multi || !discardWins();
     $("discarders").replaceChildren(...names.filter((p) => !picked.includes(p)).map((p) => el("button", { type: "button",
       class: h.discarder === p ? "on" : "", "data-player": p, onclick: () => { h.discarder = p; $("self-draw").checked = false; render(); } }, p)));
-    $("discarder-wrap").hidden = $("self-draw").checked;
+    $("discarder-label").textContent = robbing() ? t("robbed") : discarderWord(v.name);
+    $("discarder-wrap").hidden = selfDrawn();
     renderExtras(v);
     renderOthers(v);
     $("edit-bar").hidden = h.editing == null;
@@ -79,7 +85,7 @@ export function createEntry(game) {
     $("owner").value = h.owner;
     const owner = h.owner || h.winner;
     const src = $("source"), keep = src.value;
-    src.replaceChildren(el("option", { value: "" }, t("nobody")), ...names.filter((p) => p !== owner).map((p) => el("option", { value: p }, p)));
+    src.replaceChildren(el("option", { value: "" }, "—"), ...names.filter((p) => p !== owner).map((p) => el("option", { value: p }, p)));
     src.value = names.includes(keep) && keep !== owner ? keep : "";
     palette($("palette"), v, tapTile, usedTiles());
     $("concealed").replaceChildren(...h.concealed.map((x, i) => tileNode(x, {
@@ -100,7 +106,7 @@ export function createEntry(game) {
     const nodes = [];
     const pick = (name, choices) => {
       const sel = el("select", { "data-field": name, onchange: (e) => { h.table[name] = e.target.value; render(); } },
-        el("option", { value: "" }, t("nobody")), ...choices.map((p) => el("option", { value: p }, p)));
+        el("option", { value: "" }, "—"), ...choices.map((p) => el("option", { value: p }, p)));
       sel.value = choices.includes(h.table[name]) ? h.table[name] : "";
       return el("label", {}, `${t(name)} `, sel);
     };
@@ -175,7 +181,7 @@ export function createEntry(game) {
       const label = f.label[currentLang()];  // core/flags.py: the flag's `short` words, else its zh/en
       const set = (value) => { h.extras[f.name] = value; };
       if (f.kind === "bool") {
-        const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => set(e.target.checked) });
+        const box = el("input", { type: "checkbox", "data-flag": f.name, onchange: (e) => { set(e.target.checked); render(); } });
         box.checked = !!h.extras[f.name];
         nodes.push(el("label", { class: "check", title: f[currentLang()] }, box, ` ${label}`));
       } else if (f.kind === "tile") {
@@ -204,7 +210,7 @@ export function createEntry(game) {
     }
     let tiles;
     if (h.mode === "chow") {
-      if (suit === "z" || n > 7) { say(t("mode_chow") + ": 1–7", true); return; }
+      if (suit === "z" || n > 7) { say(t("chow_range"), true); return; }
       tiles = [0, 1, 2].map((k) => `${n + k}${suit}`);
     } else {
       tiles = Array(h.mode === "pung" ? 3 : 4).fill(tile);
@@ -249,8 +255,8 @@ export function createEntry(game) {
     if (multi) editWinner(h.winner);  // the tiles on screen go with their winner
     const picked = pickedWinners();
     if (!picked.length) return { missing: "need_winner" };
-    const selfDraw = !multi && $("self-draw").checked;
-    if (!selfDraw && !h.discarder) return { missing: picked.length > 1 ? "need_discarder_multi" : "need_discarder" };
+    const selfDraw = !multi && selfDrawn();
+    if (!selfDraw && !h.discarder) return { missing: picked.length > 1 ? "need_discarder_multi" : robbing() ? "need_robbed" : "need_discarder" };
     let hand;
     if (picked.length > 1) hand = { winners: picked.map((p) => winnerEntry(p, h.hands[p])), discarder: h.discarder };
     else {

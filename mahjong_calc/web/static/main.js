@@ -30,11 +30,14 @@ async function init() {
   const play = createPlay(home, { onChange: () => { waits.render(); advise.render(); } });
   const waits = createWaits(home, play.variant);
   const advise = createAdvise(home, play.variant);
-  onLang(() => { play.render(); showHome(engine); });
+  onLang(() => { play.relang(); showHome(engine); });
+  $("season-link").hidden = home.name !== "serve";  // the season is the server's games
+  if (home.tokens().length) $("season-link").href = `season?token=${encodeURIComponent(home.tokens()[0])}`;
   $("lang").addEventListener("click", toggleLang);
   document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
     for (const id of ["play", "waits", "advise"]) $(id).hidden = b.dataset.tab !== id;
+    document.body.dataset.tab = b.dataset.tab;  // the join panel is the game's: on the play view only (app.css)
   }));
   applyLang();
   document.body.dataset.shown = "1";  // tiles and entry are usable; on a site the engine may still be loading

@@ -1,6 +1,6 @@
 // The play view: the games this phone knows, the game on screen (its state and version), the hand
 // being entered (entry.js), the result of the last hand, the standings, the chart and the hand list.
-import { allVariants, problem, variantOf } from "./catalog.js";
+import { allVariants, codeOf, discarderWord, problem, sayProblem, variantName, variantOf } from "./catalog.js";
 import { $, el, say } from "./dom.js";
 import { createEntry } from "./entry.js";
 import { currentLang, t } from "./i18n.js";
@@ -29,11 +29,11 @@ export function createPlay(home, { onChange } = {}) {
   function renderGames() {
     const sel = $("game-select");
     sel.replaceChildren(el("option", { value: "" }, `— ${t("game")} —`),
-      ...view.games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.players.join(" ")} · ${g.variant} · ${g.hands} ${t("hands_n")}`)));
+      ...view.games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.players.join(" ")} · ${variantName(g.variant)} · ${g.hands} ${t("hands_n")}`)));
     sel.value = view.id == null ? "" : String(view.id);
     for (const s of [$("variant"), $("waits-variant"), $("advise-variant")]) {
       const keep = s.value;
-      s.replaceChildren(...allVariants().map((v) => el("option", { value: v.name }, `${v[currentLang()]} (${v.name})`)));
+      s.replaceChildren(...allVariants().map((v) => el("option", { value: v.name }, v[currentLang()])));
       s.value = keep || (view.state && view.state.variant) || "wuhu315";
     }
   }
@@ -44,7 +44,8 @@ export function createPlay(home, { onChange } = {}) {
     if (h.draw) return t("draw");
     const rs = Array.isArray(h.result) ? h.result : [h.result];
     const who = h.winners ? h.winners.join("+") : h.winner;
-    return `${who} · ${h.self_draw ? t("self_draw") : `${t("discarder")} ${h.discarder}`} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
+    const how = h.self_draw ? t("self_draw") : `${h.robbing_kong ? t("robbed") : discarderWord(view.state && view.state.variant)} ${h.discarder}`;
+    return `${who} · ${how} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
   }
 
   function renderResult(hand) {
@@ -144,7 +145,7 @@ export function createPlay(home, { onChange } = {}) {
       say(t("stale"), true);
       return null;
     }
-    if (answer.status !== 200) { say(problem(answer.data), true); return null; }
+    if (answer.status !== 200) { sayProblem(answer.data); return null; }
     view.state = answer.data; view.version = answer.version;
     return answer;
   }
@@ -156,7 +157,7 @@ export function createPlay(home, { onChange } = {}) {
       const game = view.id, before = view.version;
       const { status, data, version } = await home.request("GET", `/api/games/${game}`, undefined, { game });
       if ((status === 429 || status === 503) && view.id === game) {  // the server at its limits: said, asked again when it says
-        say(problem(data), true);
+        sayProblem(data);
         setTimeout(() => { if (view.id === game) refresh(); }, 1000 * (data.retry_after || 1));
         return;
       }
@@ -240,7 +241,7 @@ export function createPlay(home, { onChange } = {}) {
     view.state = null; view.lastHand = null; view.version = null; view.join = null;
     if (view.id != null) {
       const { status, data, version } = await home.request("GET", `/api/games/${view.id}`, undefined, { game: view.id });
-      if (status === 200) { view.state = data; view.version = version; } else { say(problem(data), true); view.id = null; }
+      if (status === 200) { view.state = data; view.version = version; } else { sayProblem(data); view.id = null; }
     }
     entry.reset();
     render();
@@ -259,7 +260,7 @@ export function createPlay(home, { onChange } = {}) {
   let streamSaid = null;
   function refused(data) {  // the event stream was refused (429, 503): said, and tried again after its Retry-After
     document.body.dataset.stream = data ? "refused" : "open";
-    if (data) { streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); return; }
+    if (data) { streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); $("message").dataset.code = codeOf(data); return; }
     if (streamSaid && $("message").textContent === streamSaid) say("");  // open again: the refusal is no longer true
     streamSaid = null;
   }
@@ -322,7 +323,7 @@ export function createPlay(home, { onChange } = {}) {
   // tap a hand in the list: it opens in the entry, to be changed and saved, or deleted
   async function startEdit(no) {
     const { status, data } = await home.request("GET", `/api/games/${view.id}/hands`, undefined, { game: view.id });
-    if (status !== 200) { say(problem(data), true); return; }
+    if (status !== 200) { sayProblem(data); return; }
     const hand = data[no - 1];
     if (!hand) return;
     view.lastHand = null; renderResult(null); say("");
@@ -337,7 +338,7 @@ export function createPlay(home, { onChange } = {}) {
     if (names.some((n) => !n)) { say(t("players_needed"), true); return; }
     const body = { variant: $("variant").value, players: names, dealer: $("dealer").value || names[0] };
     const { status, data } = await home.request("POST", "/api/games", body);
-    if (status !== 201) { say(problem(data), true); return; }
+    if (status !== 201) { sayProblem(data); return; }
     home.remember(data.id, data.token);
     view.begun = data.id;
     $("new-game").hidden = true;
@@ -357,7 +358,7 @@ export function createPlay(home, { onChange } = {}) {
     if (!home.exportFile) return;  // the server's link does it
     ev.preventDefault();
     const answer = await home.exportFile(view.id, format);
-    if (answer.status !== 200) { say(problem(answer.data), true); return; }
+    if (answer.status !== 200) { sayProblem(answer.data); return; }
     const link = el("a", { href: URL.createObjectURL(new Blob([answer.text], { type: format === "csv" ? "text/csv" : "application/yaml" })), download: answer.name });
     document.body.append(link);
     link.click();
@@ -366,7 +367,7 @@ export function createPlay(home, { onChange } = {}) {
 
   async function importGame(file) {
     const answer = await home.importFile(file.name, await file.text());
-    if (answer.status !== 201) { say(problem(answer.data), true); return; }
+    if (answer.status !== 201) { sayProblem(answer.data); return; }
     say(t("imported", { ids: answer.data.games.join(", ") }));
     await loadGames();
     await choose(answer.data.games[answer.data.games.length - 1]);
@@ -391,5 +392,8 @@ export function createPlay(home, { onChange } = {}) {
   $("import-wrap").hidden = !home.canImport;
   $("import").addEventListener("change", (e) => { if (e.target.files[0]) importGame(e.target.files[0]); e.target.value = ""; });
 
-  return { render, loadGames, choose, openNew, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
+  // the page's language changed: the game's state again, its error rows written in the new language
+  async function relang() { render(); if (view.id != null && view.state) await refresh(); }
+
+  return { relang, render, loadGames, choose, openNew, games: () => view.games, variant: () => (view.state ? view.state.variant : null) };
 }

@@ -1,7 +1,9 @@
 // The season view: standings over the selected live games and each player's cumulative net, game by game,
 // one variant at a time (points of two variants are not one currency: the API never adds them).
-"use strict";
-(function () {
+// Its words and language are the page's (i18n.js: the one catalogue, the language remembered on this phone).
+import { applyLang, currentLang, loadWords, onLang, t, toggleLang } from "./i18n.js";
+
+{
   const SVG = "http://www.w3.org/2000/svg";
   const COLORS = ["#c0392b", "#2471a3", "#239b56", "#b9770e", "#7d3c98", "#17a589", "#566573", "#d35400"];
   const token = new URLSearchParams(location.search).get("token");
@@ -52,32 +54,47 @@
     if ($("since").value) q.set("since", $("since").value);
     if ($("until").value) q.set("until", $("until").value);
     if (token) q.set("token", token);
-    const res = await fetch("/api/season?" + q.toString());
+    const res = await fetch("/api/season?" + q.toString(), { headers: { "accept-language": currentLang() } });
     const data = await res.json();
     $("error").hidden = res.ok;
-    if (!res.ok) { $("error").textContent = data.error ? data.error.message : res.statusText; return; }
+    if (!res.ok) { $("error").textContent = data.error ? data.error.message.replace(/`/g, "") : `${t("error")} ${res.status}`; $("error").dataset.code = data.error ? data.error.code : ""; return; }
     const variants = Object.keys(data.variants || {});
     const select = $("variant");
     const chosen = variants.includes(select.value) ? select.value : variants[0];
-    select.replaceChildren(...variants.map((v) => el("option", {value: v}, v)));
+    select.replaceChildren(...variants.map((v) => el("option", {value: v}, names[v] ? names[v][currentLang()] : v)));
     if (chosen) select.value = chosen;
     $("variant-label").hidden = variants.length < 2;
-    $("summary").textContent = `${data.games} 局 games` + (variants.length > 1 ? ` · ${chosen}: ${data.variants[chosen].games}` : "");
+    $("summary").dataset.games = String(data.games);
+    const name = (v) => (names[v] ? names[v][currentLang()] : v);
+    $("summary").textContent = t("games_n", { n: data.games }) + (variants.length > 1 ? ` · ${name(chosen)}: ${data.variants[chosen].games}` : "");
     const standings = data.standings.filter((s) => s.variant === chosen);
     const body = $("standings").querySelector("tbody");
     body.replaceChildren();
     for (const s of standings) {
       const p = data.players[s.player].by_variant[chosen];
       const row = el("tr", {"data-player": s.player, "data-variant": chosen});
-      for (const cell of [s.player, (s.net > 0 ? "+" : "") + s.net, p.games, p.wins, p.deal_ins]) row.append(el("td", {}, String(cell)));
+      row.append(el("td", {}, s.player));
+      for (const cell of [(s.net > 0 ? "+" : "") + s.net, p.games, p.wins, p.deal_ins]) row.append(el("td", {class: "num"}, String(cell)));
       body.append(row);
     }
     chart($("chart"), data.history.filter((g) => g.variant === chosen), standings.map((s) => s.player));
   }
 
-  $("variant").addEventListener("change", () => load());
-
-  $("range").addEventListener("submit", (e) => { e.preventDefault(); load(); });
-  if (token) $("back").href = "/?token=" + encodeURIComponent(token);
-  load();
-})();
+  let names = {};  // the variants' names in both languages (/api/variants)
+  async function start() {
+    const get = async (path) => {
+      const res = await fetch(path, { headers: { "accept-language": currentLang(), ...(token ? { "x-mjcalc-token": token } : {}) } });
+      return { status: res.status, data: await res.json() };
+    };
+    await loadWords({ request: (method, path) => get(path) });
+    const v = await get("/api/variants");
+    if (v.status === 200) names = Object.fromEntries(v.data.map((x) => [x.name, x]));
+    onLang(() => { document.title = `mjcalc · ${t("season")}`; load(); });
+    $("lang").addEventListener("click", toggleLang);
+    $("variant").addEventListener("change", () => load());
+    $("range").addEventListener("submit", (e) => { e.preventDefault(); load(); });
+    if (token) $("back").href = "/?token=" + encodeURIComponent(token);
+    applyLang();  // and load()
+  }
+  start();
+}

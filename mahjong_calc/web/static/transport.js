@@ -1,6 +1,8 @@
 // The page's two homes, one interface: `mjcalc serve`'s HTTP API, or mjcalc's Python in a Web Worker
 // (a site built by `mjcalc site build`: <meta name="mjcalc-home" content="site">). Both answer the same
 // requests with the same JSON; the views never know which one they talk to, only what it can do.
+// Every request carries the page's language: its answers' messages come in it (`Accept-Language`).
+import { currentLang, t } from "./i18n.js";
 
 function versionOf(etag) { return etag ? Number(String(etag).replace(/[^0-9]/g, "")) : null; }
 function retryAfter(res) { const v = res.headers.get("retry-after"); return v && /^[0-9]+$/.test(v) ? Number(v) : null; }
@@ -14,7 +16,7 @@ function serveHome() {
     localStorage.setItem("mjcalc.tokens", JSON.stringify(tokens));
   }
   async function request(method, path, body, { game, version, token, player } = {}) {
-    const headers = { "content-type": "application/json" };
+    const headers = { "content-type": "application/json", "accept-language": currentLang() };
     token = token || (game != null ? tokens[game] : Object.values(tokens)[0]);
     if (token) headers["x-mjcalc-token"] = token;
     if (version != null) headers["if-match"] = `"${version}"`;
@@ -22,7 +24,8 @@ function serveHome() {
     const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     let data = null;
-    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: res.statusText } }; }
+    // not JSON (a proxy's page): the status in the page's words, not the proxy's
+    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: `${t("error")} ${res.status}` } }; }
     const wait = retryAfter(res);
     if (wait != null && data && typeof data === "object") data.retry_after = wait;  // a refusal (429, 503): when to ask again
     return { status: res.status, data, text, version: versionOf(res.headers.get("etag")) };
@@ -133,7 +136,7 @@ function siteHome() {
     if (worker) worker.postMessage({ ...msg, id }); else queued.push({ ...msg, id });
   });
   const files = {};
-  for (const name of ["variants", "messages"]) files[`/api/${name}`] = fetch(new URL(`${name}.json`, base)).then((r) => r.text());
+  for (const name of ["variants", "messages", "words"]) files[`/api/${name}`] = fetch(new URL(`${name}.json`, base)).then((r) => r.text());
   const changes = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("mjcalc-games");  // other tabs of this phone
 
   async function request(method, path, body, { version } = {}) {
@@ -143,7 +146,7 @@ function siteHome() {
       return { status: 200, data: JSON.parse(text), text, version: null };
     }
     const msg = await post({ kind: "request", request: { method, path: route, body: body === undefined ? null : JSON.stringify(body),
-      version: version == null ? null : version, query: Object.fromEntries(new URLSearchParams(query || "")) } });
+      version: version == null ? null : version, query: Object.fromEntries(new URLSearchParams(query || "")), lang: currentLang() } });
     if (method !== "GET" && msg.status < 300 && changes) changes.postMessage({ path: route, version: versionOf(msg.etag) });
     return { status: msg.status, data: JSON.parse(msg.body), text: msg.body, version: versionOf(msg.etag) };
   }
@@ -155,7 +158,8 @@ function siteHome() {
     tokens: () => [],
     remember() {},
     async exportFile(game, format) {
-      const answer = await post({ kind: "request", request: { method: "GET", path: `/api/games/${game}/export`, body: null, version: null, query: { format } } });
+      const answer = await post({ kind: "request", request: { method: "GET", path: `/api/games/${game}/export`, body: null, version: null, query: { format },
+        lang: currentLang() } });
       if (answer.status !== 200) return { status: answer.status, data: JSON.parse(answer.body) };
       return { status: 200, name: `mjcalc-game-${game}.${format}`, text: answer.body };  // the file itself, not JSON
     },

@@ -1,5 +1,5 @@
 // The waits view: the 13 tiles before the win, with melds and the 财神, and what each winning tile is worth.
-import { problem, tileName, variantOf } from "./catalog.js";
+import { sayProblem, tileName, variantOf } from "./catalog.js";
 import { $, countTiles, el, meldModes, modeButtons, palette, say, tileNode } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
@@ -32,7 +32,7 @@ export function createWaits(home, gameVariant) {
     const have = used();
     let tiles = [tile];
     if (view.mode === "chow") {
-      if (suit === "z" || n > 7) { say(t("mode_chow") + ": 1–7", true, "waits-message"); return; }
+      if (suit === "z" || n > 7) { say(t("chow_range"), true, "waits-message"); return; }
       tiles = [0, 1, 2].map((k) => `${n + k}${suit}`);
     } else if (view.mode !== "hand") tiles = Array(view.mode === "pung" ? 3 : 4).fill(tile);
     const need = countTiles([tiles]);
@@ -56,7 +56,8 @@ export function createWaits(home, gameVariant) {
     const { status, data } = await home.request("POST", "/api/waits", body);
     const table = $("waits-table");
     table.replaceChildren();
-    if (status !== 200) { say(problem(data), true, "waits-message"); return; }
+    $("waits-note").hidden = status !== 200;
+    if (status !== 200) { sayProblem(data, "waits-message"); return; }
     say("", false, "waits-message");
     const cell = (o) => el("td", { class: "num" }, o.valid ? `${o.value} (${o.total})` : "—");
     table.append(el("tr", {}, el("th", {}, t("tile")), el("th", { class: "num" }, t("left")), el("th", { class: "num" }, t("on_discard")), el("th", { class: "num" }, t("on_self_draw"))));
@@ -66,7 +67,7 @@ export function createWaits(home, gameVariant) {
   const clear = () => { view.tiles = []; view.melds = []; view.wild = ""; };
   $("waits-wild").addEventListener("change", (e) => { view.wild = e.target.value; render(); });
   $("waits-go").addEventListener("click", show);
-  $("waits-clear").addEventListener("click", () => { clear(); $("waits-table").replaceChildren(); render(); });
+  $("waits-clear").addEventListener("click", () => { clear(); $("waits-table").replaceChildren(); $("waits-note").hidden = true; render(); });
   $("waits-variant").addEventListener("change", () => { clear(); render(); });
   return { render };
 }
