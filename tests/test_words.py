@@ -128,6 +128,18 @@ def test_the_en_catalogue_only_takes_chinese_out() -> None:
     assert not (en.keys() - all_msgids())
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_msgid_has_one_entry(lang: str) -> None:
+    """Two entries of one msgid would give one of them silently (the page's and the CLI's words share the file)."""
+    text = (SOURCE_LOCALE / lang / "LC_MESSAGES" / "mjcalc.po").read_text(encoding="utf-8")
+    ids = re.findall(r'^msgid ((?:".*"\n)+)', text, re.M)
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    assert not twice, twice
+    babel = pytest.importorskip("babel.messages.pofile", reason="Babel (a build requirement) reads the .po as the build does")
+    with (SOURCE_LOCALE / lang / "LC_MESSAGES" / "mjcalc.po").open("rb") as f:
+        assert len(babel.read_po(f)) == len(catalog(lang))
+
+
 def test_the_compiled_catalogue_is_what_the_po_reader_reads(tmp_path: Path) -> None:
     """setup.py compiles each .po with Babel; gettext's reading of that .mo is the source tree's reading of the .po."""
     babel = pytest.importorskip("babel.messages.pofile", reason="Babel (a build requirement) compiles the .mo")
