@@ -106,3 +106,19 @@ def test_with_no_language_the_batch_summary_is_english_with_both_pattern_names(r
     plain = _summary(runner, tmp_path, [])
     assert "mjcalc batch" in plain and "| pattern" in plain and "名称" in plain and "清一色" in plain and "pure one suit" in plain, plain
     assert "total value: the sum of each win's value" in plain and "failed records, each message once" in plain, plain
+
+
+@pytest.mark.parametrize(("lang", "word"), [("zh", "条记录"), ("en", "records"), (None, "records")])
+def test_the_batch_progress_bar_speaks_the_language(capsys: pytest.CaptureFixture[str], lang: str | None, word: str) -> None:
+    from mahjong_calc.batch.items import BytesRead
+    from mahjong_calc.batch.progress import progress_bar
+    from mahjong_calc.core import words
+
+    words.set_language(lang)
+    read = BytesRead()
+    with progress_bar(100, read) as advance:
+        read.bytes = 50
+        advance(1234)
+    shown = capsys.readouterr().err
+    assert "1,234 " + word in shown, shown
+    assert (english_in(shown, []) == []) if lang == "zh" else (chinese_left(shown, []) == []), shown
