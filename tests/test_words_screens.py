@@ -22,7 +22,7 @@ from mahjong_calc.cli.app import app
 from mahjong_calc.core import words
 from mahjong_calc.core.errors import GENERAL, InputError, NotAWin
 from mahjong_calc.core.flags import by_name
-from mahjong_calc.core.words import Joined, Text
+from mahjong_calc.core.words import Joined, Shown, Text
 from mahjong_calc.present.render import error_line
 from mahjong_calc.rules.loader import load_ruleset
 
@@ -83,6 +83,8 @@ PUJIANG: list[tuple[str, dict[str, Any]]] = [
     ("111m222p456s77z7s8s9s", {"robbing_kong": True, "discarder": "opposite", "opponent_pungs": "1,2,0"}),
     ("111m222p333s444s3m7z", {"wild": "3m", "robbing_kong": True, "discarder": "previous", "robbed_fan": 3,
                               "overrides": ["options.qiang_gang_amount=robbed_fan"]}),
+    ("111m222p333s444s3m7z", {"wild": "3m", "robbing_kong": True, "discarder": "next", "robbed_fan": 2,
+                              "overrides": ["options.qiang_gang_amount=robbed_fan_doubling"]}),
     ("111m222p456s77z", {"melds": ["3333s"], "after_kong": True, "self_draw": True, "opponent_pungs": "2,0,1"}),
     ("111m222p456s77z", {"melds": ["3333s"], "after_kong": True, "self_draw": True, "opponent_pungs": "2,0,1",
                          "overrides": ["options.subtract_pungs=after_fan"]}),
@@ -118,6 +120,8 @@ def _msgids(detail: object, out: set[str]) -> set[str]:
     elif isinstance(detail, Joined):
         for part in detail.parts:
             _msgids(part, out)
+    elif isinstance(detail, Shown):
+        _msgids(detail.text, out)
     return out
 
 

@@ -12,12 +12,12 @@ from typing import Any
 
 from ..core.result import ScoreResult
 from ..core.tiles import TileWords
-from ..core.words import N_, Named, Text
+from ..core.words import N_, Shown, Text
 
-# Pujiang's shapes (variants/common/read.SHAPE_NAMES), as a reading names them
-SHAPES = {"qi_dui": Named("七对", "seven pairs", "qi_dui"), "zhen_13": Named("真13", "thirteen apart", "zhen_13"),
-          "zhen_zhen_13": Named("真真13", "true thirteen apart", "zhen_zhen_13"),
-          "san_cai_shen": Named("三财神", "three wilds", "san_cai_shen")}
+# Pujiang's shapes (variants/common/read.SHAPE_NAMES), as a reading names them: by their key with no language chosen
+SHAPES = {"qi_dui": Shown(N_("seven pairs"), "qi_dui"), "zhen_13": Shown(N_("thirteen apart"), "zhen_13"),
+          "zhen_zhen_13": Shown(N_("true thirteen apart"), "zhen_zhen_13"),
+          "san_cai_shen": Shown(N_("three wilds"), "san_cai_shen")}
 
 
 def reading_text(facts: Any) -> str | Text:
@@ -29,7 +29,7 @@ def reading_text(facts: Any) -> str | Text:
     if arrangement is not None:
         where = arrangement.to_dict()["win_in"]
         text = N_("{tiles}  (win in {where})", tiles=TileWords(arrangement.text()),
-                  where=Named("将", "the pair", "pair") if where == "pair" else TileWords(where))
+                  where=Shown(N_("the pair"), "pair") if where == "pair" else TileWords(where))
     else:
         text = Text("{tiles}", {"tiles": TileWords(getattr(shape, "text", "") or "")})
     if name and name != "standard":

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from ..core.words import N_
 from .items import BytesRead
 
 
@@ -21,9 +22,9 @@ def progress_bar(total_bytes: int | None, pos: BytesRead) -> Iterator[Callable[[
         TimeRemainingColumn,
     )
 
-    columns = [
-        TextColumn("{task.fields[records]:,} records"),
-        TextColumn("{task.fields[rate]:,.0f} records/s"),
+    columns = [  # the catalogue's words around Rich's own fields, which Rich fills in as it goes
+        TextColumn(N_("{count} records", count="{task.fields[records]:,}").render()),
+        TextColumn(N_("{rate} records/s", rate="{task.fields[rate]:,.0f}").render()),
         BarColumn(),
         TimeElapsedColumn(),
     ]

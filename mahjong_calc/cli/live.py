@@ -159,15 +159,15 @@ def _record(params: dict[str, Any], words: list[str]) -> dict[str, Any]:
 
 def _print_change(change: Change, json_out: bool, lang: str, said: str | None = None) -> None:
     """A write's answer: the game's state (--json), or the hand it was about (or, with `said`, the
-    line of `live.text.WORDS` that says what was done to it), the hands it made error rows (also on
+    line of `live.text.done_line` that says what was done to it), the hands it made error rows (also on
     stderr with --json) and the standings."""
     from ..game import report_dict, report_json
-    from ..live.text import WORDS, hand_line, standings
+    from ..live.text import broken_line, done_line, hand_line, standings
 
-    head = None if said is None else WORDS[lang][said].format(no=change.no)
+    head = None if said is None else done_line(said, change.no, lang)
     data = report_dict(change.report)
-    broken = [WORDS[lang]["broken"].format(no=no, code=data["hands"][no - 1]["error"]["code"],
-                                           message=data["hands"][no - 1]["error"]["message"]) for no in change.broken]
+    broken = [broken_line(no, data["hands"][no - 1]["error"]["code"], data["hands"][no - 1]["error"]["message"], lang)
+              for no in change.broken]
     if json_out:
         for line in broken:
             typer.echo(f"mjcalc: {line}", err=True)

@@ -273,3 +273,29 @@ class Joined:
 
     def __hash__(self) -> int:
         return hash((self.parts, self.sep))
+
+
+class Shown:
+    """A catalogue text as a parameter that screens with no language chosen showed otherwise: as
+    its key (`plain`: `qi_dui`, `pair`) or in Chinese (`plain_lang="zh"`: a seat, 下家); in a chosen
+    language, the text in that language."""
+
+    __slots__ = ("plain", "plain_lang", "text")
+
+    def __init__(self, text: Text, plain: str | None = None, plain_lang: str | None = None) -> None:
+        self.text, self.plain, self.plain_lang = text, plain, plain_lang
+
+    def render(self, lang: str | None = None) -> str:
+        lang = _LANG[0] if lang is None else lang
+        if lang is None:
+            return self.plain if self.plain is not None else self.text.render(self.plain_lang)
+        return self.text.render(lang)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shown) and (self.text, self.plain, self.plain_lang) == (other.text, other.plain, other.plain_lang)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.plain, self.plain_lang))

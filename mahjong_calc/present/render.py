@@ -11,8 +11,8 @@ from typing import IO, Any
 
 from ..core.errors import MjcalcError, NotAWin
 from ..core.result import ScoreResult
-from ..core.words import N_, Text, set_language
-from .layout import NARROW, SEAT_NAMES, Words, bilingual, concealed, said
+from ..core.words import N_, Text, language, set_language
+from .layout import NARROW, SEAT_NAMES, Words, bilingual, concealed, said, variant_name
 from .layout import console as _console
 from .layout import facts as _facts
 from .layout import fold as _fold
@@ -215,58 +215,60 @@ def print_summary(tally: Any, names: dict[str, tuple[str, str]] | None = None, f
     """The terminal summary of a batch (a `batch.Tally`): counts (with how many records the
     compiled scorer answered), value by variant, patterns by name, and the failed records.
 
-    `names` maps each pattern key to its (zh, en) names (`batch.command.pattern_names`).
+    `names` maps each pattern key to its (zh, en) names (`batch.command.pattern_names`). In the
+    chosen language alone; with none, English words and each pattern in both languages.
     """
     from rich.table import Table
     from rich.text import Text
 
     console = _console(file, width)
     names = names or {}
-    counts = Table(box=None, show_header=False, title="mjcalc batch", title_justify="left")
+    lang = language()
+    counts = Table(box=None, show_header=False, title=N_("mjcalc batch").render(), title_justify="left")
     counts.add_column(style="bold")
     counts.add_column(justify="right")
-    for label, number in (("records", tally.records), ("wins", tally.wins),
-                          ("not wins", tally.not_wins), ("errors", tally.errors),
-                          ("compiled", tally.compiled)):
-        counts.add_row(label, str(number))
+    for label, number in ((N_("records"), tally.records), (N_("wins"), tally.wins),
+                          (N_("not wins"), tally.not_wins), (N_("errors"), tally.errors),
+                          (N_("compiled"), tally.compiled)):
+        counts.add_row(label.render(), str(number))
     console.print(counts)
 
     if tally.wins_by_variant:
         variants = _table(console)
-        for header, justify in (("variant", "left"), ("wins", "right"), ("total value", "right")):
-            _fold(variants, header, justify)
+        for header, justify in ((N_("variant"), "left"), (N_("wins"), "right"), (N_("total value"), "right")):
+            _fold(variants, header.render(), justify)
         for name in sorted(tally.wins_by_variant):
-            variants.add_row(name, str(tally.wins_by_variant[name]), str(tally.value_by_variant[name]))
+            variants.add_row(variant_name(name, lang or "en"), str(tally.wins_by_variant[name]), str(tally.value_by_variant[name]))
         console.print(_whole_words(variants, console.width))
-        console.print(Text("total value: the sum of each win's value, what one payer owes before their own "
-                           "adjustments (not the winner's total from all three)", overflow="fold"))
+        console.print(Text(N_("total value: the sum of each win's value, what one payer owes before their own "
+                              "adjustments (not the winner's total from all three)").render(), overflow="fold"))
 
     if tally.patterns:
         patterns = _table(console)
-        for header, justify in (("pattern", "left"), ("名称", "left"), ("times", "right")):
-            _fold(patterns, header, justify)
+        heads = [N_("pattern").render(), *(["名称"] if lang is None else []), N_("times").render()]  # no language: both names
+        for head, justify in zip(heads, ["left"] * (len(heads) - 1) + ["right"], strict=True):
+            _fold(patterns, head, justify)
         for key, times in tally.patterns.most_common():
             zh, en = names.get(key, (key, key))
-            patterns.add_row(en, zh, str(times))
+            patterns.add_row(*((en, zh) if lang is None else (zh,) if lang == "zh" else (en,)), str(times))
         console.print(_whole_words(patterns, console.width))
 
     if tally.errors:
         codes = _table(console)
-        _fold(codes, "error code")
-        _fold(codes, "records", "right")
+        _fold(codes, N_("error code").render())
+        _fold(codes, N_("records").render(), "right")
         for code, number in tally.error_codes.most_common():
             codes.add_row(code, str(number))
         console.print(_whole_words(codes, console.width))
         shown = sum(f.records for f in tally.failures.values())
-        title = "failed records, each message once" + (f" (the first {len(tally.failures)} messages; {tally.errors - shown} more records)"
-                                                       if shown < tally.errors else "")
+        title = (N_("failed records, each message once (the first {count} messages; {more} more records)", count=len(tally.failures),
+                    more=tally.errors - shown) if shown < tally.errors else N_("failed records, each message once")).render()
         failed = _table(console, title=title, title_justify="left")
-        for header, justify in (("line", "right"), ("id", "left"), ("code", "left"), ("records", "right"), ("message", "left")):
-            _fold(failed, header, justify)
+        for header, justify in ((N_("line"), "right"), (N_("id"), "left"), (N_("code"), "left"), (N_("records"), "right"),
+                                (N_("message"), "left")):
+            _fold(failed, header.render(), justify)
         for row in tally.failures.values():
             lines = ", ".join(str(line) for line, _ in row.first) + (", …" if row.records > len(row.first) else "")
             ids = ", ".join("" if rid is None else str(rid) for _, rid in row.first) if any(rid is not None for _, rid in row.first) else ""
             failed.add_row(lines, ids, row.code, str(row.records), row.message)
         console.print(_whole_words(failed, console.width))
-
-

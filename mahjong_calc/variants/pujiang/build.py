@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
-from ...core.hand import SEAT_ZH, Hand
+from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
-from ...core.words import N_, Joined, Named, Text
+from ...core.words import N_, Joined, Named, Shown, Text
 from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
 from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
@@ -45,9 +45,6 @@ class PujiangFacts:
     shape: Shape
     zi: int = 0
     fan: int = 0
-
-
-_SEAT_ZH = {en: zh for zh, en in SEAT_ZH.items()}
 
 
 def _faces_held(hand: Hand, ctx: WinContext, whites: int) -> list[int]:
@@ -105,14 +102,15 @@ def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAW
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets, 七对, 真13 or 三财神, even with the wilds")
 
 
-_HOW = {  # options.qiang_gang_amount, as the detail names it
-    "robbed_fan": Named("按被抢者的番", "by the robbed player's fan", "robbed_fan"),
-    "robbed_fan_doubling": Named("按被抢者的番翻倍", "doubling by the robbed player's fan", "robbed_fan_doubling"),
+_HOW = {  # options.qiang_gang_amount, as the detail names it: by the option's value with no language chosen
+    "robbed_fan": Shown(N_("by the robbed player's fan"), "robbed_fan"),
+    "robbed_fan_doubling": Shown(N_("doubling by the robbed player's fan"), "robbed_fan_doubling"),
 }
+_SEATS = {"next": N_("next"), "opposite": N_("opposite"), "previous": N_("previous")}  # in Chinese with no language chosen
 
 
-def _seat(seat: Seat) -> Named:
-    return Named(_SEAT_ZH[seat], seat)
+def _seat(seat: Seat) -> Shown:
+    return Shown(_SEATS[seat], plain_lang="zh")
 
 
 def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> Text:
