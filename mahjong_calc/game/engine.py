@@ -14,70 +14,31 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ..api.row import RowResult, score_win
 from ..api.score import score
 from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
-from ..core.errors import InputError, MjcalcError, shown
-from ..core.flags import BY_NAME, MAX_PUNGS, check_variant, in_field_words, parse_pungs
+from ..core.errors import MjcalcError, NotAWin
+from ..core.flags import BY_NAME, check_variant, in_field_words
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
-from ..core.words import N_
+from . import fields as hand_fields
+from .fields import _check_kind, _fail, _fields, _player, _pungs, _sourced
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
 
-# A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
-# that an error message gives; the declared ones (flags.FIELDS) follow.
-_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
-# a declared field's kind in a game record (a seat is named by its player there)
-_GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
-              "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
-              "player": "player", "players": "players"}
-
-HAND_KINDS: dict[str, str]  # field -> kind, for one hand of a game record
-WINNER_FIELDS: tuple[str, ...]  # what one winner of several (`winners: [...]`) may say for themself
-COMPUTED: dict[str, str]  # declared fields a game works out itself, and how
-_RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked against the variant
-_TABLE_FIELDS: tuple[str, ...]  # declared fields that a game reads into the Table, not the WinContext
-_NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
-_SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
+_READ_THROUGH = frozenset(("HAND_KINDS", "WINNER_FIELDS", "COMPUTED", "_KIND_TEXT"))
 
 
-@flag_table.derived
-def _derive() -> None:
-    """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global HAND_KINDS, WINNER_FIELDS, COMPUTED, _RECORD_FLAGS, _TABLE_FIELDS, _NEEDS, _SELF_DRAWN
-    declared = flag_table.FIELDS
-    kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
-    head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
-    tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
-    flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
-    table = [f.name for f in declared if f.game == "table"]
-    order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
-    HAND_KINDS = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
-    WINNER_FIELDS = ("winner", *(f.name for f in declared if f.game == "winner"))
-    COMPUTED = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in HAND_KINDS}
-    _RECORD_FLAGS = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
-    _TABLE_FIELDS = tuple(table)
-    _NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
-    _SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
-
-
-_KIND_TEXT = {
-    "str": "a string",
-    "bool": "true or false",
-    "int": "an integer ≥ 0",
-    "list": "a list of strings",
-    "player": "a player's name or a seat E/S/W/N",
-    "players": "a list of players",
-    "pungs": "three counts for the players after the winner in turn, or {player: count}",
-    "exposed": "{player: [meld@source, ...]}",
-    "hua": "{player: count}",
-    "winners": "a list of {winner, hand, melds, ...}",
-    "id": "a string or an integer",
-}
+def __getattr__(name: str) -> Any:
+    """The game record's derived fields, read from fields.py as they are now (a flag registered
+    later derives them again, so a copy bound here would go stale)."""
+    if name in _READ_THROUGH:
+        return getattr(hand_fields, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -123,87 +84,6 @@ class Report:
         return any(r.error is not None for r in self.rows)
 
 
-class HandError(InputError):
-    """A hand of a game record that cannot be settled (its row says why)."""
-
-
-def _fail(code: str, message: str, **params: object) -> HandError:
-    return HandError(code, message, None, None, **params)
-
-
-# --- reading one hand ---------------------------------------------------------------
-
-
-def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
-    name = name.rstrip(":")
-    if not isinstance(value, str):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
-    seat = seat_index(value, players)
-    if seat is None:
-        raise _fail("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value, players=', '.join(players))
-    return seat
-
-
-def _is_count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
-def _strings(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
-_KIND_OK: dict[str, Any] = {
-    "str": lambda v: isinstance(v, str),
-    "bool": lambda v: isinstance(v, bool),
-    "int": _is_count,
-    "list": _strings,
-    "players": _strings,
-    "pungs": lambda v: isinstance(v, (str, list, dict)),
-    "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
-    "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
-    "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
-    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
-    "player": lambda v: True,  # checked against the players
-}
-
-
-def _check_kind(name: str, kind: str, value: Any) -> None:
-    if not _KIND_OK[kind](value):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
-
-
-def _fields(raw: Any) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key in COMPUTED:
-            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(COMPUTED[key]))
-        kind = HAND_KINDS.get(key) if isinstance(key, str) else None
-        if kind is None:
-            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(HAND_KINDS))
-        if value is None:
-            continue
-        _check_kind(key, kind, value)
-        out[key] = value
-    return out
-
-
-def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
-    """Meld texts with their absolute source seat; nobody feeds their own meld."""
-    out: list[tuple[str, int | None]] = []
-    for text in texts:
-        meld, source = split_source(text)
-        seat = None
-        if source is not None:
-            seat = seat_index(source, players)
-            if seat is None:
-                _player(source, f"{where} {text!r}", players)  # raises unknown_player
-            if seat == owner:
-                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
-        out.append((meld, seat))
-    return out
-
 
 @dataclass(frozen=True)
 class _Win:
@@ -221,17 +101,39 @@ _DEALER_VARIANTS = BY_NAME["dealer"].variants  # None: every variant
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
+_CONTEXTS: dict[tuple[Any, ...], WinContext] = {}  # a winner's facts -> their checked WinContext
 
 
-def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, WinContext]:
-    """Score one winner's tiles; memoised per game, since long games repeat hands."""
+def _context(values: dict[str, Any]) -> WinContext:
+    """make_context of a winner's facts (its values but the tiles), made once per distinct set of facts
+    (an error is not kept here: its traceback would keep the game alive; the game's cache keeps it)."""
+    key = tuple([v for k, v in values.items() if k not in _TILE_FIELDS])
+    made = _CONTEXTS.get(key)
+    if made is None:
+        made = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+        if len(_CONTEXTS) >= CACHE_HANDS:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = made
+    return made
+
+
+def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult | RowResult, WinContext]:
+    """Score one winner's tiles; memoised per game, since long games repeat hands.
+
+    The lean path (api/row.score_win: the kernel's integers and cached texts) answers what it
+    can, exactly as `score` would; anything else goes to `score`, which words every error."""
     key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
     cached = game.cache.get(key)
     if cached is None:
         try:
-            ctx = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
-            parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
-            cached = (score(parsed, ctx, game.ruleset), ctx)
+            ctx = _context(values)
+            rs = game.ruleset
+            won = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
+            if isinstance(won, NotAWin):
+                raise won
+            if won is None:
+                won = score(build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
+            cached = (won, ctx)
         except MjcalcError as err:
             cached = err
         if len(game.cache) < CACHE_HANDS:
@@ -239,19 +141,6 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
     if isinstance(cached, MjcalcError):
         raise cached
     return cached
-
-
-def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
-    """The payers' exposed pungs, checked; the message names the players the counts are for."""
-    try:
-        return parse_pungs(counts, "field")
-    except InputError:
-        if isinstance(given, dict):
-            raise _fail("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
-                given=shown(given), max_pungs=MAX_PUNGS) from None
-        order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
-        raise _fail("bad_opponent_pungs", "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
-            given=shown(given), max_pungs=MAX_PUNGS, order=order) from None
 
 
 def _in_game_words(err: MjcalcError) -> MjcalcError:
@@ -264,7 +153,7 @@ def _in_game_words(err: MjcalcError) -> MjcalcError:
 class Scored(NamedTuple):
     """One winner's result as scored, and its settlement."""
 
-    result: ScoreResult
+    result: ScoreResult | RowResult
     settled: Settlement
 
 
@@ -283,7 +172,7 @@ def _win_one(
     f = {**shared, **w.fields}
     if "hand" not in f:
         raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
-    if discarder is None and not any(f.get(name) for name in ("self_draw", *_SELF_DRAWN)):
+    if discarder is None and not any(f.get(name) for name in ("self_draw", *hand_fields.SELF_DRAWN)):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
         raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
@@ -323,15 +212,15 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        **{name: _given(f, name) for name in _RECORD_FLAGS},  # self_draw, after_kong, ..., the flags a record gives
+        **{name: _given(f, name) for name in hand_fields.RECORD_FLAGS},  # self_draw, after_kong, ..., the flags a record gives
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in _RECORD_FLAGS if k in f} | {k: f[k] for k in _TABLE_FIELDS if k in f}
+    given = {k: values[k] for k in hand_fields.RECORD_FLAGS if k in f} | {k: f[k] for k in hand_fields.TABLE_FIELDS if k in f}
     check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
-    for needy, needed in _NEEDS:
+    for needy, needed in hand_fields.NEEDS:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
             raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
     if "opponent_pungs" in f:
@@ -438,14 +327,14 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
             known = seat_index(entry["winner"], players) if isinstance(entry.get("winner"), str) else None
             try:
                 for key in entry:
-                    if key not in WINNER_FIELDS:
+                    if key not in hand_fields.WINNER_FIELDS:
                         raise _fail("unknown_field", "winners[{i}]: {key!r} is not one winner's field ({winner_fields})",
-                            i=i, key=key, winner_fields=', '.join(WINNER_FIELDS))
+                            i=i, key=key, winner_fields=', '.join(hand_fields.WINNER_FIELDS))
                 if "winner" not in entry:
                     raise _fail("missing_field", "winners[{i}]: name the winner", i=i)
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
-                        _check_kind(f"winners[{i}].{key}", HAND_KINDS[key], value)
+                        _check_kind(f"winners[{i}].{key}", hand_fields.HAND_KINDS[key], value)
                 seat = _player(entry["winner"], f"winners[{i}].winner:", players)
             except MjcalcError as err:
                 raise (err.about_winner(players[known]) if known is not None else err) from None
@@ -481,7 +370,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_SELF_DRAWN))
+    self_draw = any(bool(f.get(name)) for name in ("self_draw", *hand_fields.SELF_DRAWN))
     return new, HandRow(
         raw.no,
         state.dealer,
@@ -496,7 +385,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     )
 
 
-def _moves_chips(result: ScoreResult, opt: Any) -> bool:
+def _moves_chips(result: ScoreResult | RowResult, opt: Any) -> bool:
     """交算输赢分，不扣底分: a 交 win moves the score only, unless `jiao_chips: chips_too`."""
     return not ("jiao" in result.patterns and getattr(opt, "jiao_chips", "chips_too") == "score_only")
 

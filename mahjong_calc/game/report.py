@@ -7,9 +7,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..api.row import RowResult
 from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
 from .record import GameFile
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -71,6 +74,8 @@ def _result_text(scored: Scored) -> str:
     and liability, through ScoreResult.to_json, which makes each item's text once."""
     settled = scored.settled
     liability = [row.to_dict() for row in settled.liability]
+    if isinstance(scored.result, RowResult):
+        return scored.result.json_with(settled.payments, _encode(liability))
     return replace(scored.result, payments=dict(settled.payments), extra={**scored.result.extra, "liability": liability}).to_json()
 
 
