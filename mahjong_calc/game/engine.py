@@ -23,7 +23,7 @@ from ..core.errors import MjcalcError, NotAWin
 from ..core.flags import BY_NAME, check_variant, in_field_words
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
-from ..core.seats import absolute, relative, seat_index, split_source
+from ..core.seats import Position, absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
 from . import fields as hand_fields
 from .fields import _check_kind, _fail, _fields, _player, _pungs, _sourced
@@ -102,6 +102,8 @@ _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
 _CONTEXTS: dict[tuple[Any, ...], WinContext] = {}  # a winner's facts -> their checked WinContext
+_FOREIGN: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}  # scorer -> (CHECKED, the fields it does not take)
+_NAMES: dict[tuple[int, tuple[str, ...]], dict[Position, str]] = {}  # (winner, players) -> Table.names
 
 
 def _context(values: dict[str, Any]) -> WinContext:
@@ -157,11 +159,26 @@ class Scored(NamedTuple):
     settled: Settlement
 
 
-def _given(f: Mapping[str, Any], name: str) -> Any:
-    """A declared flag's value as a game record gives it (absent: the flag's default)."""
-    field = flag_table.BY_NAME[name]
-    value = f.get(name, field.default)
-    return bool(value) if field.kind == "bool" else value
+def _foreign(scorer: str) -> frozenset[str]:
+    """The fields a record may give that `scorer`'s variant does not take (check_variant refuses them when set)."""
+    checked = hand_fields.CHECKED
+    entry = _FOREIGN.get(scorer)
+    if entry is None or entry[0] is not checked:
+        by_name = flag_table.BY_NAME
+        names = frozenset(n for n in checked if by_name[n].variants is not None and scorer not in by_name[n].variants)  # type: ignore[operator]
+        entry = _FOREIGN[scorer] = (checked, names)
+    return entry[1]
+
+
+def _names(winner: int, players: tuple[str, ...]) -> dict[Position, str]:
+    """Table.names: each position, seen from the winner, and its player's name (made once per seat and players)."""
+    key = (winner, players)
+    names = _NAMES.get(key)
+    if names is None:
+        if len(_NAMES) >= 1024:
+            _NAMES.clear()
+        names = _NAMES[key] = {relative(winner, seat): name for seat, name in enumerate(players)}
+    return names
 
 
 def _win_one(
@@ -212,14 +229,16 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        **{name: _given(f, name) for name in hand_fields.RECORD_FLAGS},  # self_draw, after_kong, ..., the flags a record gives
+        # self_draw, after_kong, ..., the flags a record gives (absent: the flag's default)
+        **{name: (bool(f.get(name, default)) if is_bool else f.get(name, default)) for name, default, is_bool in hand_fields.GIVEN},
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in hand_fields.RECORD_FLAGS if k in f} | {k: f[k] for k in hand_fields.TABLE_FIELDS if k in f}
-    check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
+    if not _foreign(rs.scorer).isdisjoint(f):  # a flag the variant does not use is an error, never ignored
+        given = {k: values[k] for k in hand_fields.RECORD_FLAGS if k in f} | {k: f[k] for k in hand_fields.TABLE_FIELDS if k in f}
+        check_variant(given, rs.scorer, rs.name)
     for needy, needed in hand_fields.NEEDS:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
             raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
@@ -247,7 +266,7 @@ def _win_one(
         piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
         piao_count=int(f.get("piao_count", 0)),
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
-        names={relative(w.seat, seat): name for seat, name in enumerate(players)},
+        names=_names(w.seat, players),
     )
     try:
         settled = settle(result, ctx, table, rs)

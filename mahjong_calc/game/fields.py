@@ -32,12 +32,14 @@ RECORD_FLAGS: tuple[str, ...]  # declared flags a game record gives, checked aga
 TABLE_FIELDS: tuple[str, ...]  # declared fields that a game reads into the Table, not the WinContext
 NEEDS: tuple[tuple[str, str], ...]  # (field, the field it means nothing without)
 SELF_DRAWN: tuple[str, ...]  # flags that imply self_draw (after_kong, heavenly)
+GIVEN: tuple[tuple[str, Any, bool], ...]  # each of RECORD_FLAGS with its default and whether it is a bool
+CHECKED: tuple[str, ...]  # RECORD_FLAGS and TABLE_FIELDS: the fields that check_variant checks
 
 
 @flag_table.derived
 def _derive() -> None:
     """The game record's fields, from the declared ones (flags.FIELDS and each Field's `game`)."""
-    global HAND_KINDS, WINNER_FIELDS, COMPUTED, RECORD_FLAGS, TABLE_FIELDS, NEEDS, SELF_DRAWN
+    global HAND_KINDS, WINNER_FIELDS, COMPUTED, RECORD_FLAGS, TABLE_FIELDS, NEEDS, SELF_DRAWN, GIVEN, CHECKED
     declared = flag_table.FIELDS
     kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
     head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
@@ -52,6 +54,8 @@ def _derive() -> None:
     TABLE_FIELDS = tuple(table)
     NEEDS = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
     SELF_DRAWN = tuple(f.name for f in declared if "self_draw" in f.implies)
+    GIVEN = tuple((name, flag_table.BY_NAME[name].default, flag_table.BY_NAME[name].kind == "bool") for name in RECORD_FLAGS)
+    CHECKED = (*RECORD_FLAGS, *TABLE_FIELDS)
 
 
 _KIND_TEXT = {
