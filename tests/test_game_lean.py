@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_row import random_record
 
 from mahjong_calc.api import row as lean_row
 from mahjong_calc.core.seats import absolute
@@ -23,7 +24,6 @@ from mahjong_calc.game.fields import RECORD_FLAGS
 from mahjong_calc.game.log import open_games
 from mahjong_calc.game.stats import Season, season_dict
 from mahjong_calc.rules.loader import load_ruleset, shipped_names
-from test_row import random_record
 
 PLAYERS = ["王", "李", "张", "赵"]
 RELATIVE = {"next": "next", "opposite": "opposite", "previous": "previous", "下家": "next"}

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import flags as flag_table
 from ..core import records
 from ..core.context import Seat, WinContext
-from ..core.errors import MjcalcError, NotAWin
+from ..core.errors import MjcalcError
 from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import set_code
@@ -214,9 +214,10 @@ def _before(head: str, counts: list[int], shown: list[str], win: int, value: int
             f'"items": [{items}], "patterns": {patterns_json}, ')
 
 
-def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin | None:
+def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcError | None:
     """The row of a normalized record scored under `rs`; the NotAWin (not raised) of a hand that
-    does not win, worded as the variant's scorer words it; None where the full path must answer."""
+    does not win, or the InputError of the variant's own checks, worded as its scorer words them
+    (before a record's field words); None where the full path must answer."""
     row_of = rs.variant.row
     if row_of is None:
         return None
@@ -232,7 +233,7 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
         return None
     counts, melds, kong_flags, shown, _, win = read
     parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
-    if parts is None or isinstance(parts, NotAWin):
+    if parts is None or isinstance(parts, MjcalcError):
         return parts
     if isinstance(parts, ScoreResult):  # a variant whose row is its ScoreResult's JSON
         result = parts
@@ -301,9 +302,10 @@ class RowResult:
 
 
 def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
-              kong_texts: Sequence[str]) -> RowResult | ScoreResult | NotAWin | None:
+              kong_texts: Sequence[str]) -> RowResult | ScoreResult | MjcalcError | None:
     """One win of a game, scored on the lean path: its RowResult (a ScoreResult where the variant's
-    row is one), the NotAWin its scorer would raise (not raised), or None where `score` must answer."""
+    row is one), the NotAWin or InputError its scorer would raise (not raised), or None where `score`
+    must answer."""
     row_of = rs.variant.row
     if row_of is None:
         return None
@@ -312,7 +314,7 @@ def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: 
         return None
     counts, melds, kong_flags, shown, made, win = read
     parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
-    if parts is None or isinstance(parts, (NotAWin, ScoreResult)):
+    if parts is None or isinstance(parts, (MjcalcError, ScoreResult)):
         return parts
     value, items, patterns, patterns_json, payments, rest = parts
     before = _before(_head(rs)[0], counts, shown, win, value, items, patterns_json)

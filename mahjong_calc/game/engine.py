@@ -19,7 +19,7 @@ from ..api.score import score
 from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
-from ..core.errors import MjcalcError, NotAWin
+from ..core.errors import MjcalcError
 from ..core.flags import BY_NAME, check_variant, in_field_words
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
@@ -131,7 +131,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult |
             ctx = _context(values)
             rs = game.ruleset
             won = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
-            if isinstance(won, NotAWin):
+            if isinstance(won, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
                 raise won
             if won is None:
                 won = score(build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
