@@ -123,3 +123,20 @@ def test_a_games_lean_fold_is_the_full_paths(variant: str, tmp_path: Any, monkey
     rows = json.loads(lean[0])["hands"]
     assert any("error" in r for r in rows) and any("result" in r for r in rows)  # both kinds of row are compared
     assert answered >= asked // 2, f"the lean path answered {answered} of {asked} wins"
+
+
+@pytest.mark.parametrize(("variant", "hand", "melds"), [("wuhu315", "123456789m11p", ["555s"]), ("chizhou", "123m456p11m", ["4z4z4z4z", "5z5z5z"])])
+def test_a_row_result_reads_as_the_score_result(variant: str, hand: str, melds: list[str]) -> None:
+    """What a settler or a report reads of a RowResult is what it reads of the ScoreResult."""
+    from mahjong_calc.api.score import score
+    from mahjong_calc.core.hand import build_hand, make_context
+
+    rs = load_ruleset(variant)
+    ctx = make_context(self_draw=True)
+    lean = lean_row.score_win(rs, ctx, hand, None, melds, [])
+    full = score(build_hand(hand, melds), ctx, rs)
+    assert isinstance(lean, lean_row.RowResult)
+    assert (lean.value, lean.patterns, lean.payments, lean.hand.to_dict(), lean.extra, lean.total) == (
+        full.value, full.patterns, full.payments, full.hand.to_dict(), full.extra, full.total)
+    assert lean.hand.melds == full.hand.melds and lean.hand.win_tile == full.hand.win_tile
+    assert lean.to_json() == full.to_json() and lean.to_dict() == full.to_dict()
