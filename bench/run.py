@@ -31,8 +31,12 @@ Figures, all as whole processes except the `mahjong` package's:
    over the `mahjong` package on as many random complete hands, compiled as installed and
    with no compiler, the three interleaved round by round, best of `--table-runs` each (the
    file's hand count and distinct count beside each figure, the load average before and
-   after); `mjcalc game settle` of a 10,000-hand game (bench/game.py); `mjcalc
-   waits`' worst 13-tile hand, warm (bench/waits.py); start-up (bench/startup.py).
+   after); `mjcalc game settle` of a 10,000-hand game (bench/game.py); `mjcalc stats` of
+   1,000 games of 16 hands (bench/stats.py's season); `advise`'s worst Pujiang hand with a
+   财神 (bench/advise.py, in process); `mjcalc waits`' worst 13-tile hand, warm
+   (bench/waits.py); start-up (bench/startup.py); with `--only-table`, the peak RSS of `mjcalc
+   batch` over `--rss-records` records; with `--install`, the time of `pip install .` of a
+   fresh clone of HEAD into a new venv (the compiled build).
    "No compiler" runs the installed package with MJCALC_PURE_PYTHON=1 (the plain Python of
    every module mahjong_calc/compiled.py lists, the very files an install without a C
    compiler has); `--no-compiler-python` runs another environment's
@@ -383,7 +387,8 @@ class Printed(list[str]):
 TARGETS = {"wuhu315": "≥ 2.5x", "chizhou": "≥ 2.5x", "pujiang": "≥ 2x"}
 
 
-def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python: Path | None) -> list[str]:
+def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python: Path | None, rss_records: int = 0,
+                 install: bool = False) -> list[str]:
     """The rows of the engine's target table, measured now (see the module docstring, item 8).
 
     Each variant's ratio is measured within one stretch of time: the `mahjong` package, the
@@ -426,9 +431,23 @@ def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python
     game = tmp / "game.jsonl"
     import game as game_bench  # bench/game.py
 
-    game.write_text("\n".join(game_bench.make_game(10_000, "wuhu315", 12)) + "\n", encoding="utf-8")
+    lines = game_bench.make_game(10_000, "wuhu315", 12)
+    game.write_text("\n".join(lines) + "\n", encoding="utf-8")
     settle, settle_cpu = median_times([*mjcalc_cmd(), "game", "settle", str(game), "--json"], runs)
-    rows.append(f"| mjcalc game settle, 10,000-hand game (wuhu315) | 10,000 | {settle:.2f} s ({settle_cpu:.2f} s CPU) | < 1 s |")
+    rows.append(f"| mjcalc game settle, 10,000-hand game (wuhu315) | 10,000 ({len(set(lines[1:])):,}) | {settle:.2f} s ({settle_cpu:.2f} s CPU) | < 1 s |")
+    import stats as stats_bench  # bench/stats.py
+
+    season = tmp / "season.jsonl"
+    lines = stats_bench.make_season(1_000, 16, "wuhu315", 23)
+    season.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    hands_distinct = len({line for line in lines if '"winner"' in line or '"draw"' in line})
+    fold, fold_cpu = median_times([*mjcalc_cmd(), "stats", str(season), "--json"], runs)
+    rows.append(f"| mjcalc stats, 1,000 games of 16 hands (wuhu315) | 16,000 ({hands_distinct:,}) | {fold_cpu:.2f} s CPU ({fold:.2f} s) | < 1 s |")
+    done = subprocess.run([sys.executable, str(HERE / "advise.py"), "--hands", "300", "--process-runs", "1"], capture_output=True, text=True,
+                          cwd=str(tmp), check=False, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    worst = [line.split("worst")[1].split("ms")[0].strip() for line in done.stdout.splitlines() if line.startswith("pujiang 财神")]
+    rows.append(f"| mjcalc advise, Pujiang with a 财神, worst of 300 hands (in process) | 300 (300) | "
+                f"{worst[0] + ' ms' if worst else 'failed'} | < 100 ms |")
     done = subprocess.run([sys.executable, str(HERE / "waits.py")], capture_output=True, text=True, cwd=str(tmp), check=False,
                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     worst = [line for line in done.stdout.splitlines() if line.startswith("worst warm median:")]
@@ -437,8 +456,33 @@ def engine_table(hands: int, seed: int, runs: int, tmp: Path, no_compiler_python
     (wall, cpu, least), (bare_wall, bare_cpu, bare_least) = figures["mjcalc"], figures["bare Typer"]
     rows.append(f"| start-up, mjcalc score --json / bare Typer command | | {wall / bare_wall:.2f}x wall, {cpu / bare_cpu:.2f}x CPU, "
                 f"{least / bare_least:.2f}x least CPU ({wall * 1e3:.0f} / {bare_wall * 1e3:.0f} ms wall) | ≤ 1.15x |")
+    if rss_records:
+        big = tmp / "big.jsonl"
+        write_records(big, rss_records, seed + 1)
+        wall, rss, _ = run_process([*mjcalc_cmd(), "batch", str(big)])
+        rows.append(f"| peak RSS, mjcalc batch --jobs 1 | {rss_records:,} | {rss / 1024:.1f} MiB ({wall:.1f} s) | |")
+        big.unlink()
+    if install:
+        took, compiled = install_time(tmp)
+        rows.append(f"| pip install . from a fresh clone (its own venv) | | {took:.0f} s, {compiled} | |")
     rows.append(f"load average {os.getloadavg()[0]:.1f} at the end")
     return rows
+
+
+def install_time(tmp: Path) -> tuple[float, str]:
+    """(wall seconds, which modules compiled) of `pip install .` of a fresh clone of this checkout's HEAD into a new venv."""
+    clone, venv = tmp / "clone", tmp / "venv"
+    subprocess.run(["git", "clone", "-q", str(HERE.parent), str(clone)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    start = time.perf_counter()
+    done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(clone)], capture_output=True, text=True, check=False)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        return took, f"failed: {done.stderr.strip().splitlines()[-1:]}"
+    version = subprocess.run([str(venv / "bin" / "mjcalc"), "--version"], capture_output=True, text=True, cwd=str(tmp), check=False).stdout
+    compiled = [line for line in version.splitlines() if line.startswith("compiled:")]
+    names = compiled[0].split(": ", 1)[1] if compiled else "?"
+    return took, f"{len(names.split(', '))} modules compiled" if names.startswith("mahjong_calc") else f"compiled: {names}"
 
 
 def main() -> None:
@@ -454,6 +498,7 @@ def main() -> None:
     parser.add_argument("--table-runs", type=int, default=3, help="interleaved rounds of each table figure (best of)")
     parser.add_argument("--only-table", action="store_true", help="print the engine table alone")
     parser.add_argument("--no-compiler-python", type=Path, help="the table's no-compiler rows run this Python's mjcalc")
+    parser.add_argument("--install", action="store_true", help="the table also times `pip install .` of a fresh clone (about 2 minutes)")
     args = parser.parse_args()
 
     import compileall
@@ -463,7 +508,8 @@ def main() -> None:
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     if args.only_table:
         with tempfile.TemporaryDirectory() as tmp:
-            engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)
+            engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python,
+                         args.rss_records, args.install)
         return
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "hands.jsonl"
@@ -516,7 +562,7 @@ def main() -> None:
         for line in batch_memory.report(args.big_scale):
             print(line, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python)
+        engine_table(args.table_hands or args.hands, args.seed, args.table_runs, Path(tmp), args.no_compiler_python, 0, args.install)
 
 
 if __name__ == "__main__":

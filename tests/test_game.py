@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.game import fewest_transfers, load_schema, read_game, settle_game, start, step
-from mahjong_calc.game.engine import hand_kinds
+from mahjong_calc.game.fields import hand_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))

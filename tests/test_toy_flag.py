@@ -166,11 +166,11 @@ def test_the_generated_documents_follow_it() -> None:
 
 
 def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
-    from mahjong_calc.game import engine
+    from mahjong_calc.game import fields as hand_fields
 
     for field in fields():
-        assert (field.name in engine.hand_kinds()) != (field.name in engine.computed_fields()) or field.name == "dealer", field.name
-    assert set(engine.winner_fields()) - {"winner"} <= set(engine.hand_kinds())
+        assert (field.name in hand_fields.hand_kinds()) != (field.name in hand_fields.computed_fields()) or field.name == "dealer", field.name
+    assert set(hand_fields.winner_fields()) - {"winner"} <= set(hand_fields.hand_kinds())
 
 
 def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:

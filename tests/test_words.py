@@ -38,7 +38,7 @@ def dynamic_msgids() -> set[str]:
     from mahjong_calc.cli.serve import INSTALL_HINT
     from mahjong_calc.core import flags
     from mahjong_calc.core.hand import SEAT_CHOICES, WAITS_HINT
-    from mahjong_calc.game.engine import _KIND_TEXT
+    from mahjong_calc.game.fields import _KIND_TEXT
     from mahjong_calc.variants.chizhou.build import WIN_KINDS
 
     notes = {f.game_note for f in flags.fields() if f.game == "computed" and f.game_note}

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import flags as flag_table
-from ..core.context import WinContext
-from ..core.errors import MjcalcError, NotAWin
-from ..core.hand import Meld, make_context, parse_meld
+from ..core.context import Seat, WinContext
+from ..core.errors import MjcalcError
+from ..core.hand import Hand, Meld, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import set_code
 from ..core.tiles import MAX_INPUT, NUM_TILES, tile_str
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 # What score_row answers: the body (the row's JSON without its opening brace, UTF-8), the
 # ruleset's name, the value, the total, the payments (next, opposite, previous) and the patterns.
 Row = tuple[bytes, str, int, int, tuple[int, int, int], tuple[str, ...]]
+# A hand read by _read: its 34 counts, set codes, which sets are concealed kongs, the melds' JSON, the Melds, the winning tile.
+_Read = tuple[list[int], tuple[int, ...], tuple[bool, ...], list[str], list[Meld], int]
 
 encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
 
@@ -67,7 +70,8 @@ class _Fields:
 
 
 _contexts: dict[tuple[Any, ...], WinContext | None] = {}
-_melds: dict[tuple[str, bool], tuple[int, bool, str, bool] | None] = {}  # (text, concealed) -> code, is chow, JSON, is kong
+# (text, concealed) -> its set code, is a chow, its JSON, is a kong, the Meld
+_melds: dict[tuple[str, bool], tuple[int, bool, str, bool, Meld] | None] = {}
 _heads: dict[int, tuple[Ruleset[Any, Any, Any], str, frozenset[int], bool]] = {}
 
 
@@ -92,16 +96,16 @@ def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]
     return ctx
 
 
-def _meld(text: str, concealed: bool) -> tuple[int, bool, str, bool] | None:
-    """A meld's set code, whether it is a chow or a kong, and its JSON in the row's `hand` (None: refused)."""
+def _meld(text: str, concealed: bool) -> tuple[int, bool, str, bool, Meld] | None:
+    """A meld's set code, whether it is a chow or a kong, its JSON in the row's `hand`, and the Meld (None: refused)."""
     key = (text, concealed)
     if key in _melds:
         return _melds[key]
-    made: tuple[int, bool, str, bool] | None
+    made: tuple[int, bool, str, bool, Meld] | None
     try:
         meld: Meld = parse_meld(text, concealed)
         shown = encode({"kind": meld.kind, "tiles": meld.notation(), "concealed": meld.concealed})
-        made = (set_code(meld.kind, meld.first), meld.kind == "chow", shown, meld.kind == "kong")
+        made = (set_code(meld.kind, meld.first), meld.kind == "chow", shown, meld.kind == "kong", meld)
     except (MjcalcError, ValueError):
         made = None
     if len(_melds) >= KEPT:
@@ -138,23 +142,13 @@ def _concealed_json(counts: list[int]) -> str:
     return "".join(out)
 
 
-def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin | None:
-    """The row of a normalized record scored under `rs`; the NotAWin (not raised) of a hand that
-    does not win, worded as the variant's scorer words it; None where the full path must answer."""
-    row_of = rs.variant.row
-    if row_of is None:
-        return None
-    table = _field_table()
-    values = tuple([key[i] for i in table.flags])
-    if table.piao_by >= 0 and key[table.piao_by] is not None:
-        return None  # settled too: the full path's liability
-    ctx = _context(rs, table, values)
-    if ctx is None:
-        return None
-    text = key[table.hand]
+def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
+          kong_texts: Sequence[str]) -> _Read | None:
+    """A hand's counts, set codes, kong flags, melds' JSON and Melds and winning tile, checked as the
+    full path checks them (None: the full path answers)."""
     if len(text) > MAX_INPUT or not _PLAIN.fullmatch(text):
         return None
-    head, allowed, chows_allowed = _head(rs)
+    _, allowed, chows_allowed = _head(rs)
     counts = [0] * NUM_TILES
     last = 0
     n_concealed = 0
@@ -167,9 +161,10 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
     melds: list[int] = []
     kong_flags: list[bool] = []
     shown: list[str] = []
+    made: list[Meld] = []
     held = counts.copy()
     any_kong = False
-    for texts, concealed in ((key[table.melds], False), (key[table.kongs], True)):
+    for texts, concealed in ((meld_texts, False), (kong_texts, True)):
         for meld_text in texts:
             if "@" in meld_text:
                 return None  # a meld that names its feeder is settled too
@@ -180,6 +175,7 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
             melds.append(code)
             kong_flags.append(concealed)
             shown.append(meld[2])
+            made.append(meld[4])
             any_kong = any_kong or meld[3]
             if code >= 68:  # a kong: 2 * 34 + its tile
                 held[code - 68] += 4
@@ -191,7 +187,6 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
                 held[code] += 3
     if n_concealed != 14 - 3 * len(melds) or (ctx.after_kong and not any_kong):
         return None
-    win_text = key[table.win]
     if win_text is None:
         win = last
     else:
@@ -203,8 +198,35 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
     for t in range(NUM_TILES):
         if held[t] and (held[t] > 4 or t not in allowed):
             return None
-    parts = row_of(rs, tuple(counts), tuple(melds), tuple(kong_flags), win, ctx)
-    if parts is None or isinstance(parts, NotAWin):
+    return counts, tuple(melds), tuple(kong_flags), shown, made, win
+
+
+def _before(head: str, counts: list[int], shown: list[str], win: int, value: int, items: str, patterns_json: str) -> str:
+    """A row's JSON from its opening brace's next key to `"patterns": [...], ` (the payments follow)."""
+    return (f'{head}{_concealed_json(counts)}, "melds": [{", ".join(shown)}], "win": {TILE_JSON[win]}}}, "value": {value}, '
+            f'"items": [{items}], "patterns": {patterns_json}, ')
+
+
+def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcError | None:
+    """The row of a normalized record scored under `rs`; the NotAWin (not raised) of a hand that
+    does not win, or the InputError of the variant's own checks, worded as its scorer words them
+    (before a record's field words); None where the full path must answer."""
+    row_of = rs.variant.row
+    if row_of is None:
+        return None
+    table = _field_table()
+    values = tuple([key[i] for i in table.flags])
+    if table.piao_by >= 0 and key[table.piao_by] is not None:
+        return None  # settled too: the full path's liability
+    ctx = _context(rs, table, values)
+    if ctx is None:
+        return None
+    read = _read(rs, ctx, key[table.hand], key[table.win], key[table.melds], key[table.kongs])
+    if read is None:
+        return None
+    counts, melds, kong_flags, shown, _, win = read
+    parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
+    if parts is None or isinstance(parts, MjcalcError):
         return parts
     if isinstance(parts, ScoreResult):  # a variant whose row is its ScoreResult's JSON
         result = parts
@@ -219,12 +241,77 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | NotAWin
     a, b, c = payments
     total = a + b + c
     body = (
-        f'{head}{_concealed_json(counts)}, "melds": [{", ".join(shown)}], "win": {TILE_JSON[win]}}}, "value": {value}, '
-        f'"items": [{items}], "patterns": {patterns_json}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, '
-        f'"total": {total}, {rest}}}'
+        f'{_before(_head(rs)[0], counts, shown, win, value, items, patterns_json)}'
+        f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {total}, {rest}}}'
     )
     try:
         data = body.encode("utf-8")
     except UnicodeEncodeError:
         return None
     return data, rs.name, value, total, payments, patterns
+
+
+class RowResult:
+    """A win scored on the lean path, for a game's fold: what a settler reads of it (its value,
+    patterns, payments, Hand and extra keys) and its JSON, as two texts around the payments.
+
+    Its JSON is the ScoreResult's (`to_json`, `to_dict`); `json_with` gives it with settled
+    payments and a liability list, as a game's report shows a result.
+    """
+
+    def __init__(self, variant: str, value: int, patterns: tuple[str, ...], payments: dict[Seat, int], hand: Hand,
+                 before: str, rest: str) -> None:
+        self.variant = variant
+        self.value = value
+        self.patterns = patterns
+        self.payments = payments
+        self.hand = hand
+        self.before = before  # '"variant": ... "patterns": [...], '
+        self.rest = rest  # '"decomposition": ..., ' and the variant's extra keys, without the closing brace
+
+    @property
+    def total(self) -> int:
+        return sum(self.payments.values())
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The variant's keys after `decomposition`, as the ScoreResult's `extra` holds them."""
+        data: dict[str, Any] = json.loads("{" + self.rest + "}")
+        data.pop("decomposition", None)
+        return data
+
+    def json_with(self, payments: Mapping[Seat, int], liability: str | None = None) -> str:
+        """The result's JSON with these payments (and their total), then `"liability": ...` if given."""
+        a, b, c = payments["next"], payments["opposite"], payments["previous"]
+        tail = "}" if liability is None else f', "liability": {liability}}}'
+        return f'{{{self.before}"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, {self.rest}{tail}'
+
+    def to_json(self) -> str:
+        return self.json_with(self.payments)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
+
+
+def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
+              kong_texts: Sequence[str]) -> RowResult | ScoreResult | MjcalcError | None:
+    """One win of a game, scored on the lean path: its RowResult (a ScoreResult where the variant's
+    row is one), the NotAWin or InputError its scorer would raise (not raised), or None where `score`
+    must answer."""
+    row_of = rs.variant.row
+    if row_of is None:
+        return None
+    read = _read(rs, ctx, text, win_text, meld_texts, kong_texts)
+    if read is None:
+        return None
+    counts, melds, kong_flags, shown, made, win = read
+    parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
+    if parts is None or isinstance(parts, (MjcalcError, ScoreResult)):
+        return parts
+    value, items, patterns, patterns_json, payments, rest = parts
+    before = _before(_head(rs)[0], counts, shown, win, value, items, patterns_json)
+    concealed = tuple([t for t in range(NUM_TILES) for _ in range(counts[t])])
+    hand = Hand(concealed, tuple(made), win)
+    pays: dict[Seat, int] = {"next": payments[0], "opposite": payments[1], "previous": payments[2]}
+    return RowResult(rs.name, value, patterns, pays, hand, before, rest)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.context import WinContext
-    from ..core.result import ScoreResult
+    from ..core.result import ScoredWin, ScoreResult
     from ..core.seats import Position
     from ..rules.ruleset import Ruleset
     from ..variants.common.settlement import Liability, Settlement, Settler, Sourced, Table, options_of
@@ -40,7 +40,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """Who pays what for a scored hand, given the facts of the table."""
     settler = ruleset.variant.settle
     if settler is None:

@@ -173,6 +173,8 @@ def outcome(key: Key) -> Outcome:
             return Outcome(WIN, row[0], row[1], row[2], row[3], row[4], row[5], compiled=_compiled(variant, defaults))
         if isinstance(row, NotAWin):
             return _refusal(row.code, row.message, variant)
+        if isinstance(row, MjcalcError):  # the variant's own check, as score_hand raises it in field words
+            return error_outcome(row.rewritten(in_field_words), variant or "wuhu315")
     return full_outcome(key)
 
 

@@ -114,7 +114,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
         return {"draw": True, **extra}
     several = "winners" in extra  # 一炮多响: each winner, with their own tiles, in --fields
     if several:
-        from ..game.engine import winner_fields
+        from ..game.fields import winner_fields
 
         own = [name for name, v in (("HAND", hand), ("--winner", winner)) if v]
         own += [by_name()[k].cli[0] for k, v in values.items() if k in winner_fields() and by_name()[k].is_set(v) and v != []]

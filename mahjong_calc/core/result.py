@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .context import SEATS, Seat
 from .hand import Hand
@@ -92,3 +92,22 @@ class ScoreResult:
         head = _encode(self._head())
         tail = _encode(self._tail())
         return head[:-1] + ', "items": [' + ", ".join([_item_text(i) for i in self.items]) + "], " + tail[1:]
+
+
+class ScoredWin(Protocol):
+    """What a settler reads of a scored win: a ScoreResult, or a game's lean RowResult (api/row.py)."""
+
+    @property
+    def value(self) -> int: ...
+
+    @property
+    def patterns(self) -> tuple[str, ...]: ...
+
+    @property
+    def payments(self) -> Mapping[Seat, int]: ...
+
+    @property
+    def hand(self) -> Hand: ...
+
+    @property
+    def extra(self) -> Mapping[str, Any]: ...

@@ -20,7 +20,7 @@ from ..core.batch_record import _cell as record_cell
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.words import N_
 from . import record
-from .engine import computed_fields, hand_kinds
+from .fields import computed_fields, hand_kinds
 from .record import RawHand, _bad
 
 GAME_COLUMN = "game"

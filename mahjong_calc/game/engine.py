@@ -14,84 +14,21 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ..api.row import RowResult, score_win
 from ..api.score import score
 from ..api.settle import Settlement, Sourced, Table, settle, settlement_options
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
-from ..core.errors import InputError, MjcalcError, shown
-from ..core.flags import MAX_PUNGS, check_variant, in_field_words, parse_pungs
+from ..core.errors import MjcalcError
+from ..core.flags import check_variant, in_field_words
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
-from ..core.seats import absolute, relative, seat_index, split_source
+from ..core.seats import Position, absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
-from ..core.words import N_
+from . import fields as hand_fields
+from .fields import _check_kind, _fail, _fields, _player, _pungs, _sourced, hand_kinds, winner_fields
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .record import GameFile, RawHand
-
-# A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
-# that an error message gives; the declared ones (flags.fields()) follow.
-_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
-# a declared field's kind in a game record (a seat is named by its player there)
-_GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
-              "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
-              "player": "player", "players": "players"}
-
-class _GameFields:
-    """The game record's fields, from the declared ones (flags.fields() and each Field's `game`)."""
-
-    def __init__(self) -> None:
-        declared = flag_table.fields()
-        kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
-        head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
-        tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
-        flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
-        table = [f.name for f in declared if f.game == "table"]
-        order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
-        # field -> kind, for one hand of a game record
-        self.hand_kinds: dict[str, str] = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
-        # what one winner of several (`winners: [...]`) may say for themself
-        self.winner_fields: tuple[str, ...] = ("winner", *(f.name for f in declared if f.game == "winner"))
-        # declared fields a game works out itself, and how
-        self.computed: dict[str, str] = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in self.hand_kinds}
-        # declared flags a game record gives, checked against the variant
-        self.record_flags: tuple[str, ...] = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
-        self.table_fields: tuple[str, ...] = tuple(table)  # declared fields a game reads into the Table, not the WinContext
-        self.needs: tuple[tuple[str, str], ...] = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
-        self.self_drawn: tuple[str, ...] = tuple(f.name for f in declared if "self_draw" in f.implies)  # after_kong, heavenly
-        self.dealer_variants: tuple[str, ...] | None = flag_table.by_name()["dealer"].variants  # None: every variant
-
-
-_game_fields: flag_table.Derived[_GameFields] = flag_table.derived(_GameFields)
-
-
-def hand_kinds() -> dict[str, str]:
-    """Each field of one hand of a game record, and its kind."""
-    return _game_fields().hand_kinds
-
-
-def winner_fields() -> tuple[str, ...]:
-    """What one winner of several (`winners: [...]`) may say for themself."""
-    return _game_fields().winner_fields
-
-
-def computed_fields() -> dict[str, str]:
-    """The declared fields a game works out itself, and how."""
-    return _game_fields().computed
-
-
-_KIND_TEXT = {
-    "str": "a string",
-    "bool": "true or false",
-    "int": "an integer ≥ 0",
-    "list": "a list of strings",
-    "player": "a player's name or a seat E/S/W/N",
-    "players": "a list of players",
-    "pungs": "three counts for the players after the winner in turn, or {player: count}",
-    "exposed": "{player: [meld@source, ...]}",
-    "hua": "{player: count}",
-    "winners": "a list of {winner, hand, melds, ...}",
-    "id": "a string or an integer",
-}
 
 
 @dataclass(frozen=True)
@@ -137,88 +74,6 @@ class Report:
         return any(r.error is not None for r in self.rows)
 
 
-class HandError(InputError):
-    """A hand of a game record that cannot be settled (its row says why)."""
-
-
-def _fail(code: str, message: str, **params: object) -> HandError:
-    return HandError(code, message, None, None, **params)
-
-
-# --- reading one hand ---------------------------------------------------------------
-
-
-def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
-    name = name.rstrip(":")
-    if not isinstance(value, str):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
-    seat = seat_index(value, players)
-    if seat is None:
-        raise _fail("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value, players=', '.join(players))
-    return seat
-
-
-def _is_count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
-def _strings(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
-_KIND_OK: dict[str, Any] = {
-    "str": lambda v: isinstance(v, str),
-    "bool": lambda v: isinstance(v, bool),
-    "int": _is_count,
-    "list": _strings,
-    "players": _strings,
-    "pungs": lambda v: isinstance(v, (str, list, dict)),
-    "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
-    "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
-    "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
-    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
-    "player": lambda v: True,  # checked against the players
-}
-
-
-def _check_kind(name: str, kind: str, value: Any) -> None:
-    if not _KIND_OK[kind](value):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
-
-
-def _fields(raw: Any) -> dict[str, Any]:
-    if not isinstance(raw, dict):
-        raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
-    out: dict[str, Any] = {}
-    table = _game_fields()
-    for key, value in raw.items():
-        if key in table.computed:
-            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
-        kind = table.hand_kinds.get(key) if isinstance(key, str) else None
-        if kind is None:
-            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
-        if value is None:
-            continue
-        _check_kind(key, kind, value)
-        out[key] = value
-    return out
-
-
-def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
-    """Meld texts with their absolute source seat; nobody feeds their own meld."""
-    out: list[tuple[str, int | None]] = []
-    for text in texts:
-        meld, source = split_source(text)
-        seat = None
-        if source is not None:
-            seat = seat_index(source, players)
-            if seat is None:
-                _player(source, f"{where} {text!r}", players)  # raises unknown_player
-            if seat == owner:
-                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
-        out.append((meld, seat))
-    return out
-
 
 @dataclass(frozen=True)
 class _Win:
@@ -235,17 +90,40 @@ class _Win:
 _TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
+_CONTEXTS: dict[tuple[Any, ...], WinContext] = {}  # a winner's facts -> their checked WinContext
+_NAMES: dict[tuple[int, tuple[str, ...]], dict[Position, str]] = {}  # (winner, players) -> Table.names
 
 
-def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, WinContext]:
-    """Score one winner's tiles; memoised per game, since long games repeat hands."""
+def _context(values: dict[str, Any]) -> WinContext:
+    """make_context of a winner's facts (its values but the tiles), made once per distinct set of facts
+    (an error is not kept here: its traceback would keep the game alive; the game's cache keeps it)."""
+    key = tuple([v for k, v in values.items() if k not in _TILE_FIELDS])
+    made = _CONTEXTS.get(key)
+    if made is None:
+        made = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
+        if len(_CONTEXTS) >= CACHE_HANDS:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = made
+    return made
+
+
+def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult | RowResult, WinContext]:
+    """Score one winner's tiles; memoised per game, since long games repeat hands.
+
+    The lean path (api/row.score_win: the kernel's integers and cached texts) answers what it
+    can, exactly as `score` would; anything else goes to `score`, which words every error."""
     key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
     cached = game.cache.get(key)
     if cached is None:
         try:
-            ctx = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
-            parsed = build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
-            cached = (score(parsed, ctx, game.ruleset), ctx)
+            ctx = _context(values)
+            rs = game.ruleset
+            won = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
+            if isinstance(won, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
+                raise won
+            if won is None:
+                won = score(build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
+            cached = (won, ctx)
         except MjcalcError as err:
             cached = err
         if len(game.cache) < CACHE_HANDS:
@@ -253,19 +131,6 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult, 
     if isinstance(cached, MjcalcError):
         raise cached
     return cached
-
-
-def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
-    """The payers' exposed pungs, checked; the message names the players the counts are for."""
-    try:
-        return parse_pungs(counts, "field")
-    except InputError:
-        if isinstance(given, dict):
-            raise _fail("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
-                given=shown(given), max_pungs=MAX_PUNGS) from None
-        order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
-        raise _fail("bad_opponent_pungs", "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
-            given=shown(given), max_pungs=MAX_PUNGS, order=order) from None
 
 
 def _in_game_words(err: MjcalcError) -> MjcalcError:
@@ -278,15 +143,29 @@ def _in_game_words(err: MjcalcError) -> MjcalcError:
 class Scored(NamedTuple):
     """One winner's result as scored, and its settlement."""
 
-    result: ScoreResult
+    result: ScoreResult | RowResult
     settled: Settlement
 
 
-def _given(f: Mapping[str, Any], name: str) -> Any:
-    """A declared flag's value as a game record gives it (absent: the flag's default)."""
-    field = flag_table.by_name()[name]
-    value = f.get(name, field.default)
-    return bool(value) if field.kind == "bool" else value
+def _foreign(scorer: str) -> frozenset[str]:
+    """The fields a record may give that `scorer`'s variant does not take (check_variant refuses them when set)."""
+    table = hand_fields.game_fields()
+    names = table.foreign.get(scorer)
+    if names is None:
+        by_name = flag_table.by_name()
+        names = table.foreign[scorer] = frozenset(n for n in table.checked if (v := by_name[n].variants) is not None and scorer not in v)
+    return names
+
+
+def _names(winner: int, players: tuple[str, ...]) -> dict[Position, str]:
+    """Table.names: each position, seen from the winner, and its player's name (made once per seat and players)."""
+    key = (winner, players)
+    names = _NAMES.get(key)
+    if names is None:
+        if len(_NAMES) >= 1024:
+            _NAMES.clear()
+        names = _NAMES[key] = {relative(winner, seat): name for seat, name in enumerate(players)}
+    return names
 
 
 def _win_one(
@@ -295,7 +174,7 @@ def _win_one(
     """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
     players, rs = game.players, game.ruleset
     f = {**shared, **w.fields}
-    declared = _game_fields()
+    declared = hand_fields.game_fields()
     if "hand" not in f:
         raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
     if discarder is None and not any(f.get(name) for name in ("self_draw", *declared.self_drawn)):
@@ -338,14 +217,16 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        **{name: _given(f, name) for name in declared.record_flags},  # self_draw, after_kong, ..., the flags a record gives
+        # self_draw, after_kong, ..., the flags a record gives (absent: the flag's default)
+        **{name: (bool(f.get(name, default)) if is_bool else f.get(name, default)) for name, default, is_bool in declared.given},
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
-    given = {k: values[k] for k in declared.record_flags if k in f} | {k: f[k] for k in declared.table_fields if k in f}
-    check_variant(given, rs.scorer, rs.name)  # a flag the variant does not use is an error, never ignored
+    if not _foreign(rs.scorer).isdisjoint(f):  # a flag the variant does not use is an error, never ignored
+        given = {k: values[k] for k in declared.record_flags if k in f} | {k: f[k] for k in declared.table_fields if k in f}
+        check_variant(given, rs.scorer, rs.name)
     for needy, needed in declared.needs:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
             raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
@@ -373,7 +254,7 @@ def _win_one(
         piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
         piao_count=int(f.get("piao_count", 0)),
         sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
-        names={relative(w.seat, seat): name for seat, name in enumerate(players)},
+        names=_names(w.seat, players),
     )
     try:
         settled = settle(result, ctx, table, rs)
@@ -496,7 +377,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = any(bool(f.get(name)) for name in ("self_draw", *_game_fields().self_drawn))
+    self_draw = any(bool(f.get(name)) for name in ("self_draw", *hand_fields.game_fields().self_drawn))
     return new, HandRow(
         raw.no,
         state.dealer,
@@ -511,7 +392,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     )
 
 
-def _moves_chips(result: ScoreResult, opt: Any) -> bool:
+def _moves_chips(result: ScoreResult | RowResult, opt: Any) -> bool:
     """交算输赢分，不扣底分: a 交 win moves the score only, unless `jiao_chips: chips_too`."""
     return not ("jiao" in result.patterns and getattr(opt, "jiao_chips", "chips_too") == "score_only")
 

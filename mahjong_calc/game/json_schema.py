@@ -1,6 +1,6 @@
 """game.schema.json, generated: the header and the hand fields of a game record.
 
-A hand's fields are game/engine.py's (declared flags by their `Field.game`, and the
+A hand's fields are game/fields.py's (declared flags by their `Field.game`, and the
 game's own); `python -m mahjong_calc.generate` writes the file, and a test fails when
 it is stale.
 """
@@ -12,10 +12,10 @@ from typing import Any
 
 from ..core import flags as flag_table
 from ..core.flags import Field
-from . import engine
+from . import fields as hand_fields
 
 _PLAYER = {"$ref": "#/$defs/player"}
-# the game's own fields of one hand (engine.hand_kinds() names them)
+# the game's own fields of one hand (hand_fields.hand_kinds() names them)
 OWN: dict[str, dict[str, Any]] = {
     "winner": _PLAYER,
     "winners": {
@@ -66,8 +66,8 @@ def _property(name: str) -> dict[str, Any]:
 
 def game_schema() -> dict[str, Any]:
     """The JSON Schema of a game file for `mjcalc game settle`, as shipped in game.schema.json."""
-    winner = [name for name in engine.winner_fields() if name != "winner"]
-    hand = [name for name in engine.hand_kinds() if name not in winner]
+    winner = [name for name in hand_fields.winner_fields() if name != "winner"]
+    hand = [name for name in hand_fields.hand_kinds() if name not in winner]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "mjcalc game record",

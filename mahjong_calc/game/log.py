@@ -24,7 +24,7 @@ from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
 from . import record
 from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
-from .engine import computed_fields, hand_kinds
+from .fields import computed_fields, hand_kinds
 from .record import GameFile, GameFileError, RawHand, check_header
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
 

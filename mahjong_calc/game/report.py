@@ -7,9 +7,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..api.row import RowResult
 from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
 from .record import GameFile
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
+_NAMES_JSON: dict[tuple[str, ...], tuple[str, ...]] = {}  # a game's players -> each name as JSON
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -71,13 +75,49 @@ def _result_text(scored: Scored) -> str:
     and liability, through ScoreResult.to_json, which makes each item's text once."""
     settled = scored.settled
     liability = [row.to_dict() for row in settled.liability]
+    if isinstance(scored.result, RowResult):
+        return scored.result.json_with(settled.payments, _encode(liability))
     return replace(scored.result, payments=dict(settled.payments), extra={**scored.result.extra, "liability": liability}).to_json()
 
 
+def _names_json(players: Sequence[str]) -> tuple[str, ...] | None:
+    """Each player's name as JSON, made once per game's players (None: two share a name, and the
+    dicts by player keep only one of them)."""
+    key = tuple(players)
+    names = _NAMES_JSON.get(key)
+    if names is None:
+        if len(_NAMES_JSON) >= 1024:
+            _NAMES_JSON.clear()
+        names = _NAMES_JSON[key] = tuple(_encode(p) for p in key)
+    return names if len(set(key)) == len(key) else None
+
+
+def _by_player_json(names: tuple[str, ...], values: Sequence[int] | None) -> str:
+    return "null" if values is None else "{" + ", ".join([f"{name}: {int(v)}" for name, v in zip(names, values, strict=True)]) + "}"
+
+
 def row_json(row: HandRow, players: Sequence[str]) -> str:
-    """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in."""
-    if not row.results:
-        return json.dumps(row_dict(row, players, results=False), ensure_ascii=False)
+    """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in
+    and a won hand's own keys joined from its players' names, encoded once a game."""
+    names = _names_json(players)
+    if not row.results or names is None:
+        if not row.results:
+            return _encode(row_dict(row, players, results=False))
+        return _spliced(row, players)
+    parts = [_result_text(r) for r in row.results]
+    result = parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
+    who = f'"winner": {names[row.winners[0]]}' if len(row.winners) == 1 else '"winners": [' + ", ".join([names[w] for w in row.winners]) + "]"
+    discarder = "null" if row.discarder is None else names[row.discarder]
+    liability = "[]" if not row.liability else _encode(
+        [{"payer": players[p], "code": code, "zh": zh, "en": en, "amount": amount} for p, code, zh, en, amount in row.liability])
+    tail = "" if row.extra is None else f', "extra": {_encode(dict(row.extra))}'
+    return (f'{{"no": {_encode(row.no)}, "dealer": {names[row.dealer]}, {who}, "discarder": {discarder}, '
+            f'"self_draw": {"true" if row.self_draw else "false"}, "result": {result}, "settlement": {{"changes": '
+            f'{_by_player_json(names, row.changes)}, "liability": {liability}, "chips_after": {_by_player_json(names, row.chips_after)}}}{tail}}}')
+
+
+def _spliced(row: HandRow, players: Sequence[str]) -> str:
+    """row_json through the dicts: the head and the settlement encoded, each result's text between them."""
     head = row_dict(row, players, results=False)
     settlement = head.pop("settlement")
     extra = head.pop("extra", None)

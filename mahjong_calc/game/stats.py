@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..api.row import RowResult
 from ..core.errors import InputError, shown
 from ..core.result import ScoreResult
 from ..core.seats import absolute
@@ -27,7 +28,7 @@ class Biggest:
     """A player's biggest win: its value, its result, and where it was."""
 
     value: int
-    result: ScoreResult
+    result: ScoreResult | RowResult
     variant: str
     game: str
     date: str | None
@@ -179,8 +180,7 @@ def biggest_dict(big: Biggest | None) -> dict[str, Any] | None:
     """A biggest win as JSON: value, hand (as `score --json` gives it), patterns, variant, game, date, no."""
     if big is None:
         return None
-    data = big.result.to_dict()
-    return {"value": big.value, "hand": data["hand"], "patterns": list(big.result.patterns), "variant": big.variant,
+    return {"value": big.value, "hand": big.result.hand.to_dict(), "patterns": list(big.result.patterns), "variant": big.variant,
             "game": big.game, "date": big.date, "no": big.no}
 
 

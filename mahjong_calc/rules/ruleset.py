@@ -19,7 +19,7 @@ from .schema import Label, Tiles
 if TYPE_CHECKING:
     from ..core.context import WinContext
     from ..core.hand import Hand
-    from ..core.result import ScoreResult
+    from ..core.result import ScoredWin, ScoreResult
 
 N = TypeVar("N")  # the numbers class
 O = TypeVar("O")  # the options class
@@ -30,7 +30,7 @@ P = TypeVar("P")  # one entry of `patterns:`
 Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]
 # A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settlement.py.
-Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
+Settler = Callable[["ScoredWin", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
 # The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
 PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
 

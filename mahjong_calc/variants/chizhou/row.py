@@ -2,8 +2,8 @@
 
 Every text comes from build.py's own functions (`fan_items`, `flower_item`), made once per
 distinct value and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()`
-gives. A hand the full path would refuse (no discarder named, 花 short, a chow restriction
-that might apply) is left to it.
+gives. A hand that score.py's checks refuse (no discarder named, the chow restriction) gets
+the error those checks raise, from the same functions.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.context import WinContext
+from ...core.errors import InputError
+from ...core.hand import Hand
 from ...core.result import _item_text
 from ...core.shapes import CHOW_CODE, CODE_KINDS, KONG_CODE, _tile_set
-from ..common.row import RowAnswer, TextCache, decomposition_json, encode
+from ..common.row import RowAnswer, TextCache, decomposition_json, encode, meld_of
 from . import build
 from . import kernel as k
-from .score import not_a_winning_hand
+from .score import check_chow_restriction, check_context, not_a_winning_hand
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -27,17 +29,21 @@ _PLACE = {"next": 0, "opposite": 1, "previous": 2}
 
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
-    """The row's parts of a Chizhou hand, or why it does not win (score.py's words); None where the full path answers."""
-    if not ctx.self_draw and ctx.discarder is None:
-        return None  # missing_discarder
+    """The row's parts of a Chizhou hand, or why it does not win, or the InputError of score.py's checks (its words)."""
+    try:
+        check_context(ctx)
+    except InputError as err:
+        return err  # missing_discarder
     out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
     if out.code == k.NOT_A_WINNING_HAND or best is None:
         return not_a_winning_hand()
-    if out.most_flowers < rs.numbers.chow_free_min_flowers:
-        for code in melds:
-            if CHOW_CODE * 34 <= code < KONG_CODE * 34:
-                return None  # the chow restriction may refuse it: the full path checks
+    if out.most_flowers < rs.numbers.chow_free_min_flowers and any(CHOW_CODE * 34 <= code < KONG_CODE * 34 for code in melds):
+        hand = Hand((), tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)]), win)  # the rule reads the melds only
+        try:
+            check_chow_restriction(hand, out.most_flowers, rs)
+        except InputError as err:
+            return err  # chow_restricted
     if out.code != k.WIN:
         return build.refusal(rs, ctx, best)
     texts = _texts.of(rs)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import NotAWin
+from ...core.errors import InputError, NotAWin
+from ...core.hand import Meld
 from ...core.result import ScoreResult
 from ...core.shapes import CODE_KINDS, _pair_text, _tile_set
 from ...core.tiles import NUM_TILES, tile_str
@@ -25,9 +26,9 @@ encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure
 # A row scorer's answer: (value, the items' JSON joined by ", ", the patterns, their JSON, the
 # payments next/opposite/previous, the JSON from "decomposition" on without the closing brace).
 RowParts = tuple[int, str, tuple[str, ...], str, tuple[int, int, int], str]
-# What a row scorer answers: the parts, a ScoreResult (its JSON is the row), the NotAWin the
-# variant's scorer would raise (not raised), or None where the full path must answer.
-RowAnswer = RowParts | ScoreResult | NotAWin | None
+# What a row scorer answers: the parts, a ScoreResult (its JSON is the row), the NotAWin or the
+# InputError the variant's scorer would raise (not raised), or None where the full path must answer.
+RowAnswer = RowParts | ScoreResult | NotAWin | InputError | None
 
 N_CODES = 3 * 34  # set codes: kind * 34 + first tile
 TILE_JSON: tuple[str, ...] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
@@ -39,6 +40,19 @@ SET_JSON: tuple[str, ...] = tuple(
     for declared, concealed in ((False, True), (True, False), (True, True))
     for code in range(N_CODES)
 )
+
+
+_MELDS: dict[tuple[int, bool], Meld] = {}
+
+
+def meld_of(code: int, concealed: bool) -> Meld:
+    """The Meld of a set code, as core.hand.parse_meld makes it (one per code and flag)."""
+    meld = _MELDS.get((code, concealed))
+    if meld is None:
+        kind, first = CODE_KINDS[code // 34], code % 34
+        tiles = (first, first + 1, first + 2) if kind == "chow" else (first,) * (4 if kind == "kong" else 3)
+        meld = _MELDS[(code, concealed)] = Meld(kind, tiles, concealed)
+    return meld
 
 
 def decomposition_json(pair: int, codes: tuple[int, ...], win_in: int, melds_concealed: tuple[bool, ...]) -> str:

@@ -1,0 +1,184 @@
+"""Reading one hand of a game record: its fields, their kinds, the players they name.
+
+The fields a hand may give are derived from the declaration (core/flags.fields() and each
+Field's `game`); every check here raises a HandError, which the hand's row shows. The engine
+(engine.py) folds the hands it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core import flags as flag_table
+from ..core.context import SEATS
+from ..core.errors import InputError, shown
+from ..core.flags import MAX_PUNGS, parse_pungs
+from ..core.seats import absolute, seat_index, split_source
+from ..core.words import N_
+
+# A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
+# that an error message gives; the declared ones (flags.fields()) follow.
+_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
+# a declared field's kind in a game record (a seat is named by its player there)
+_GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
+              "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
+              "player": "player", "players": "players"}
+
+class GameFields:
+    """The game record's fields, from the declared ones (flags.fields() and each Field's `game`)."""
+
+    def __init__(self) -> None:
+        declared = flag_table.fields()
+        by_name = flag_table.by_name()
+        kind = {f.name: _GAME_KIND[f.kind] for f in declared if f.game != "computed"}
+        head = ("id", *_OWN_HEAD)  # and the discarder, after `winners`
+        tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
+        flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
+        table = [f.name for f in declared if f.game == "table"]
+        order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
+        # field -> kind, for one hand of a game record
+        self.hand_kinds: dict[str, str] = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
+        # what one winner of several (`winners: [...]`) may say for themself
+        self.winner_fields: tuple[str, ...] = ("winner", *(f.name for f in declared if f.game == "winner"))
+        # declared fields a game works out itself, and how
+        self.computed: dict[str, str] = {f.name: f.game_note for f in declared if f.game == "computed" and f.name not in self.hand_kinds}
+        # declared flags a game record gives, checked against the variant
+        self.record_flags: tuple[str, ...] = tuple(f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name != "discarder")
+        self.table_fields: tuple[str, ...] = tuple(table)  # declared fields a game reads into the Table, not the WinContext
+        self.needs: tuple[tuple[str, str], ...] = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
+        self.self_drawn: tuple[str, ...] = tuple(f.name for f in declared if "self_draw" in f.implies)  # after_kong, heavenly
+        # each of record_flags with its default and whether it is a bool
+        self.given: tuple[tuple[str, Any, bool], ...] = tuple((n, by_name[n].default, by_name[n].kind == "bool") for n in self.record_flags)
+        self.checked: tuple[str, ...] = (*self.record_flags, *self.table_fields)  # the fields that check_variant checks
+        self.dealer_variants: tuple[str, ...] | None = by_name["dealer"].variants  # None: every variant
+        # scorer -> the fields a record may give that its variant does not take
+        self.foreign: dict[str, frozenset[str]] = {}
+
+
+game_fields: flag_table.Derived[GameFields] = flag_table.derived(GameFields)
+
+
+def hand_kinds() -> dict[str, str]:
+    """Each field of one hand of a game record, and its kind."""
+    return game_fields().hand_kinds
+
+
+def winner_fields() -> tuple[str, ...]:
+    """What one winner of several (`winners: [...]`) may say for themself."""
+    return game_fields().winner_fields
+
+
+def computed_fields() -> dict[str, str]:
+    """The declared fields a game works out itself, and how."""
+    return game_fields().computed
+
+
+_KIND_TEXT = {
+    "str": "a string",
+    "bool": "true or false",
+    "int": "an integer ≥ 0",
+    "list": "a list of strings",
+    "player": "a player's name or a seat E/S/W/N",
+    "players": "a list of players",
+    "pungs": "three counts for the players after the winner in turn, or {player: count}",
+    "exposed": "{player: [meld@source, ...]}",
+    "hua": "{player: count}",
+    "winners": "a list of {winner, hand, melds, ...}",
+    "id": "a string or an integer",
+}
+
+
+
+class HandError(InputError):
+    """A hand of a game record that cannot be settled (its row says why)."""
+
+
+def _fail(code: str, message: str, **params: object) -> HandError:
+    return HandError(code, message, None, None, **params)
+
+
+def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
+    name = name.rstrip(":")
+    if not isinstance(value, str):
+        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
+    seat = seat_index(value, players)
+    if seat is None:
+        raise _fail("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value, players=', '.join(players))
+    return seat
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+_KIND_OK: dict[str, Any] = {
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "int": _is_count,
+    "list": _strings,
+    "players": _strings,
+    "pungs": lambda v: isinstance(v, (str, list, dict)),
+    "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
+    "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
+    "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
+    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
+    "player": lambda v: True,  # checked against the players
+}
+
+
+def _check_kind(name: str, kind: str, value: Any) -> None:
+    if not _KIND_OK[kind](value):
+        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
+
+
+def _fields(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
+    out: dict[str, Any] = {}
+    table = game_fields()
+    for key, value in raw.items():
+        if key in table.computed:
+            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
+        kind = table.hand_kinds.get(key) if isinstance(key, str) else None
+        if kind is None:
+            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
+        if value is None:
+            continue
+        _check_kind(key, kind, value)
+        out[key] = value
+    return out
+
+
+def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
+    """Meld texts with their absolute source seat; nobody feeds their own meld."""
+    out: list[tuple[str, int | None]] = []
+    for text in texts:
+        meld, source = split_source(text)
+        seat = None
+        if source is not None:
+            seat = seat_index(source, players)
+            if seat is None:
+                _player(source, f"{where} {text!r}", players)  # raises unknown_player
+            if seat == owner:
+                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
+        out.append((meld, seat))
+    return out
+
+
+
+def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
+    """The payers' exposed pungs, checked; the message names the players the counts are for."""
+    try:
+        return parse_pungs(counts, "field")
+    except InputError:
+        if isinstance(given, dict):
+            raise _fail("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
+                given=shown(given), max_pungs=MAX_PUNGS) from None
+        order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
+        raise _fail("bad_opponent_pungs", "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
+            given=shown(given), max_pungs=MAX_PUNGS, order=order) from None
