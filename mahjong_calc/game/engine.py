@@ -25,8 +25,8 @@ from ..core.result import ScoreResult
 from ..core.seats import absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
 from ..core.words import N_
+from .game_file import GameFile, RawHand
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
-from .record import GameFile, RawHand
 
 # A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
 # that an error message gives; the declared ones (flags.fields()) follow.

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
-from .record import GameFile
+from .game_file import GameFile
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
