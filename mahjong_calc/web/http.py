@@ -104,7 +104,7 @@ def hand_no(value: str) -> int:
     raise ApiError("unknown_hand", f"a hand is named by its number (1, 2, ...), not {value[:40]!r}")
 
 
-def game_number(value: str) -> int:
+def path_game_number(value: str) -> int:
     """A game's number in a URL path, or unknown_game (404)."""
     from ..live.model import parse_game_number
 
