@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+
 import pytest
 from typer.testing import CliRunner
 
@@ -19,3 +22,14 @@ def _no_language_chosen_after() -> object:
     from mahjong_calc.core import words
 
     words.set_language(None)
+
+
+@pytest.fixture(autouse=True)
+def _batch_defaults_as_found() -> Iterator[None]:
+    """Every test leaves the batch-wide --rules/--set as it found them: a later test's records
+    (and its lean path) would be scored under them. Imports nothing a test did not."""
+    yield
+    evaluate = sys.modules.get("mahjong_calc.batch.evaluate")
+    if evaluate is not None:
+        left = evaluate.current_defaults()
+        assert left == evaluate.Defaults(), f"the test left the batch configured: {left}"

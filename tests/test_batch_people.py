@@ -144,6 +144,30 @@ def test_batch_rules_file_and_set(tmp_path: Path, jobs: str) -> None:
     assert rows[-1]["variant"] == "wuhu525"
 
 
+def test_a_batch_run_leaves_no_rules_behind(tmp_path: Path) -> None:
+    """A run's --rules, --set and --extra-fields hold for its own records: the process (a library
+    caller, the next test) goes on scoring as before, the lean path included."""
+    from mahjong_calc.batch import evaluate, score_record
+    from mahjong_calc.batch.evaluate import Defaults, current_defaults
+    from mahjong_calc.core.batch_record import normalize
+
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: wuhu315\nname: house\nnumbers: {jiao: 40}\n", encoding="utf-8")
+    record = {"hand": "1112345678999m1m", "win": "1m"}
+    chizhou = {"hand": "123456m13m99p555p2m", "variant": "chizhou", "discarder": "next"}
+    before = score_record(record), score_record(chizhou)
+    values = []
+    for args in (["--rules", str(house), "--set", "numbers.jiao_self_draw=15"], ["--extra-fields", "keep"]):
+        out = runner.invoke(app, ["batch", "-", "-o", "jsonl", *args], input=_input([record]))
+        assert out.exit_code == 0, out.output
+        values.append(json.loads(out.stdout)["value"])
+        assert current_defaults() == Defaults(), args
+        assert (score_record(record), score_record(chizhou)) == before, args
+        lean = evaluate._lean_ruleset("chizhou", current_defaults())
+        assert lean is not None and evaluate.score_row(normalize(chizhou)[0], lean) is not None, args
+    assert values[0] != before[0]["value"] == values[1]  # the run itself did score under its --rules and --set
+
+
 def test_batch_bad_rules_file_is_exit_2_before_reading() -> None:
     out = runner.invoke(app, ["batch", "-", "--rules", "/nonexistent/house.yaml"], input="{}\n")
     assert out.exit_code == 2 and "ruleset_not_found" in out.output

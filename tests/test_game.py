@@ -321,15 +321,15 @@ def test_a_fifo_or_a_device_is_refused() -> None:
 
 
 def test_a_game_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mahjong_calc.game import record
+    from mahjong_calc.game import game_file
 
     big = tmp_path / "big.yaml"
     with big.open("wb") as f:
-        f.truncate(record.MAX_GAME_BYTES + 1)  # sparse: refused by its size before a byte is read
+        f.truncate(game_file.MAX_GAME_BYTES + 1)  # sparse: refused by its size before a byte is read
     res = run("game", "settle", str(big), "--json")
     assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "game_too_large"
     assert "67,108,864 bytes (64 MiB" in res.stderr
-    monkeypatch.setattr(record, "MAX_GAME_BYTES", 200)
+    monkeypatch.setattr(game_file, "MAX_GAME_BYTES", 200)
     lines = ['{"variant": "wuhu315", "players": ["a", "b", "c", "d"], "dealer": "a"}'] + ['{"draw": true}'] * 20
     res = run("game", "settle", "-", "--json", stdin="\n".join(lines))
     assert res.exit_code == 2 and json.loads(res.stdout)["error"]["code"] == "game_too_large"

@@ -279,8 +279,8 @@ def test_the_season_folds_as_games_stream_and_keeps_nothing_per_game(fmt: str, t
     import gc
 
     from mahjong_calc.game.csv_log import to_csv
+    from mahjong_calc.game.game_file import GameFile
     from mahjong_calc.game.log import open_games
-    from mahjong_calc.game.record import GameFile
     from mahjong_calc.game.stats import Season
 
     games = [{**SEASON[i % 2], "date": f"2026-11-{1 + i % 28:02d}"} for i in range(60)]

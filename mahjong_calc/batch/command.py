@@ -14,7 +14,7 @@ from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
 from ..core.words import N_
 from .engine import BatchStopped, run_batch
-from .evaluate import Defaults, configure
+from .evaluate import Defaults, configure, current_defaults
 from .items import CSV, BytesRead, RawRecord
 from .readers import detect_format, read_items
 from .tally import Tally
@@ -51,7 +51,16 @@ def run_file(
         from ..api import resolve_ruleset
 
         resolve_ruleset(None, rules, overrides)  # a bad file or --set is exit 2, before anything is read
+    before = current_defaults()
     configure(defaults)
+    try:
+        return _run(name, input_format, out_format, jobs, fail_fast, defaults)
+    finally:
+        configure(before)  # a run in a process that goes on (a library call, a test) leaves no --rules/--set behind
+
+
+def _run(name: str, input_format: str | None, out_format: str | None, jobs: int, fail_fast: bool, defaults: Defaults) -> int:
+    """`run_file` once its request is checked and `defaults` configured."""
     fmt = detect_format(name, input_format)
     if sys.stdout is None:
         raise BatchStopped("output_error", "standard output is closed", 0, 1)
@@ -69,7 +78,7 @@ def run_file(
     try:
         pos = BytesRead()
         items = read_items(stream, fmt, pos)
-        if extra_fields == "keep" and out_format == "csv" and fmt == "csv":
+        if defaults.extra_fields == "keep" and out_format == "csv" and fmt == "csv":
             items, columns = _extra_columns(items)
             configure(defaults._replace(extra_columns=columns))
         out = None if out_format == "summary" else sys.stdout

@@ -7,9 +7,9 @@
 from __future__ import annotations
 
 from .engine import Fold, HandRow, Report, State, settle_game, start, step
+from .game_file import GameFile, GameFileError, RawHand, check_header, load_schema, schema_path
 from .ledger import fewest_transfers
 from .log import open_game, read_game
-from .record import GameFile, GameFileError, RawHand, check_header, load_schema, schema_path
 from .report import report_dict, report_json, row_dict
 
 __all__ = [

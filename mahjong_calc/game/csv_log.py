@@ -19,13 +19,13 @@ from ..batch.output import neutralise, unneutralise
 from ..core.batch_record import _cell as record_cell
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.words import N_
-from . import record
+from . import game_file
 from .fields import computed_fields, hand_kinds
-from .record import RawHand, _bad
+from .game_file import RawHand, _bad
 
 GAME_COLUMN = "game"
 # header fields a CSV log gives as columns, on the first row of each game (`dealer` on a later row is the hand's check)
-HEADER_COLUMNS = tuple(k for k in record.HEADER_KEYS if k != "hands")
+HEADER_COLUMNS = tuple(k for k in game_file.HEADER_KEYS if k != "hands")
 _JSON_KINDS = frozenset(("exposed", "hua", "winners", "pungs"))  # a CSV cell holding one of these is JSON (or 2,0,1 for pungs)
 _LIST_KINDS = frozenset(("list",))  # space-separated
 

@@ -27,8 +27,8 @@ from ..core.seats import Position, absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
 from . import fields as hand_fields
 from .fields import _check_kind, _fail, _fields, _player, _pungs, _sourced, hand_kinds, winner_fields
+from .game_file import GameFile, RawHand
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
-from .record import GameFile, RawHand
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,10 @@ from ..batch.csv_reader import read_csv
 from ..batch.items import CSV, ERR, BytesRead
 from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
-from . import record
+from . import game_file
 from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
 from .fields import computed_fields, hand_kinds
-from .record import GameFile, GameFileError, RawHand, check_header
+from .game_file import GameFile, GameFileError, RawHand, check_header
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
 
 
@@ -95,14 +95,14 @@ def open_game(name: str) -> GameFile:
     The file must be a regular file (or stdin) of at most MAX_GAME_BYTES and UTF-8 throughout;
     iterate `hands` once. `read_game` reads every hand at once.
     """
-    raw = record._open(name)
+    raw = game_file._open(name)
     try:
-        record._check_utf8(raw, name)
-        lines = record._text(raw)
-        jsonl = record._is_jsonl(name, lines)
+        game_file._check_utf8(raw, name)
+        lines = game_file._text(raw)
+        jsonl = game_file._is_jsonl(name, lines)
         lines.seek(0)
         if jsonl:
-            header, stream = record._jsonl(name, lines)
+            header, stream = game_file._jsonl(name, lines)
             return check_header(header, stream, name)
         with lines:
             text = lines.read()
@@ -123,13 +123,13 @@ def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_field
     """Every game of a game file (`-` is stdin): YAML (one game or a list), JSON Lines, or a CSV log."""
     defaults = dict(defaults or {})
     check_extra_fields(extra_fields)
-    raw = record._open(name)
+    raw = game_file._open(name)
     try:
-        record._check_utf8(raw, name)
+        game_file._check_utf8(raw, name)
         if _is_csv(name, raw):
             return _csv_games(name, raw, defaults, extra_fields)
-        lines = record._text(raw)
-        jsonl = record._is_jsonl(name, lines)
+        lines = game_file._text(raw)
+        jsonl = game_file._is_jsonl(name, lines)
         lines.seek(0)
         if jsonl:
             return _jsonl_games(name, lines, defaults, extra_fields)
@@ -201,7 +201,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
         _jsonl_head(name, line_no, head, defaults)
     lines.seek(0)
     if count <= 1:  # one game: the one-game reader, which says what is wrong with its first line
-        header, stream = record._jsonl(name, lines)
+        header, stream = game_file._jsonl(name, lines)
         return Games(1, iter((check_header(with_defaults(header, defaults, name), (_keep(h, mode) for h in stream), name),)))
 
     def items() -> Iterator[_Head | RawHand]:
@@ -222,7 +222,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                     except (ValueError, RecursionError) as exc:
                         yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
             except OSError as exc:
-                raise record._fail_read(name, exc) from None
+                raise game_file._fail_read(name, exc) from None
 
     return Games(count, _sections(items()))
 

@@ -10,7 +10,7 @@ from typing import Any
 from ..api.row import RowResult
 from ..core.context import SEATS
 from .engine import HandRow, Report, Scored, State
-from .record import GameFile
+from .game_file import GameFile
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
 _NAMES_JSON: dict[tuple[str, ...], tuple[str, ...]] = {}  # a game's players -> each name as JSON

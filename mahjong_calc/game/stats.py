@@ -20,7 +20,7 @@ from ..core.seats import absolute
 from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from .engine import Fold
-from .record import GameFile
+from .game_file import GameFile
 
 
 @dataclass

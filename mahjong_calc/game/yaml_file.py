@@ -13,7 +13,7 @@ from typing import Any
 from ..core.errors import RulesetError, shown
 from ..core.words import N_
 from ..core.yaml_events import AliasRefused, Events
-from .record import RawHand, _bad, _fail
+from .game_file import RawHand, _bad, _fail
 
 NEW_GAME = object()  # in the walk of a YAML list of games: the next game begins
 

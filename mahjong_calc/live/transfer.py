@@ -14,8 +14,8 @@ def import_games(store: Store, name: str) -> list[int]:
     its hands in order; the numbers of the games made. Every hand is settled first: a file with an
     error row (or that cannot be read) is refused whole and nothing is stored."""
     from ..game import RawHand, check_header, settle_game
+    from ..game.game_file import GameFileError
     from ..game.log import open_games
-    from ..game.record import GameFileError
 
     games: list[tuple[dict[str, Any], list[Any]]] = []
     for game in open_games(name):

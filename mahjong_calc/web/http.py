@@ -107,7 +107,7 @@ def hand_no(value: str) -> int:
     raise ApiError("unknown_hand", "a hand is named by its number (1, 2, ...), not {value!r}", value=value[:40])
 
 
-def game_number(value: str) -> int:
+def path_game_number(value: str) -> int:
     """A game's number in a URL path, or unknown_game (404)."""
     from ..live.model import parse_game_number
 

@@ -14,7 +14,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response, Strea
 from ..core.words import language
 from . import join_url
 from .access import check_token, opens, token_of
-from .http import ApiError, client_of, game_number, json_response, read_body
+from .http import ApiError, client_of, json_response, path_game_number, read_body
 from .streams import stream
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ async def new_game(request: Request, ctx: Context) -> Response:
 
 async def show(request: Request, ctx: Context) -> Response:
     """A game's state; a big one is settled once per version and shared by the clients that ask."""
-    game, named = game_number(request.path_params["game"]), request.path_params["game"]
+    game, named = path_game_number(request.path_params["game"]), request.path_params["game"]
 
     def version() -> int:
         with ctx.store() as s:
@@ -160,7 +160,7 @@ async def season(request: Request, ctx: Context) -> Response:  # the season view
 async def events(request: Request, ctx: Context) -> Response:
     """`GET /api/games/{id}/events`: Server-Sent Events, one `change` per new version of the game
     (made here, by the CLI or by another server), after a `ready` with the version now."""
-    watcher = await ctx.hub.open(game_number(request.path_params["game"]), client_of(request))
+    watcher = await ctx.hub.open(path_game_number(request.path_params["game"]), client_of(request))
     # the stream outlives this call: its messages in the language of the request that opened it
     return StreamingResponse(stream(ctx.hub, watcher, language()), media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})

@@ -15,7 +15,7 @@ from starlette.responses import Response
 from ..core.errors import MjcalcError
 from ..core.words import N_
 from .api import json_kind
-from .http import ApiError, expected_version, game_number, hand_no, json_response, optional_body, read_body
+from .http import ApiError, expected_version, hand_no, json_response, optional_body, path_game_number, read_body
 from .routes_games import state_body, state_response
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ async def _changed(request: Request, ctx: Context, act: Act, expect: int | None)
     except UnicodeDecodeError:
         by = None
     made: list[int] = []
-    game = game_number(request.path_params["game"])
+    game = path_game_number(request.path_params["game"])
     ctx.hub.writing(game, 1)  # its streams hear of the change when it is answered, with who made it
     try:
         answer = await run_in_threadpool(run)
