@@ -229,7 +229,28 @@ def _(msgid: str, **params: object) -> str:
     return Text(msgid, params).render()
 
 
-class Named:
+class _Word:
+    """What a word that renders itself shares: shown in the language chosen now, equal by its parts."""
+
+    __slots__ = ()
+
+    def render(self, lang: str | None = None) -> str:
+        raise NotImplementedError
+
+    def _parts(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._parts() == other._parts()
+
+    def __hash__(self) -> int:
+        return hash(self._parts())
+
+
+class Named(_Word):
     """A word the program has in both languages (a pattern's or a seat's name), as a parameter of a
     `Text`: Chinese in Chinese, English in English, and `plain` (default: the Chinese) with no
     language chosen, as the texts read before there was a choice."""
@@ -244,17 +265,11 @@ class Named:
         lang = _LANG[0] if lang is None else lang
         return self.zh if lang == "zh" else self.en if lang == "en" else self.plain
 
-    def __str__(self) -> str:
-        return self.render()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Named) and (self.zh, self.en, self.plain) == (other.zh, other.en, other.plain)
-
-    def __hash__(self) -> int:
-        return hash((self.zh, self.en, self.plain))
+    def _parts(self) -> tuple[object, ...]:
+        return self.zh, self.en, self.plain
 
 
-class Joined:
+class Joined(_Word):
     """Parts (texts or strings) joined by `sep` when shown, each in the language chosen then."""
 
     __slots__ = ("parts", "sep")
@@ -265,17 +280,11 @@ class Joined:
     def render(self, lang: str | None = None) -> str:
         return self.sep.join(p.render(lang) if hasattr(p, "render") else str(p) for p in self.parts)
 
-    def __str__(self) -> str:
-        return self.render()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Joined) and (self.parts, self.sep) == (other.parts, other.sep)
-
-    def __hash__(self) -> int:
-        return hash((self.parts, self.sep))
+    def _parts(self) -> tuple[object, ...]:
+        return self.parts, self.sep
 
 
-class Shown:
+class Shown(_Word):
     """A catalogue text as a parameter that screens with no language chosen showed otherwise: as
     its key (`plain`: `qi_dui`, `pair`) or in Chinese (`plain_lang="zh"`: a seat, 下家); in a chosen
     language, the text in that language."""
@@ -291,11 +300,5 @@ class Shown:
             return self.plain if self.plain is not None else self.text.render(self.plain_lang)
         return self.text.render(lang)
 
-    def __str__(self) -> str:
-        return self.render()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Shown) and (self.text, self.plain, self.plain_lang) == (other.text, other.plain, other.plain_lang)
-
-    def __hash__(self) -> int:
-        return hash((self.text, self.plain, self.plain_lang))
+    def _parts(self) -> tuple[object, ...]:
+        return self.text, self.plain, self.plain_lang
