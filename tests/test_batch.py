@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -22,7 +23,7 @@ from installed import needs_compiled, popen_installed, run_installed, which_ran
 from typer.testing import CliRunner
 
 from mahjong_calc.batch import CSV_COLUMNS, run_batch, score_record, score_records
-from mahjong_calc.batch.evaluate import outcome
+from mahjong_calc.batch.evaluate import outcome, outcome_cache_info
 from mahjong_calc.batch.readers import read_items
 from mahjong_calc.cli.app import app
 from mahjong_calc.compiled import kernel_compiled
@@ -277,12 +278,30 @@ def test_score_records_matches_the_command(runner: CliRunner, tmp_path: Path) ->
     assert _results(_invoke(runner, str(path)).stdout) == list(score_records(records))
 
 
+def test_the_memo_answers_each_record_in_the_language_chosen_now() -> None:
+    """One process may score in several languages (a library user, a test run): a row memoised in
+    one language is never the answer in another."""
+    from mahjong_calc.core import words
+
+    records = [WIN_315, NOT_WIN]
+    rows = {}
+    for lang in ("zh", None, "en", "zh"):
+        words.set_language(lang)
+        rows.setdefault(lang, []).append([json.dumps(r, ensure_ascii=False) for r in score_records(records)])
+    words.set_language(None)
+    assert rows["zh"][0] == rows["zh"][1]
+    zh, plain, en = rows["zh"][0], rows[None][0], rows["en"][0]
+    assert len({zh[0], plain[0], en[0]}) == 3 and len({zh[1], plain[1], en[1]}) == 3  # each worded in its language
+    assert "self-draw" in plain[0] and "自摸" in plain[0]  # no language chosen: the bilingual detail
+    assert not re.search(r"[\u4e00-\u9fff]", en[1].split('"message"')[1])  # English alone
+
+
 def test_the_library_path_takes_the_cache_and_the_compiled_scorer() -> None:
     """score_record (the Dask recipe's path) goes through the batch engine's cached outcome."""
     record = {**WIN_315, "id": "lib"}
-    before = outcome.cache_info()
+    before = outcome_cache_info()
     first, second = score_record(record), score_record(record)
-    after = outcome.cache_info()
+    after = outcome_cache_info()
     assert first == second and first["value"] == 8
     assert after.hits + after.misses == before.hits + before.misses + 2
     assert after.hits >= before.hits + 1

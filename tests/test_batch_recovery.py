@@ -251,10 +251,10 @@ def test_in_order_keeps_to_both_bounds(most_chunks: int, most_bytes: int) -> Non
 
 
 def test_large_records_are_not_kept_by_the_result_cache() -> None:
-    evaluate.outcome.cache_clear()
+    evaluate.clear_outcomes()
     small = json.dumps({"id": 1, "hand": HAND}).encode()
     large = json.dumps({"id": 2, "hand": HAND, "wild": "1" * (evaluate.CACHED_TEXT + 1)}).encode()
     evaluate.evaluate((1, "json", large))
-    assert evaluate.outcome.cache_info().currsize == 0
+    assert evaluate.outcome_cache_info().currsize == 0
     evaluate.evaluate((2, "json", small))
-    assert evaluate.outcome.cache_info().currsize == 1
+    assert evaluate.outcome_cache_info().currsize == 1

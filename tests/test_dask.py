@@ -14,7 +14,7 @@ import pytest
 from installed import REPO, child_env
 
 from mahjong_calc.batch import score_partition, score_records
-from mahjong_calc.batch.evaluate import outcome
+from mahjong_calc.batch.evaluate import clear_outcomes, outcome, outcome_cache_info
 from mahjong_calc.compiled import kernel_compiled
 from mahjong_calc.core.batch_record import normalize
 
@@ -44,10 +44,10 @@ def test_dask_bag_matches_single_process(scheduler: str) -> None:
 def test_the_dask_path_is_the_batch_engine_s_fast_path() -> None:
     """score_partition goes through the engine's cached outcome, compiled where built."""
     records = _records()
-    outcome.cache_clear()
+    clear_outcomes()
     db.from_sequence(records, npartitions=2).map_partitions(score_partition).compute(scheduler="sync")
     scored = [r for r in records if "bogus" not in r]  # the unknown field never reaches the scorer
-    assert outcome.cache_info().currsize == len({normalize(r)[0] for r in scored})
+    assert outcome_cache_info().currsize == len({normalize(r)[0] for r in scored})
     key, _ = normalize(WIN_315)
     assert outcome(key).compiled is kernel_compiled("wuhu")
 

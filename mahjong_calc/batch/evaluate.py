@@ -22,6 +22,7 @@ from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import derived, in_field_words, key_fields
 from ..core.result import ScoreResult
+from ..core.words import language
 from ..present.render import error_dict, error_where
 from ..rules.ruleset import Ruleset
 from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
@@ -125,7 +126,7 @@ def configure(defaults: Defaults) -> None:
     _keep = defaults.extra_fields == "keep"
     if defaults != _defaults:
         _defaults = defaults
-        outcome.cache_clear()
+        _outcome.cache_clear()
         _compiled.cache_clear()
         _refusal.cache_clear()
         _lean_rulesets.clear()
@@ -153,9 +154,30 @@ def _lean_ruleset(variant: str | None, defaults: Defaults) -> Ruleset[Any, Any, 
     return rs
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def outcome(key: Key) -> Outcome:
-    """Score a normalized record; memoised, since batches repeat hands. Never raises.
+    """Score a normalized record, in the language chosen now (its messages and details are worded
+    in it); memoised, since batches repeat hands. Never raises."""
+    return _outcome(key, language())
+
+
+def clear_outcomes() -> None:
+    """Forget every memoised outcome."""
+    _outcome.cache_clear()
+
+
+def outcome_cache_info() -> Any:
+    """The memo's `functools` cache info (hits, misses, currsize)."""
+    return _outcome.cache_info()
+
+
+def fresh_outcome(key: Key) -> Outcome:
+    """`outcome(key)` worked out again, neither read from the memo nor kept in it."""
+    return _outcome.__wrapped__(key, language())
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _outcome(key: Key, lang: str | None) -> Outcome:
+    """`outcome(key)` under the language `lang` (a part of the key only: the texts read it when shown).
 
     The lean path (api/row.py) answers the records it covers, byte for byte as the full path
     would; every other record, and every error, takes the full path (score_hand).
@@ -226,7 +248,7 @@ def key_text(key: Key) -> int:
 def scored(key: Key, text: int) -> Outcome:
     """`outcome(key)`, through the cache only for a record of at most CACHED_TEXT characters
     (`text`), so that large records never pile up in it."""
-    return outcome(key) if text <= CACHED_TEXT else outcome.__wrapped__(key)
+    return outcome(key) if text <= CACHED_TEXT else fresh_outcome(key)
 
 
 _DECODER = json.JSONDecoder()
