@@ -110,6 +110,20 @@ def test_a_refused_game_counts_nothing(db: Path) -> None:
     assert a.post("/api/games", json=GAME).status_code == 201
 
 
+@pytest.mark.parametrize(("name", "said"), [
+    ("王\x1b[2J", "U+001B"),  # an escape would drive serve's terminal and `game list`
+    ("王\u202e李", "U+202E"),  # a bidi override turns a name around on every screen
+    ("王\n李", "U+000A"),
+    ("王" * 33, "at most 32"),  # a name is a line, not a megabyte a tokenless phone may store
+])
+def test_a_name_is_a_short_line_of_text(db: Path, name: str, said: str) -> None:
+    app = create_app(db, tokens=True, starts=StartLimits(per_client=10, total=100))
+    refused = phone(app).post("/api/games", json={**GAME, "players": [name, "李", "张", "赵"], "dealer": "李"})
+    assert_error(refused, 400, "bad_game")
+    assert said in refused.json()["error"]["message"]
+    assert phone(app).post("/api/games", json={**GAME, "players": ["王" * 32, "李", "张", "赵"], "dealer": "李"}).status_code == 201
+
+
 def test_the_windows_free_as_time_goes_by() -> None:
     now = [1000.0]
     starts = Starts(StartLimits(per_client=2, total=3), clock=lambda: now[0])

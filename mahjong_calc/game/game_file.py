@@ -17,6 +17,7 @@ import json
 import os
 import stat
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,10 @@ from ..rules.schema import INTEGERS
 HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "date", "hands")
 MAX_GAME_BYTES = 64 << 20  # bytes in one game file (64 MiB): millions of hands, far below trouble
 MAX_CHIPS = int(INTEGERS.hi)  # the starting 子, bounded as every ruleset number is
+MAX_NAME = 32  # characters in a player's name: a table's name fits a phone's column
+# Unicode categories a name may not hold: controls (an escape would drive a terminal), formats
+# (bidi overrides turn a name around), line and paragraph separators
+_NOT_IN_NAMES = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 class GameFileError(InputError):
@@ -212,6 +217,17 @@ def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[R
             raise _fail_read(name, exc) from None
 
 
+def _check_name(player: str, name: str) -> None:
+    """A player's name is shown on every screen and stored with every game: a short line of text."""
+    if len(player) > MAX_NAME:
+        raise _bad("{name}: players: a name is at most {most} characters, not {length} ({start}…)",
+                   name=name, most=MAX_NAME, length=len(player), start=player[:12])
+    for char in player:
+        if unicodedata.category(char) in _NOT_IN_NAMES:
+            raise _bad("{name}: players: {player!r} holds the control character U+{point:04X}; a name is a line of letters, digits and spaces",
+                       name=name, player=player, point=ord(char))
+
+
 def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str = "game") -> GameFile:
     """Check the header: one of variant/rules, four distinct players, one dealer among them."""
     for key in header:
@@ -233,6 +249,8 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
         or len(set(players)) != 4
     ):
         raise _bad("{name}: players: must be four different names in seat order E S W N, not {players!r}", name=name, players=players)
+    for player in players:
+        _check_name(player, name)
     names: tuple[str, str, str, str] = tuple(players)
     dealer = header.get("dealer")
     if isinstance(dealer, list):
