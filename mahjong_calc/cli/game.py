@@ -13,7 +13,7 @@ from ..core.errors import MjcalcError
 from ..core.words import N_
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import LANG_HELP, ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
+from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, LangOption, header_defaults
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
@@ -61,7 +61,7 @@ def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", callback=lang_given, help=LANG_HELP)] = Lang.zh,
+    lang: LangOption = Lang.zh,
     variant: HeaderVariant = None,
     players: HeaderPlayers = None,
     dealer: HeaderDealer = None,

@@ -20,7 +20,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import LANG_HELP, FlagCommand, Lang, flag_option, lang_given
+from .options import FlagCommand, Lang, LangOption, flag_option
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -38,8 +38,6 @@ DbOption = Annotated[Path | None, typer.Option(
     "--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
 JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
-LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                          help=LANG_HELP)]
 GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
 
 

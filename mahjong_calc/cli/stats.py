@@ -10,7 +10,7 @@ import typer
 from ..core.errors import InputError
 from ..present.render import clean
 from .app import emit, emit_json, errors_to_exit
-from .options import LANG_HELP, ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, header_defaults, lang_given
+from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, LangOption, header_defaults
 
 if TYPE_CHECKING:
     from ..game.stats import Season
@@ -30,8 +30,7 @@ def stats(
                                                help="Only this player (and the games they played).")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                                    help=LANG_HELP)] = Lang.zh,
+    lang: LangOption = Lang.zh,
     variant: HeaderVariant = None,
     players: HeaderPlayers = None,
     dealer: HeaderDealer = None,

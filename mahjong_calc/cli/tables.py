@@ -15,7 +15,7 @@ import typer
 
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import LANG_HELP, FlagCommand, Lang, hand_inputs, hand_signature, lang_given
+from .options import FlagCommand, Lang, LangOption, hand_inputs, hand_signature
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
 
@@ -62,8 +62,7 @@ def options(
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
-    lang: Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", callback=lang_given,
-                                             help=LANG_HELP)] = Lang.zh,
+    lang: LangOption = Lang.zh,
 ) -> None:
     """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
 
