@@ -119,3 +119,16 @@ def test_the_batch_progress_bar_speaks_the_language(capsys: pytest.CaptureFixtur
     shown = capsys.readouterr().err
     assert "1,234 " + word in shown, shown
     assert (english_in(shown, []) == []) if lang == "zh" else (chinese_left(shown, []) == []), shown
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [(["--lang", "en"], "(1 hand)", "(2 hands)"), (["--lang", "zh"], "(1 局)", "(2 局)")])
+def test_game_list_counts_hands_in_the_language(tmp_path: Path, lang: list[str], one: str, two: str) -> None:
+    runner, db = CliRunner(), str(tmp_path / "games.sqlite3")
+    for _ in range(2):
+        assert runner.invoke(app, ["game", "new", "--players", "王,李,张,赵", "--db", db]).exit_code == 0
+    for game, hands in (("1", 1), ("2", 2)):
+        for _ in range(hands):
+            added = runner.invoke(app, ["game", "add", game, "13m456m678m11p555p2m", "--winner", "李", "--self-draw", "--db", db])
+            assert added.exit_code == 0, added.output
+    listed = runner.invoke(app, ["game", "list", "--db", db, *lang]).stdout
+    assert one in listed and two in listed

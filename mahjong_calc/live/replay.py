@@ -71,11 +71,6 @@ def replay(events: list[Event]) -> tuple[Hands, Hands]:
     return stack, undone
 
 
-def live_hands(events: list[Event]) -> Hands:
-    """The hands still in play, (id, hand), after applying every event in order."""
-    return replay(events)[0]
-
-
 def history(events: list[Event]) -> list[dict[str, Any]]:
     """Every event as `game history` shows it: seq, kind, at, the number of the hand it is
     about at that moment (`no`), and the hand entered, changed, undone or redone."""

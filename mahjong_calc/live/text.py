@@ -92,7 +92,7 @@ def game_rows(games: list[dict[str, Any]], lang: str) -> str:
     out = []
     for g, name in zip(games, names, strict=True):
         out.append(f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}  {name}{' ' * (width - _cells(name))} "
-                   f"{','.join(g['players'])}  {N_('({n} hands)', n=g['hands']).render(lang)}")
+                   f"{','.join(g['players'])}  {(N_('(1 hand)') if g['hands'] == 1 else N_('({n} hands)', n=g['hands'])).render(lang)}")
     return "\n".join(out)
 
 

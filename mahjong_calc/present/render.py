@@ -11,7 +11,7 @@ from typing import IO, Any
 
 from ..core.errors import MjcalcError, NotAWin
 from ..core.result import ScoreResult
-from ..core.words import N_, Text, language, set_language
+from ..core.words import N_, Text, language
 from .layout import NARROW, SEAT_NAMES, Words, bilingual, concealed, said, variant_name
 from .layout import console as _console
 from .layout import facts as _facts
@@ -46,11 +46,6 @@ def clean(text: str, limit: int = MAX_MESSAGE) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-
-
-def messages_in(lang: str | None) -> None:
-    """Write messages in `lang` from now on (`zh`, `en`; None: as with no language chosen, English)."""
-    set_language(lang)
 
 
 def message_of(code: str, message: str | Text) -> str:
