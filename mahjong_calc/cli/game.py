@@ -75,6 +75,7 @@ def settle_command(
 
     Example: mjcalc game settle examples/wuhu315-club.yaml
     """
+    import gc
     import tempfile
 
     from ..game import Fold
@@ -90,6 +91,7 @@ def settle_command(
             try:
                 if games.count == 1:
                     fold = Fold(next(iter(games)))
+                    gc.freeze()  # what is loaded by now lives through the fold: keep it out of the collector's walks
                     if json_out:
                         _print_json(fold, errors, bar)
                     else:
@@ -100,6 +102,7 @@ def settle_command(
                 else:
                     failed = _print_games_table(games, errors, lang.value, bar)
             finally:
+                gc.unfreeze()
                 bar.stop()
             errors.seek(0)
             for line in errors:  # each bad hand, after the output, as before

@@ -173,11 +173,11 @@ def _win_one(
 ) -> tuple[Scored, list[tuple[int, int]], list[tuple[int, str, str, str, int]]]:
     """Score and settle one winner: the result, (payer seat, amount) pairs and liability rows."""
     players, rs = game.players, game.ruleset
-    f = {**shared, **w.fields}
+    f = {**shared, **w.fields} if w.fields else shared
     declared = hand_fields.game_fields()
     if "hand" not in f:
         raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
-    if discarder is None and not any(f.get(name) for name in ("self_draw", *declared.self_drawn)):
+    if discarder is None and not any([f.get(name) for name in declared.drawn]):
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
         raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
@@ -268,12 +268,14 @@ def _win_one(
 def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[_Win]) -> None:
     """At most 4 copies of a tile over all the record shows: each winner's tiles, every
     `exposed:` meld and the 财神 indicator (the copies of the 财神 not in play)."""
+    exposed: Mapping[str, Sequence[str]] = shared.get("exposed") or {}
+    if len(wins) == 1 and not exposed and not wins[0].fields and not shared.get("wild"):
+        return  # the winner's own tiles were checked when they were scored (the common case, told without a dict)
     players = game.players
     fields = [{**shared, **w.fields} for w in wins]
-    exposed: Mapping[str, Sequence[str]] = shared.get("exposed") or {}
     wilds = sorted({f["wild"] for f in fields if f.get("wild")})
     if len(wins) == 1 and not exposed and not wilds:
-        return  # the winner's own tiles were checked when they were scored
+        return
 
     def tiles_of(texts: Iterable[str]) -> list[int]:
         return [t for text in texts for t in parse_meld(split_source(text)[0]).tiles]
@@ -377,7 +379,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         ended = raw.no
     seats = tuple(w.seat for w in wins)
     new = State(next_dealer(state.dealer, seats, opt), totals, chips_after, ended)  # type: ignore[arg-type]
-    self_draw = any(bool(f.get(name)) for name in ("self_draw", *hand_fields.game_fields().self_drawn))
+    self_draw = any([f.get(name) for name in hand_fields.game_fields().drawn])
     return new, HandRow(
         raw.no,
         state.dealer,

@@ -48,12 +48,16 @@ class GameFields:
         self.table_fields: tuple[str, ...] = tuple(table)  # declared fields a game reads into the Table, not the WinContext
         self.needs: tuple[tuple[str, str], ...] = tuple((f.name, f.needs) for f in declared if f.needs and f.game == "table")
         self.self_drawn: tuple[str, ...] = tuple(f.name for f in declared if "self_draw" in f.implies)  # after_kong, heavenly
+        self.drawn: tuple[str, ...] = ("self_draw", *self.self_drawn)  # any of them set: the winner drew the tile
         # each of record_flags with its default and whether it is a bool
         self.given: tuple[tuple[str, Any, bool], ...] = tuple((n, by_name[n].default, by_name[n].kind == "bool") for n in self.record_flags)
         self.checked: tuple[str, ...] = (*self.record_flags, *self.table_fields)  # the fields that check_variant checks
         self.dealer_variants: tuple[str, ...] | None = by_name["dealer"].variants  # None: every variant
         # scorer -> the fields a record may give that its variant does not take
         self.foreign: dict[str, frozenset[str]] = {}
+        # field -> the type of a value that needs no further check (a text, a flag, a player's name)
+        self.plain: dict[str, type] = {n: {"str": str, "bool": bool, "player": str}[k] for n, k in self.hand_kinds.items()
+                                       if k in ("str", "bool", "player")}
 
 
 game_fields: flag_table.Derived[GameFields] = flag_table.derived(GameFields)
@@ -141,7 +145,11 @@ def _fields(raw: Any) -> dict[str, Any]:
         raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
     out: dict[str, Any] = {}
     table = game_fields()
+    plain = table.plain
     for key, value in raw.items():
+        if type(value) is plain.get(key):  # most of a hand's fields: nothing more to check
+            out[key] = value
+            continue
         if key in table.computed:
             raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
         kind = table.hand_kinds.get(key) if isinstance(key, str) else None

@@ -33,7 +33,8 @@ def apply_chips(transfers: Sequence[Transfer], chips: tuple[int, ...] | None) ->
             amount = min(t.amount, max(left[t.payer], 0))
             left[t.payer] -= amount
             left[t.to] += amount
-            t = Transfer(t.payer, t.to, amount, True)
+            if amount != t.amount:
+                t = Transfer(t.payer, t.to, amount, True)
         out.append(t)
     return out, tuple(left)
 

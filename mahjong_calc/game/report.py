@@ -14,6 +14,7 @@ from .game_file import GameFile
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
 _NAMES_JSON: dict[tuple[str, ...], tuple[str, ...]] = {}  # a game's players -> each name as JSON
+_BY_PLAYER: dict[tuple[str, ...], str] = {}  # each name as JSON -> the %-template of a {name: int} dict
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -93,7 +94,15 @@ def _names_json(players: Sequence[str]) -> tuple[str, ...] | None:
 
 
 def _by_player_json(names: tuple[str, ...], values: Sequence[int] | None) -> str:
-    return "null" if values is None else "{" + ", ".join([f"{name}: {int(v)}" for name, v in zip(names, values, strict=True)]) + "}"
+    """{name: value, ...} as JSON, through a %-template made once per game's names."""
+    if values is None:
+        return "null"
+    template = _BY_PLAYER.get(names)
+    if template is None:
+        if len(_BY_PLAYER) >= 1024:
+            _BY_PLAYER.clear()
+        template = _BY_PLAYER[names] = "{" + ", ".join([name.replace("%", "%%") + ": %d" for name in names]) + "}"
+    return template % tuple(values)
 
 
 def row_json(row: HandRow, players: Sequence[str]) -> str:
