@@ -19,16 +19,34 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 MAX_SETS = 4
-# A table maps (sets, pairs, pungs) to the most tiles kept and the tiles (bit i: the group's
-# tile i) that some target keeping that many lacks; sets <= 4, pairs <= 1.
-Table = dict[tuple[int, int, int], tuple[int, int]]
+# A table maps (sets, pairs, pungs), packed in one int as sets << 4 | pairs << 3 | pungs (no
+# tuple made per cover), to the most tiles kept and the tiles (bit i: the group's tile i) that
+# some target keeping that many lacks; sets <= 4, pairs <= 1, pungs <= 4.
+Table = dict[int, tuple[int, int]]
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
+
+
+# The covers of the tiles from i on depend only on the counts from i on, the spare copies from
+# i - 2 on (a chow holding tile i may start below it) and the search's limits, so one memo
+# serves every search under the same limits: the parts of one hand's discards and draws share
+# most suffixes. Emptied whole when it grows past its cap.
+MemoKey = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]
+MEMO_CAP = 50_000
+_MEMOS: dict[tuple[bool, int, int, int], dict[MemoKey, Table]] = {}
+
+
+def _memo(chows: bool, pair_keep: int, max_sets: int, pung_cap: int) -> dict[MemoKey, Table]:
+    key = (chows, pair_keep, max_sets, pung_cap)
+    memo = _MEMOS.get(key)
+    if memo is None or len(memo) > MEMO_CAP:
+        memo = _MEMOS[key] = {}
+    return memo
 
 
 @dataclass(eq=False)
 class _Search:
     """One suit's block covers: the limits it searches under (`n` tiles, the `spare` copies) and
-    the covers it has found."""
+    the covers found (`memo`, shared by the searches under the same limits)."""
 
     n: int
     spare: tuple[int, ...]
@@ -36,7 +54,7 @@ class _Search:
     pair_keep: int
     max_sets: int
     pung_cap: int
-    memo: dict[tuple[int, tuple[int, ...], int, int, int], Table] = field(default_factory=dict)
+    memo: dict[MemoKey, Table] = field(default_factory=dict)
 
     def add(self, into: Table, sub: Table, dm: int, dp: int, dk: int, kept: int, lacks: int) -> None:
         """Merge `sub` shifted by one block (dm sets, dp pairs, dk pungs, `kept` held tiles,
@@ -44,14 +62,14 @@ class _Search:
         max_sets = self.max_sets
         cap = self.pung_cap
         for key, (v, mask) in sub.items():
-            m2 = key[0] + dm
-            p2 = key[1] + dp
+            m2 = (key >> 4) + dm
+            p2 = (key >> 3 & 1) + dp
             if m2 > max_sets or p2 > 1:
                 continue
-            k2 = key[2] + dk
+            k2 = (key & 7) + dk
             if k2 > cap:
                 k2 = cap
-            new = (m2, p2, k2)
+            new = m2 << 4 | p2 << 3 | k2
             v2 = v + kept
             old = into.get(new)
             if old is None or old[0] < v2:
@@ -65,8 +83,8 @@ class _Search:
         while i < n and cnt[i] == 0:
             i, d0, d1, d2 = i + 1, d1, d2, 0
         if i == n:
-            return {(0, 0, 0): (0, 0)}
-        key = (i, cnt[i : i + 3], d0, d1, d2)
+            return {0: (0, 0)}
+        key = (i, cnt[i:], self.spare[i - 2 if i >= 2 else 0 :], d0, d1, d2)  # a chow may start two below i
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -144,7 +162,7 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     counted as pungs everywhere: a variant that wants pungs may have them).
     """
     spare = tuple(a - h for a, h in zip(avail, part))
-    found = _Search(len(part), spare, chows, pair_keep, max_sets, pung_cap).rec(0, part, 0, 0, 0)
+    found = _Search(len(part), spare, chows, pair_keep, max_sets, pung_cap, _memo(chows, pair_keep, max_sets, pung_cap)).rec(0, part, 0, 0, 0)
     # free blocks keep no held tile: a pung needs 3 spare copies of an untouched tile, a pair 2;
     # a suit always has room for a chow, an honour pung and the pair need distinct tiles
     untouched = [s for s, h in zip(spare, part) if h == 0]
@@ -153,8 +171,9 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     # what free blocks lack: any tile with a spare copy (a chow), or an untouched honour (a pung)
     set_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if s >= 1 and (chows or (h == 0 and s >= 3)))
     pair_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if h == 0 and s >= pair_keep)
-    out: Table = {}
-    for (m, p, k), (kept, mask) in found.items():
+    out: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for code, (kept, mask) in found.items():
+        m, p, k = code >> 4, code >> 3 & 1, code & 7
         for extra in range(0, min(max_sets - m, free_pungs) + 1):
             for pair in range(0, 2 - p):
                 if pair and free_pairs - (0 if chows else extra) < 1:
