@@ -208,14 +208,52 @@ def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) ->
     return tuple((m, p, k, v, 0) for (m, p, k), v in out.items())
 
 
+@lru_cache(maxsize=65536)
+def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], int]:
+    """(sets, pairs, pungs wanted) -> the most kept by a target of `table` with at least that
+    many pungs (`pungs` at most); read only, it is shared."""
+    out: dict[tuple[int, int, int], int] = {}
+    for e in table:
+        for want in range(0, min(e[2], pungs) + 1):
+            key = (e[0], e[1], want)
+            if out.get(key, -1) < e[3]:
+                out[key] = e[3]
+    return out
+
+
+# combine's answers by the identity of its four tables (the memoised tables above are shared
+# objects; hashing one is as slow as reading it): each entry holds its tables, so no id is
+# reused while it lives, and a hit is checked to be the same objects.
+Tables4 = tuple[tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]
+_COMBINED: dict[tuple[int, int, int, int, int, int, int], tuple[Tables4, int]] = {}
+
+
 def combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int = 0) -> int:
     """The most held tiles a whole target keeps: `sets` sets and `pairs` pairs over the four
     groups, at least `pungs` of the sets pungs; -1 when no target fits."""
+    t0, t1, t2, t3 = tables[0], tables[1], tables[2], tables[3]
+    key = (id(t0), id(t1), id(t2), id(t3), sets, pairs, pungs)
+    hit = _COMBINED.get(key)
+    if hit is not None:
+        held = hit[0]
+        if held[0] is t0 and held[1] is t1 and held[2] is t2 and held[3] is t3:
+            return hit[1]
+    if len(_COMBINED) > MEMO_CAP:
+        _COMBINED.clear()
+    best = _combine(tables, sets, pairs, pungs)
+    _COMBINED[key] = ((t0, t1, t2, t3), best)
+    return best
+
+
+def _combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int) -> int:
+    """`combine` worked out: each target of the first two groups looks up the best of the last
+    two that completes it, rather than trying every pair of them."""
     left = merged(tables[0], tables[1], sets, pungs)
-    right = merged(tables[2], tables[3], sets, pungs)
+    right = kept_index(merged(tables[2], tables[3], sets, pungs), pungs)
     best = -1
     for e0 in left:
-        for e in right:
-            if e0[0] + e[0] == sets and e0[1] + e[1] == pairs and e0[2] + e[2] >= pungs and e0[3] + e[3] > best:
-                best = e0[3] + e[3]
+        k = pungs - e0[2]
+        other = right.get((sets - e0[0], pairs - e0[1], k if k > 0 else 0), -1)
+        if other >= 0 and e0[3] + other > best:
+            best = e0[3] + other
     return best
