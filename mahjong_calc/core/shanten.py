@@ -19,10 +19,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 MAX_SETS = 4
-# A table maps (sets, pairs, pungs), packed in one int as sets << 4 | pairs << 3 | pungs (no
-# tuple made per cover), to the most tiles kept and the tiles (bit i: the group's tile i) that
-# some target keeping that many lacks; sets <= 4, pairs <= 1, pungs <= 4.
-Table = dict[int, tuple[int, int]]
+# A table maps (sets, pairs, pungs) to the most tiles kept and the tiles (bit i: the group's
+# tile i) that some target keeping that many lacks; sets <= 4, pairs <= 1, pungs <= 4. Both are
+# packed in ints, no tuple made per cover: the key as sets << 4 | pairs << 3 | pungs, the value
+# as kept << KEPT | lacking (a group has at most 9 tiles).
+Table = dict[int, int]
+KEPT = 12
+LACKING = (1 << KEPT) - 1
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
 
 
@@ -61,7 +64,8 @@ class _Search:
         `lacks` the tiles it lacks) into `into`."""
         max_sets = self.max_sets
         cap = self.pung_cap
-        for key, (v, mask) in sub.items():
+        shift = kept << KEPT
+        for key, c in sub.items():
             m2 = (key >> 4) + dm
             p2 = (key >> 3 & 1) + dp
             if m2 > max_sets or p2 > 1:
@@ -70,12 +74,12 @@ class _Search:
             if k2 > cap:
                 k2 = cap
             new = m2 << 4 | p2 << 3 | k2
-            v2 = v + kept
+            c2 = (c + shift) | lacks
             old = into.get(new)
-            if old is None or old[0] < v2:
-                into[new] = (v2, mask | lacks)
-            elif old[0] == v2:
-                into[new] = (v2, old[1] | mask | lacks)
+            if old is None or old >> KEPT < c2 >> KEPT:
+                into[new] = c2
+            elif old >> KEPT == c2 >> KEPT:
+                into[new] = old | c2
 
     def rec(self, i: int, cnt: tuple[int, ...], d0: int, d1: int, d2: int) -> Table:
         """Covers of the tiles left in `cnt` from i on; d0-d2: missing copies already asked of i, i+1, i+2."""
@@ -83,7 +87,7 @@ class _Search:
         while i < n and cnt[i] == 0:
             i, d0, d1, d2 = i + 1, d1, d2, 0
         if i == n:
-            return {0: (0, 0)}
+            return {0: 0}
         key = (i, cnt[i:], self.spare[i - 2 if i >= 2 else 0 :], d0, d1, d2)  # a chow may start two below i
         hit = self.memo.get(key)
         if hit is not None:
@@ -172,8 +176,9 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     set_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if s >= 1 and (chows or (h == 0 and s >= 3)))
     pair_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if h == 0 and s >= pair_keep)
     out: dict[tuple[int, int, int], tuple[int, int]] = {}
-    for code, (kept, mask) in found.items():
+    for code, c in found.items():
         m, p, k = code >> 4, code >> 3 & 1, code & 7
+        kept, mask = c >> KEPT, c & LACKING
         for extra in range(0, min(max_sets - m, free_pungs) + 1):
             for pair in range(0, 2 - p):
                 if pair and free_pairs - (0 if chows else extra) < 1:
