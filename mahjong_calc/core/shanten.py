@@ -196,8 +196,8 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
 @lru_cache(maxsize=65536)
 def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) -> tuple[Entry, ...]:
     """The targets of two groups together (at most `sets` sets, one pair; pungs counted up to
-    `pungs`); the lacking tiles are not kept (0)."""
-    out: dict[tuple[int, int, int], int] = {}
+    `pungs`); the lacking tiles are not kept (0). Keys packed as in `Table`."""
+    out: dict[int, int] = {}
     for e0 in a:
         m0, p0, k0, v0 = e0[0], e0[1], e0[2], e0[3]
         for e in b:
@@ -206,11 +206,11 @@ def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) ->
             if m2 > sets or p2 > 1:
                 continue
             k2 = k0 + e[2]
-            key = (m2, p2, k2 if k2 < pungs else pungs)
+            key = m2 << 4 | p2 << 3 | (k2 if k2 < pungs else pungs)
             v2 = v0 + e[3]
             if out.get(key, -1) < v2:
                 out[key] = v2
-    return tuple((m, p, k, v, 0) for (m, p, k), v in out.items())
+    return tuple((key >> 4, key >> 3 & 1, key & 7, v, 0) for key, v in out.items())
 
 
 @lru_cache(maxsize=65536)
