@@ -213,14 +213,14 @@ def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) ->
     return tuple((key >> 4, key >> 3 & 1, key & 7, v, 0) for key, v in out.items())
 
 
-@lru_cache(maxsize=65536)
-def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], int]:
-    """(sets, pairs, pungs wanted) -> the most kept by a target of `table` with at least that
-    many pungs (`pungs` at most); read only, it is shared."""
-    out: dict[tuple[int, int, int], int] = {}
+def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[int, int]:
+    """(sets, pairs, pungs wanted), packed as in `Table`, -> the most kept by a target of
+    `table` with at least that many pungs (`pungs` at most). Ints only, so the garbage
+    collector never walks it."""
+    out: dict[int, int] = {}
     for e in table:
         for want in range(0, min(e[2], pungs) + 1):
-            key = (e[0], e[1], want)
+            key = e[0] << 4 | e[1] << 3 | want
             if out.get(key, -1) < e[3]:
                 out[key] = e[3]
     return out
@@ -258,7 +258,10 @@ def _combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int)
     best = -1
     for e0 in left:
         k = pungs - e0[2]
-        other = right.get((sets - e0[0], pairs - e0[1], k if k > 0 else 0), -1)
+        m, p = sets - e0[0], pairs - e0[1]
+        if m < 0 or p < 0:
+            continue
+        other = right.get(m << 4 | p << 3 | (k if k > 0 else 0), -1)
         if other >= 0 and e0[3] + other > best:
             best = e0[3] + other
     return best

@@ -240,7 +240,8 @@ class Goal:
             index = kept_index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs), self.pungs)
             first = GROUPS[g][0]
             for e in tables[g]:
-                other = index.get((self.sets - e[0], self.pairs - e[1], max(self.pungs - e[2], 0)), -1)
+                m, p = self.sets - e[0], self.pairs - e[1]
+                other = index.get(m << 4 | p << 3 | max(self.pungs - e[2], 0), -1) if m >= 0 and p >= 0 else -1
                 if other >= 0 and other + e[3] == kept:
                     useful |= e[4] << first
         return self.distance(kept), useful
