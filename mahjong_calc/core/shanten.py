@@ -29,27 +29,10 @@ LACKING = (1 << KEPT) - 1
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
 
 
-# The covers of the tiles from i on depend only on the counts from i on, the spare copies from
-# i - 2 on (a chow holding tile i may start below it) and the search's limits, so one memo
-# serves every search under the same limits: the parts of one hand's discards and draws share
-# most suffixes. Emptied whole when it grows past its cap.
-MemoKey = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]
-MEMO_CAP = 50_000
-_MEMOS: dict[tuple[bool, int, int, int], dict[MemoKey, Table]] = {}
-
-
-def _memo(chows: bool, pair_keep: int, max_sets: int, pung_cap: int) -> dict[MemoKey, Table]:
-    key = (chows, pair_keep, max_sets, pung_cap)
-    memo = _MEMOS.get(key)
-    if memo is None or len(memo) > MEMO_CAP:
-        memo = _MEMOS[key] = {}
-    return memo
-
-
 @dataclass(eq=False)
 class _Search:
     """One suit's block covers: the limits it searches under (`n` tiles, the `spare` copies) and
-    the covers found (`memo`, shared by the searches under the same limits)."""
+    the covers it has found."""
 
     n: int
     spare: tuple[int, ...]
@@ -57,7 +40,7 @@ class _Search:
     pair_keep: int
     max_sets: int
     pung_cap: int
-    memo: dict[MemoKey, Table] = field(default_factory=dict)
+    memo: dict[tuple[int, tuple[int, ...], int, int, int], Table] = field(default_factory=dict)
 
     def add(self, into: Table, sub: Table, dm: int, dp: int, dk: int, kept: int, lacks: int) -> None:
         """Merge `sub` shifted by one block (dm sets, dp pairs, dk pungs, `kept` held tiles,
@@ -88,7 +71,7 @@ class _Search:
             i, d0, d1, d2 = i + 1, d1, d2, 0
         if i == n:
             return {0: 0}
-        key = (i, cnt[i:], self.spare[i - 2 if i >= 2 else 0 :], d0, d1, d2)  # a chow may start two below i
+        key = (i, cnt[i : i + 3], d0, d1, d2)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -166,7 +149,7 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     counted as pungs everywhere: a variant that wants pungs may have them).
     """
     spare = tuple(a - h for a, h in zip(avail, part))
-    found = _Search(len(part), spare, chows, pair_keep, max_sets, pung_cap, _memo(chows, pair_keep, max_sets, pung_cap)).rec(0, part, 0, 0, 0)
+    found = _Search(len(part), spare, chows, pair_keep, max_sets, pung_cap).rec(0, part, 0, 0, 0)
     # free blocks keep no held tile: a pung needs 3 spare copies of an untouched tile, a pair 2;
     # a suit always has room for a chow, an honour pung and the pair need distinct tiles
     untouched = [s for s, h in zip(spare, part) if h == 0]
@@ -215,8 +198,7 @@ def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) ->
 
 def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[int, int]:
     """(sets, pairs, pungs wanted), packed as in `Table`, -> the most kept by a target of
-    `table` with at least that many pungs (`pungs` at most). Ints only, so the garbage
-    collector never walks it."""
+    `table` with at least that many pungs (`pungs` at most)."""
     out: dict[int, int] = {}
     for e in table:
         for want in range(0, min(e[2], pungs) + 1):
@@ -226,33 +208,11 @@ def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[int, int]:
     return out
 
 
-# combine's answers by the identity of its four tables (the memoised tables above are shared
-# objects; hashing one is as slow as reading it): each entry holds its tables, so no id is
-# reused while it lives, and a hit is checked to be the same objects.
-Tables4 = tuple[tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]
-_COMBINED: dict[tuple[int, int, int, int, int, int, int], tuple[Tables4, int]] = {}
-
-
 def combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int = 0) -> int:
     """The most held tiles a whole target keeps: `sets` sets and `pairs` pairs over the four
-    groups, at least `pungs` of the sets pungs; -1 when no target fits."""
-    t0, t1, t2, t3 = tables[0], tables[1], tables[2], tables[3]
-    key = (id(t0), id(t1), id(t2), id(t3), sets, pairs, pungs)
-    hit = _COMBINED.get(key)
-    if hit is not None:
-        held = hit[0]
-        if held[0] is t0 and held[1] is t1 and held[2] is t2 and held[3] is t3:
-            return hit[1]
-    if len(_COMBINED) > MEMO_CAP:
-        _COMBINED.clear()
-    best = _combine(tables, sets, pairs, pungs)
-    _COMBINED[key] = ((t0, t1, t2, t3), best)
-    return best
-
-
-def _combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int) -> int:
-    """`combine` worked out: each target of the first two groups looks up the best of the last
-    two that completes it, rather than trying every pair of them."""
+    groups, at least `pungs` of the sets pungs; -1 when no target fits. Each target of the
+    first two groups looks up the best of the last two that completes it, rather than trying
+    every pair of them."""
     left = merged(tables[0], tables[1], sets, pungs)
     right = kept_index(merged(tables[2], tables[3], sets, pungs), pungs)
     best = -1
