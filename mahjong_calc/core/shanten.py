@@ -20,8 +20,12 @@ from functools import lru_cache
 
 MAX_SETS = 4
 # A table maps (sets, pairs, pungs) to the most tiles kept and the tiles (bit i: the group's
-# tile i) that some target keeping that many lacks; sets <= 4, pairs <= 1.
-Table = dict[tuple[int, int, int], tuple[int, int]]
+# tile i) that some target keeping that many lacks; sets <= 4, pairs <= 1, pungs <= 4. Both are
+# packed in ints, no tuple made per cover: the key as sets << 4 | pairs << 3 | pungs, the value
+# as kept << KEPT | lacking (a group has at most 9 tiles).
+Table = dict[int, int]
+KEPT = 12
+LACKING = (1 << KEPT) - 1
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
 
 
@@ -43,21 +47,22 @@ class _Search:
         `lacks` the tiles it lacks) into `into`."""
         max_sets = self.max_sets
         cap = self.pung_cap
-        for key, (v, mask) in sub.items():
-            m2 = key[0] + dm
-            p2 = key[1] + dp
+        shift = kept << KEPT
+        for key, c in sub.items():
+            m2 = (key >> 4) + dm
+            p2 = (key >> 3 & 1) + dp
             if m2 > max_sets or p2 > 1:
                 continue
-            k2 = key[2] + dk
+            k2 = (key & 7) + dk
             if k2 > cap:
                 k2 = cap
-            new = (m2, p2, k2)
-            v2 = v + kept
+            new = m2 << 4 | p2 << 3 | k2
+            c2 = (c + shift) | lacks
             old = into.get(new)
-            if old is None or old[0] < v2:
-                into[new] = (v2, mask | lacks)
-            elif old[0] == v2:
-                into[new] = (v2, old[1] | mask | lacks)
+            if old is None or old >> KEPT < c2 >> KEPT:
+                into[new] = c2
+            elif old >> KEPT == c2 >> KEPT:
+                into[new] = old | c2
 
     def rec(self, i: int, cnt: tuple[int, ...], d0: int, d1: int, d2: int) -> Table:
         """Covers of the tiles left in `cnt` from i on; d0-d2: missing copies already asked of i, i+1, i+2."""
@@ -65,7 +70,7 @@ class _Search:
         while i < n and cnt[i] == 0:
             i, d0, d1, d2 = i + 1, d1, d2, 0
         if i == n:
-            return {(0, 0, 0): (0, 0)}
+            return {0: 0}
         key = (i, cnt[i : i + 3], d0, d1, d2)
         hit = self.memo.get(key)
         if hit is not None:
@@ -153,8 +158,10 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
     # what free blocks lack: any tile with a spare copy (a chow), or an untouched honour (a pung)
     set_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if s >= 1 and (chows or (h == 0 and s >= 3)))
     pair_lacks = sum(1 << i for i, (s, h) in enumerate(zip(spare, part)) if h == 0 and s >= pair_keep)
-    out: Table = {}
-    for (m, p, k), (kept, mask) in found.items():
+    out: dict[tuple[int, int, int], tuple[int, int]] = {}
+    for code, c in found.items():
+        m, p, k = code >> 4, code >> 3 & 1, code & 7
+        kept, mask = c >> KEPT, c & LACKING
         for extra in range(0, min(max_sets - m, free_pungs) + 1):
             for pair in range(0, 2 - p):
                 if pair and free_pairs - (0 if chows else extra) < 1:
@@ -172,8 +179,8 @@ def group_table(part: tuple[int, ...], avail: tuple[int, ...], chows: bool, pair
 @lru_cache(maxsize=65536)
 def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) -> tuple[Entry, ...]:
     """The targets of two groups together (at most `sets` sets, one pair; pungs counted up to
-    `pungs`); the lacking tiles are not kept (0)."""
-    out: dict[tuple[int, int, int], int] = {}
+    `pungs`); the lacking tiles are not kept (0). Keys packed as in `Table`."""
+    out: dict[int, int] = {}
     for e0 in a:
         m0, p0, k0, v0 = e0[0], e0[1], e0[2], e0[3]
         for e in b:
@@ -182,21 +189,39 @@ def merged(a: tuple[Entry, ...], b: tuple[Entry, ...], sets: int, pungs: int) ->
             if m2 > sets or p2 > 1:
                 continue
             k2 = k0 + e[2]
-            key = (m2, p2, k2 if k2 < pungs else pungs)
+            key = m2 << 4 | p2 << 3 | (k2 if k2 < pungs else pungs)
             v2 = v0 + e[3]
             if out.get(key, -1) < v2:
                 out[key] = v2
-    return tuple((m, p, k, v, 0) for (m, p, k), v in out.items())
+    return tuple((key >> 4, key >> 3 & 1, key & 7, v, 0) for key, v in out.items())
+
+
+def kept_index(table: tuple[Entry, ...], pungs: int) -> dict[int, int]:
+    """(sets, pairs, pungs wanted), packed as in `Table`, -> the most kept by a target of
+    `table` with at least that many pungs (`pungs` at most)."""
+    out: dict[int, int] = {}
+    for e in table:
+        for want in range(0, min(e[2], pungs) + 1):
+            key = e[0] << 4 | e[1] << 3 | want
+            if out.get(key, -1) < e[3]:
+                out[key] = e[3]
+    return out
 
 
 def combine(tables: list[tuple[Entry, ...]], sets: int, pairs: int, pungs: int = 0) -> int:
     """The most held tiles a whole target keeps: `sets` sets and `pairs` pairs over the four
-    groups, at least `pungs` of the sets pungs; -1 when no target fits."""
+    groups, at least `pungs` of the sets pungs; -1 when no target fits. Each target of the
+    first two groups looks up the best of the last two that completes it, rather than trying
+    every pair of them."""
     left = merged(tables[0], tables[1], sets, pungs)
-    right = merged(tables[2], tables[3], sets, pungs)
+    right = kept_index(merged(tables[2], tables[3], sets, pungs), pungs)
     best = -1
     for e0 in left:
-        for e in right:
-            if e0[0] + e[0] == sets and e0[1] + e[1] == pairs and e0[2] + e[2] >= pungs and e0[3] + e[3] > best:
-                best = e0[3] + e[3]
+        k = pungs - e0[2]
+        m, p = sets - e0[0], pairs - e0[1]
+        if m < 0 or p < 0:
+            continue
+        other = right.get(m << 4 | p << 3 | (k if k > 0 else 0), -1)
+        if other >= 0 and e0[3] + other > best:
+            best = e0[3] + other
     return best

@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 
 from ...core.hand import Meld
-from ...core.shanten import Entry, combine, group_table, merged
+from ...core.shanten import Entry, combine, group_table, kept_index, merged
 from ...core.tiles import NUM_TILES, WHITE, is_honour
 from ...rules.schema import Tiles, tile_in_variant
 
@@ -215,7 +215,8 @@ class Goal:
     def table(self, g: int, part: tuple[int, ...]) -> tuple[Entry, ...]:
         a, b, suited = GROUPS[g]
         found = group_table(part, self.avail[a:b], self.chows and suited, self.pair_keep, self.sets, self.pungs)
-        return limited(found, self.limits[g])
+        limit = self.limits[g]
+        return found if limit == FREE else limited(found, limit)  # FREE before hashing the whole table
 
     def tables(self, faces: Sequence[int]) -> list[tuple[Entry, ...]]:
         return [self.table(g, tuple(faces[a:b])) for g, (a, b, _) in enumerate(GROUPS)]
@@ -236,21 +237,12 @@ class Goal:
         useful = 0
         for g in range(4):
             others = [tables[h] for h in range(4) if h != g]
-            index = _index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs), self.pungs)
+            index = kept_index(merged(merged(others[0], others[1], self.sets, self.pungs), others[2], self.sets, self.pungs), self.pungs)
             first = GROUPS[g][0]
             for e in tables[g]:
-                other = index.get((self.sets - e[0], self.pairs - e[1], max(self.pungs - e[2], 0)), -1)
+                m, p = self.sets - e[0], self.pairs - e[1]
+                other = index.get(m << 4 | p << 3 | max(self.pungs - e[2], 0), -1) if m >= 0 and p >= 0 else -1
                 if other >= 0 and other + e[3] == kept:
                     useful |= e[4] << first
         return self.distance(kept), useful
 
-
-def _index(table: tuple[Entry, ...], pungs: int) -> dict[tuple[int, int, int], int]:
-    """(sets, pairs, pungs wanted) -> the most kept by a target with at least that many pungs."""
-    out: dict[tuple[int, int, int], int] = {}
-    for e in table:
-        for want in range(0, min(e[2], pungs) + 1):
-            key = (e[0], e[1], want)
-            if out.get(key, -1) < e[3]:
-                out[key] = e[3]
-    return out
