@@ -177,7 +177,8 @@ def fresh_outcome(key: Key) -> Outcome:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _outcome(key: Key, lang: str | None) -> Outcome:
-    """`outcome(key)` under the language `lang` (a part of the key only: the texts read it when shown).
+    """`outcome(key)` worded in `lang`, the language chosen when it is called (the texts inside read
+    it themselves: `lang` is here to key the memo).
 
     The lean path (api/row.py) answers the records it covers, byte for byte as the full path
     would; every other record, and every error, takes the full path (score_hand).
