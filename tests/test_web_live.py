@@ -165,7 +165,7 @@ def test_correct_a_hand_on_the_page(phone: Any, server: Any) -> None:
     pg.wait_for_selector("[data-testid=value]")
     box = pg.locator("[data-testid=result]").bounding_box()
     assert box is not None and 0 <= box["y"] < 740
-    scored = json.loads(run_installed(["score", WIN, "--discarder", "previous", "--json"]).stdout)
+    scored = json.loads(run_installed(["score", WIN, "--discarder", "previous", "--json", "--lang", "en"]).stdout)  # the page speaks English here
     assert [pg.locator("[data-testid=detail]").nth(i).inner_text() for i in range(len(scored["items"]))] == [
         it.get("detail", "") for it in scored["items"]]
     pg.click("[data-testid=clear]")  # Clear takes the old result away
