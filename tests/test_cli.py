@@ -289,6 +289,28 @@ def test_usage_errors_honour_combined_short_flags(args: list[str], wants_json: b
 
 
 @pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--meld", "--lang", "zh"], "--meld"),  # not a meld `--lang` and a hand ending in `zh`
+        (["--discarder", "--json"], "--discarder"),
+        (["-m", "123s", "-m", "-j"], "--meld"),
+        (["--wild", "-s"], "--wild"),
+    ],
+)
+def test_an_option_given_where_a_value_belongs_is_a_missing_value(args: list[str], option: str) -> None:
+    proc = _installed(["score", WUHU_WIN, *args])
+    assert proc.returncode == 2
+    (line,) = proc.stderr.decode().strip().splitlines()
+    said = f"Option '{option}' requires an argument." if "zh" not in args else f"选项 `{option}` 后面要给一个值。"  # --lang zh is still read
+    assert "[usage_error]" in line and said in line
+
+
+def test_a_value_that_only_looks_like_an_option_is_kept(runner: CliRunner) -> None:
+    result = invoke(runner, "score", WUHU_WIN, "--discarder", "next", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["valid"] is True
+
+
+@pytest.mark.parametrize(
     ("args", "code", "exit_code"),
     [
         ([WUHU_WIN, "-s", "--json"], "output_error", 3),

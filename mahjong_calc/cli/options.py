@@ -49,6 +49,18 @@ LANG_HELP = ("Language of everything shown, tables and messages alike: zh or en,
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given, help=LANG_HELP)]
 
 
+def not_an_option(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
+    """Refuse a value that is one of the command's own options: in `--meld --lang zh`, Click
+    would take `--lang` as the meld and `zh` as more of the hand, and the error would point there."""
+    names = {name for p in ctx.command.params for name in (*p.opts, *p.secondary_opts)}
+    for one in value if isinstance(value, list) else (value,):
+        if isinstance(one, str) and one in names:
+            from .usage import missing_value
+
+            raise missing_value(ctx, param.opts[0])
+    return value
+
+
 def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) -> inspect.Parameter:
     """The `score` parameter for one declared field: its Typer option, type and default.
 
@@ -58,10 +70,12 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
     if field.argument:  # several words are one hand: `13m 456m 2m`
         return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
             list[str], typer.Argument(help=help_text + " Several words are joined.", metavar="HAND...", show_default=False)])
-    info = typer.Option(*field.cli, help=help_text, metavar=metavar or field.metavar, show_default=False)
+    valued = field.kind != "bool"  # a value that is another option is refused (not_an_option)
+    info = typer.Option(*field.cli, help=help_text, metavar=metavar or field.metavar, show_default=False,
+                        callback=not_an_option if valued else None)
     kind: Any
     default: Any = None
-    if field.kind == "bool":
+    if not valued:
         kind, default = bool, False
     elif field.kind == "melds":
         kind, default = list[str], []

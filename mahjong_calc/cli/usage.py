@@ -10,6 +10,7 @@ prints them in. Anything else keeps Click's sentence.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from ..core.words import N_, Text
@@ -22,6 +23,15 @@ _INVALID = re.compile(r"Invalid value for (?P<name>.+?): (?P<detail>.*)", re.S)
 def _is(exc: Any, name: str) -> bool:
     """Whether `exc` is of Click's class `name` (Typer ships its own copy of Click: matched by name)."""
     return any(cls.__name__ == name for cls in type(exc).__mro__)
+
+
+def missing_value(ctx: Any, option: str) -> Exception:
+    """Click's own error for an option given no value, from the copy of Click that Typer uses."""
+    import typer
+
+    exceptions = sys.modules[typer.BadParameter.__module__]
+    error: Exception = exceptions.BadOptionUsage(option, f"Option {option!r} requires an argument.", ctx=ctx)
+    return error
 
 
 def is_usage_error(exc: Any) -> bool:
