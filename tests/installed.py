@@ -116,6 +116,11 @@ def wait_until_serving(proc: subprocess.Popen[bytes], port: int, seconds: float 
             time.sleep(0.1)
 
 
+def stderr_of(tmp_path: Path) -> str:
+    """What the server that conftest's `servers` started last in `tmp_path` wrote on stderr."""
+    return (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+
+
 def stop(proc: subprocess.Popen[Any], timeout: float = 20) -> None:
     """Terminate a child, and kill it if it has not gone within `timeout` seconds."""
     proc.terminate()

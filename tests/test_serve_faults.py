@@ -13,15 +13,13 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import child_env, free_port, popen_installed, stop, wait_until_serving
+from installed import stderr_of, stop
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
@@ -44,47 +42,11 @@ def request(port: int, method: str, path: str, body: Any = None, source: str = "
         conn.close()
 
 
-def low_files(n: int) -> Callable[[], None]:
-    def limit() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_NOFILE, (n, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-    return limit
-
-
 def server_code(streams: str = "None", work: str = "None") -> str:
     """A server as `mjcalc serve` runs it, with the limits given (Python expressions)."""
     return ("import sys\nfrom mahjong_calc.web.app import create_app\nfrom mahjong_calc.web.server import run\n"
             "from mahjong_calc.web.streams import StreamLimits\nfrom mahjong_calc.web.work import WorkLimits\n"
             f"run(create_app(sys.argv[1], streams={streams}, work={work}), '127.0.0.1', int(sys.argv[2]))\n")
-
-
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[Callable[..., tuple[int, subprocess.Popen[bytes]]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(code: str | None = None, *, db: Path | None = None, files: int | None = None,
-              stdout: Any = subprocess.DEVNULL, pipe_size: int | None = None) -> tuple[int, subprocess.Popen[bytes]]:
-        port = free_port()
-        db = db or tmp_path / "g.sqlite3"
-        err = (tmp_path / "stderr.txt").open("wb")
-        extra: dict[str, Any] = {"preexec_fn": low_files(files)} if files else {}
-        if code is None:
-            proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=stdout, stderr=err, **extra)
-        else:
-            proc = subprocess.Popen([sys.executable, "-c", code, str(db), str(port)], cwd=tmp_path, env=child_env(),
-                                    stdout=stdout, stderr=err, **extra)
-        procs.append(proc)
-        wait_until_serving(proc, port)
-        return port, proc
-
-    yield start
-    for proc in procs:
-        stop(proc)
-
-
-def stderr_of(tmp_path: Path) -> str:
-    return (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
 
 
 def open_stream(port: int, game: int = 1, source: str = "127.0.0.1") -> tuple[socket.socket, bytes]:

@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import free_port, popen_installed, run_installed, stop, wait_until_serving
+from installed import run_installed
 
 pytestmark = pytest.mark.slow  # long: `pytest -m "not slow"` leaves it out (README)
 
@@ -47,15 +46,10 @@ WAITS = ["1m", "2m", "3m", "4m", "5m", "6m", "1m", "3m", "9p", "9p", "5p", "5p",
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def server(tmp_path: Path, servers: Any) -> tuple[str, Path]:
     db = tmp_path / "games.sqlite3"
-    port = free_port()
-    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wait_until_serving(proc, port)
-    try:
-        yield f"http://127.0.0.1:{port}", db
-    finally:
-        stop(proc, timeout=10)
+    port, _ = servers(db=db)
+    return f"http://127.0.0.1:{port}", db
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import free_port, popen_installed, stop, wait_until_serving
 from typer.testing import CliRunner
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
@@ -109,89 +108,79 @@ def test_a_version_that_is_not_one_is_bad_field(client: TestClient, given: str) 
     assert client.post(f"/api/games/{gid}/undo", headers={"if-match": given}).json()["error"]["code"] == "bad_field"
 
 
-def test_two_concurrent_editors_get_one_409(tmp_path: Path) -> None:
+def test_two_concurrent_editors_get_one_409(tmp_path: Path, servers: Any) -> None:
     """Two phones edit hand 1 at once, each against the version it saw: one change is made,
     the other is refused with the state that change made (a real server, two threads)."""
     db = tmp_path / "g.sqlite3"
-    port = free_port()
-    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stderr=-1, stdout=-1)
-    try:
-        wait_until_serving(proc, port)
-        base = f"http://127.0.0.1:{port}"
+    port, _ = servers(db=db)
+    base = f"http://127.0.0.1:{port}"
 
-        def send(method: str, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any, str]:
-            request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode(),
-                                             headers={"content-type": "application/json", **(headers or {})})
-            try:
-                with urllib.request.urlopen(request, timeout=30) as answer:
-                    return answer.status, json.loads(answer.read()), answer.headers["etag"]
-            except urllib.error.HTTPError as err:
-                return err.code, json.loads(err.read()), err.headers["etag"]
+    def send(method: str, path: str, body: Any, headers: dict[str, str] | None = None) -> tuple[int, Any, str]:
+        request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode(),
+                                         headers={"content-type": "application/json", **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read()), answer.headers["etag"]
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read()), err.headers["etag"]
 
-        gid = send("POST", "/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"})[1]["id"]
-        status, _, etag = send("POST", f"/api/games/{gid}/hands", HANDS[0])
-        assert status == 200 and etag == '"1"'
-        edits = [{"winner": "张", "discarder": "王", "hand": WIN}, {"winner": "赵", "discarder": "王", "hand": WIN}]
-        barrier = threading.Barrier(2)
-        answers: list[tuple[int, Any, str]] = []
+    gid = send("POST", "/api/games", {"variant": "wuhu315", "players": PLAYERS, "dealer": "王"})[1]["id"]
+    status, _, etag = send("POST", f"/api/games/{gid}/hands", HANDS[0])
+    assert status == 200 and etag == '"1"'
+    edits = [{"winner": "张", "discarder": "王", "hand": WIN}, {"winner": "赵", "discarder": "王", "hand": WIN}]
+    barrier = threading.Barrier(2)
+    answers: list[tuple[int, Any, str]] = []
 
-        def editor(hand: dict[str, Any]) -> None:
-            barrier.wait()
-            answers.append(send("PUT", f"/api/games/{gid}/hands/1", hand, {"if-match": etag}))
+    def editor(hand: dict[str, Any]) -> None:
+        barrier.wait()
+        answers.append(send("PUT", f"/api/games/{gid}/hands/1", hand, {"if-match": etag}))
 
-        threads = [threading.Thread(target=editor, args=(hand,)) for hand in edits]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(a[0] for a in answers) == [200, 409]
-        won = next(a for a in answers if a[0] == 200)
-        lost = next(a for a in answers if a[0] == 409)
-        assert lost[1]["error"]["code"] == "stale_version" and lost[1]["state"] == won[1] and lost[2] == won[2] == '"2"'
-        assert send("GET", f"/api/games/{gid}/history", None)[1][-1]["kind"] == "edit"
-        assert len(send("GET", f"/api/games/{gid}/history", None)[1]) == 2  # one edit made, the other not
-    finally:
-        stop(proc)
+    threads = [threading.Thread(target=editor, args=(hand,)) for hand in edits]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(a[0] for a in answers) == [200, 409]
+    won = next(a for a in answers if a[0] == 200)
+    lost = next(a for a in answers if a[0] == 409)
+    assert lost[1]["error"]["code"] == "stale_version" and lost[1]["state"] == won[1] and lost[2] == won[2] == '"2"'
+    assert send("GET", f"/api/games/{gid}/history", None)[1][-1]["kind"] == "edit"
+    assert len(send("GET", f"/api/games/{gid}/history", None)[1]) == 2  # one edit made, the other not
 
 
 @pytest.mark.slow
-def test_the_event_stream_has_one_event_per_change_wherever_made(tmp_path: Path) -> None:
+def test_the_event_stream_has_one_event_per_change_wherever_made(tmp_path: Path, servers: Any) -> None:
     """`GET /api/games/{id}/events`: `ready` with the version now, then one `change` per new
     version, for changes made through this server and by the CLI in another process alike."""
     from installed import run_installed
 
     db = tmp_path / "g.sqlite3"
-    port = free_port()
-    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stderr=-1, stdout=-1)
-    try:
-        wait_until_serving(proc, port)
-        base = f"http://127.0.0.1:{port}"
-        gid = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
-        with urllib.request.urlopen(f"{base}/api/games/{gid}/events", timeout=30) as stream:
-            assert stream.headers["content-type"].startswith("text/event-stream")
+    port, _ = servers(db=db)
+    base = f"http://127.0.0.1:{port}"
+    gid = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
+    with urllib.request.urlopen(f"{base}/api/games/{gid}/events", timeout=30) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
 
-            def events() -> Any:
-                kind = None
-                for raw in stream:
-                    line = raw.decode().rstrip("\n")
-                    if line.startswith("event: "):
-                        kind = line[7:]
-                    elif line.startswith("data: "):
-                        yield kind, json.loads(line[6:])
+        def events() -> Any:
+            kind = None
+            for raw in stream:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    yield kind, json.loads(line[6:])
 
-            seen = events()
-            assert next(seen) == ("ready", {"game": gid, "version": 0})
-            assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
-            assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
-            request = urllib.request.Request(f"{base}/api/games/{gid}/hands/1", method="DELETE")
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                assert answer.status == 200
-            assert [next(seen) for _ in range(3)] == [("change", {"game": gid, "version": v}) for v in (1, 2, 3)]
-        with pytest.raises(urllib.error.HTTPError) as missing:
-            urllib.request.urlopen(f"{base}/api/games/99/events", timeout=30)
-        assert missing.value.code == 404
-    finally:
-        stop(proc)
+        seen = events()
+        assert next(seen) == ("ready", {"game": gid, "version": 0})
+        assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
+        assert run_installed(["game", "add", str(gid), "--draw", "--db", str(db)]).returncode == 0
+        request = urllib.request.Request(f"{base}/api/games/{gid}/hands/1", method="DELETE")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == 200
+        assert [next(seen) for _ in range(3)] == [("change", {"game": gid, "version": v}) for v in (1, 2, 3)]
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{base}/api/games/99/events", timeout=30)
+    assert missing.value.code == 404
 
 
 def test_the_join_link_carries_the_token_on_a_network(db: Path) -> None:

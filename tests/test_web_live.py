@@ -27,15 +27,10 @@ WIN = "123456m13m99p555p2m"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[bytes]]]:
+def server(tmp_path: Path, servers: Any) -> tuple[str, Path, subprocess.Popen[bytes]]:
     db = tmp_path / "games.sqlite3"
-    port = free_port()
-    proc = popen_installed(["serve", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wait_until_serving(proc, port)
-    try:
-        yield f"http://127.0.0.1:{port}", db, proc
-    finally:
-        stop(proc, timeout=10)
+    port, proc = servers(db=db, stdout=subprocess.PIPE)  # a test reads what it prints
+    return f"http://127.0.0.1:{port}", db, proc
 
 
 @pytest.fixture

@@ -48,15 +48,9 @@ def network(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
 
 
 @pytest.fixture
-def loopback(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    proc = popen_installed(["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        wait_until_serving(proc, port)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(proc, timeout=10)
+def loopback(servers: Any) -> str:
+    port, _ = servers()
+    return f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from installed import child_env, free_port, popen_installed, stop, wait_until_serving
+from installed import stderr_of, stop
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install '.[web]')")
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
@@ -57,39 +54,15 @@ def _read_to_close(sock: socket.socket) -> bytes:
         data += more
 
 
-@pytest.fixture
-def started(tmp_path: Path) -> Iterator[Callable[..., tuple[int, subprocess.Popen[bytes]]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(make: Callable[[int], subprocess.Popen[bytes]]) -> tuple[int, subprocess.Popen[bytes]]:
-        port = free_port()
-        proc = make(port)
-        procs.append(proc)
-        wait_until_serving(proc, port)
-        return port, proc
-
-    yield start
-    for proc in procs:
-        stop(proc)
-
-
 FDS = 512  # the server's open-file limit in the test: uvicorn alone ran out of descriptors at ~500 connections
 
 
 @pytest.mark.slow
-def test_slow_clients_do_not_shut_out_a_normal_request(started: Any, tmp_path: Path) -> None:
+def test_slow_clients_do_not_shut_out_a_normal_request(servers: Any, tmp_path: Path) -> None:
     """Half-sent headers, more of them than the server has file descriptors: a normal
     request still answers, the latest slow clients are still held, and the log has one
     line per closed connection at most, no traceback."""
-    import resource
-
-    def low_fds() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (FDS, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-
-    log = tmp_path / "stderr.txt"
-    with log.open("wb") as err:
-        port, proc = started(lambda port: popen_installed(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")],
-                                                           stdout=subprocess.DEVNULL, stderr=err, preexec_fn=low_fds))
+    port, proc = servers(files=FDS)
     slow: list[socket.socket] = []
     try:
         for _ in range(FDS + 100):
@@ -105,21 +78,14 @@ def test_slow_clients_do_not_shut_out_a_normal_request(started: Any, tmp_path: P
         for sock in slow:
             sock.close()
     stop(proc)
-    text = log.read_text(encoding="utf-8", errors="replace")
+    text = stderr_of(tmp_path)
     assert "Traceback" not in text
     assert len(text.splitlines()) <= len(slow) + 1 - held
 
 
-def _short_limits_server(tmp_path: Path) -> Callable[[int], subprocess.Popen[bytes]]:
-    """The server of `mjcalc serve`, with 1-second deadlines so that the test is quick."""
-    code = ("import sys\nfrom mahjong_calc.web.app import create_app\nfrom mahjong_calc.web.server import Limits, run\n"
-            "run(create_app(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), Limits(header_timeout=1, body_timeout=1))\n")
-
-    def make(port: int) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "g.sqlite3"), str(port)], cwd=tmp_path,
-                                env=child_env(), stdout=subprocess.DEVNULL, stderr=(tmp_path / "stderr.txt").open("wb"))
-
-    return make
+# the server of `mjcalc serve`, with 1-second deadlines so that the test is quick
+SHORT_LIMITS = ("import sys\nfrom mahjong_calc.web.app import create_app\nfrom mahjong_calc.web.server import Limits, run\n"
+                "run(create_app(sys.argv[1]), '127.0.0.1', int(sys.argv[2]), Limits(header_timeout=1, body_timeout=1))\n")
 
 
 @pytest.mark.slow
@@ -131,19 +97,19 @@ def _short_limits_server(tmp_path: Path) -> Callable[[int], subprocess.Popen[byt
         b"POST /api/score HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}",
     ],
 )
-def test_a_request_that_never_arrives_in_full_is_dropped(started: Any, tmp_path: Path, sent: bytes) -> None:
-    port, proc = started(_short_limits_server(tmp_path))
+def test_a_request_that_never_arrives_in_full_is_dropped(servers: Any, tmp_path: Path, sent: bytes) -> None:
+    port, proc = servers(SHORT_LIMITS)
     with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
         sock.sendall(sent.replace(b"{port}", str(port).encode()))
         assert _read_to_close(sock) == b""  # closed, with no answer
     assert _score(port) == 200
     stop(proc)
-    assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in stderr_of(tmp_path)
 
 
 @pytest.mark.slow
-def test_a_keep_alive_connection_gets_the_same_deadline(started: Any, tmp_path: Path) -> None:
-    port, _ = started(_short_limits_server(tmp_path))
+def test_a_keep_alive_connection_gets_the_same_deadline(servers: Any) -> None:
+    port, _ = servers(SHORT_LIMITS)
     with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
         sock.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
         answer = b""

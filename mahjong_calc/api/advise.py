@@ -16,9 +16,9 @@ from typing import Any
 from ..core.context import WinContext
 from ..core.errors import InputError, NotAWin, RuleRefused
 from ..core.flags import Spelling
-from ..core.hand import Hand, Meld, make_context
+from ..core.hand import Hand, Meld, make_context, tiles_dict
 from ..core.result import ScoreResult
-from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
+from ..core.tiles import NUM_TILES, parse_tiles, tile_str
 from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
@@ -93,10 +93,7 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "variant": self.variant,
-            "hand": {
-                "concealed": format_tiles(self.concealed),
-                "melds": [{"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in self.melds],
-            },
+            "hand": tiles_dict(self.concealed, self.melds),
             "shanten": self.shanten,
             "discards": [r.to_dict() for r in self.rows],
         }

@@ -17,10 +17,10 @@ from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import Spelling
-from ..core.hand import Hand, Meld, make_context, parse_meld
+from ..core.hand import Hand, Meld, make_context, parse_meld, tiles_dict
 from ..core.result import ScoreResult
 from ..core.shapes import waits as shape_waits
-from ..core.tiles import NUM_TILES, format_tiles, parse_tiles, tile_str
+from ..core.tiles import NUM_TILES, parse_tiles, tile_str
 from ..core.words import N_, Text
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
@@ -113,10 +113,7 @@ class WaitsResult:
         out: dict[str, Any] = {
             "variant": self.variant,
             "ruleset_version": self.ruleset_version,
-            "hand": {
-                "concealed": format_tiles(self.concealed),
-                "melds": [{"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in self.melds],
-            },
+            "hand": tiles_dict(self.concealed, self.melds),
             "discarder": self.discarder,
             "waits": [w.to_dict() for w in self.waits],
         }

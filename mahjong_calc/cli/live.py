@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -47,6 +47,20 @@ def _store(db: Path | None) -> Store:
     return Store(db)
 
 
+@contextmanager
+def _opened(db: Path | None, json_out: bool) -> Iterator[Store]:
+    """The games database, open, with the library's errors mapped to exit codes (`errors_to_exit`)."""
+    with errors_to_exit(json_out), _store(db) as store:
+        yield store
+
+
+def _change(db: Path | None, json_out: bool, lang: Lang, said: str, write: Callable[[Store], Change]) -> None:
+    """Make one change to a live game (`write`) and print what was done and the standings (`_print_change`)."""
+    with _opened(db, json_out) as store:
+        change = write(store)
+    _print_change(change, json_out, lang.value, said)
+
+
 def new(
     players: Annotated[str, typer.Option(
         "--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
@@ -67,7 +81,7 @@ def new(
 
     names = [p.strip() for p in players.replace("，", ",").split(",")]
     header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
-    with errors_to_exit(json_out), _store(db) as store:
+    with _opened(db, json_out) as store:
         info = store.new_game(header)
     emit(json.dumps({"id": info.id}) if json_out else str(info.id))
 
@@ -298,7 +312,7 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     """
     from ..game import report_dict, report_json
 
-    with errors_to_exit(json_out), _store(db) as store:
+    with _opened(db, json_out) as store:
         report = store.report(game)
     if json_out:
         emit_json(report_json(report))
@@ -314,9 +328,7 @@ def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game undo
     """
-    with errors_to_exit(json_out), _store(db) as store:
-        change = store.take_back(game)
-    _print_change(change, json_out, lang.value, "undone")
+    _change(db, json_out, lang, "undone", lambda store: store.take_back(game))
 
 
 def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -325,9 +337,7 @@ def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
 
     Example: mjcalc game redo
     """
-    with errors_to_exit(json_out), _store(db) as store:
-        change = store.redo(game)
-    _print_change(change, json_out, lang.value, "redone")
+    _change(db, json_out, lang, "redone", lambda store: store.redo(game))
 
 
 def delete(
@@ -344,9 +354,7 @@ def delete(
     game, no = (None, first) if second is None else (first, second)
     with errors_to_exit(json_out):
         number = _hand_number(no)
-        with _store(db) as store:
-            change = store.delete(game, number)
-    _print_change(change, json_out, lang.value, "deleted")
+    _change(db, json_out, lang, "deleted", lambda store: store.delete(game, number))
 
 
 def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
@@ -357,7 +365,7 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
     """
     from ..live.text import history_lines
 
-    with errors_to_exit(json_out), _store(db) as store:
+    with _opened(db, json_out) as store:
         events = store.history(game)
         variant = None if json_out else store.game(game).header.get("variant")
     emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
@@ -370,7 +378,7 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
     """
     from ..live.text import game_rows
 
-    with errors_to_exit(json_out), _store(db) as store:
+    with _opened(db, json_out) as store:
         rows = [g.to_dict() for g in store.games()]
     emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value))
 
@@ -390,7 +398,7 @@ def export(game: GameArg = None, db: DbOption = None,
     """
     from ..live.export import export_yaml
 
-    with errors_to_exit(False), _store(db) as store:
+    with _opened(db, False) as store:
         info = store.game(game)
         if fmt is ExportFormat.csv:
             from ..game.csv_log import live_csv
@@ -411,6 +419,6 @@ def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game
     """
     from ..live.transfer import import_games
 
-    with errors_to_exit(json_out), _store(db) as store:
+    with _opened(db, json_out) as store:
         made = import_games(store, file)
     emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

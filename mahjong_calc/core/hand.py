@@ -49,13 +49,17 @@ class Hand:
         return self.concealed + tuple(t for m in self.melds for t in m.tiles)
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "concealed": format_tiles(self.concealed),
-            "melds": [
-                {"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in self.melds
-            ],
-            "win": tile_str(self.win_tile),
-        }
+        out = tiles_dict(self.concealed, self.melds)
+        out["win"] = tile_str(self.win_tile)
+        return out
+
+
+def tiles_dict(concealed: Sequence[int], melds: Sequence[Meld]) -> dict[str, object]:
+    """The JSON form of concealed tiles and declared melds: the `hand` of every answer."""
+    return {
+        "concealed": format_tiles(concealed),
+        "melds": [{"kind": m.kind, "tiles": m.notation(), "concealed": m.concealed} for m in melds],
+    }
 
 
 _FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")

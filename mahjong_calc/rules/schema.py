@@ -34,7 +34,7 @@ from ..core.errors import RulesetError, shown
 from ..core.tiles import number_of, suit_of
 from ..core.words import N_, Text
 
-# the docs/rules section that records every variant's settlement keys
+# the docs/rules section that records every variant's settlement keys (a settlement key's Doc names no section)
 LIABILITY = "Liability and settlement"
 
 
@@ -64,8 +64,8 @@ KEY = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 @dataclass(frozen=True)
 class Doc:
     """`Annotated[T, Doc(zh, en, section)]`: what a ruleset key means, in Chinese and English, and
-    the `## ` section of the variant's docs/rules page that records its reading ("": the variant's
-    `Variant.sections` names it, as for the shared `tiles:` keys)."""
+    the `## ` section of the variant's docs/rules page that records its reading ("": its group's,
+    `Variant.sections` for the shared `tiles:` keys, LIABILITY for every `settlement:` key)."""
 
     zh: str
     en: str
@@ -101,11 +101,11 @@ class GameRules:
 
     # who deals next after a win: the dealer stays if the dealer won (else the next seat deals),
     # the winner deals, or the deal always passes to the next seat
-    dealer_after_win: Annotated[Literal["stay_if_dealer_else_next", "winner", "next"], Doc("和牌后谁坐庄", "who deals next after a win", LIABILITY)]
-    dealer_after_draw: Annotated[Literal["stay", "next"], Doc("流局后谁坐庄", "who deals next after a drawn hand (流局)", LIABILITY)]
-    multiple_winners: Annotated[bool, Doc("一炮多响", "one discard may make several winners (一炮多响)", LIABILITY)]
+    dealer_after_win: Annotated[Literal["stay_if_dealer_else_next", "winner", "next"], Doc("和牌后谁坐庄", "who deals next after a win")]
+    dealer_after_draw: Annotated[Literal["stay", "next"], Doc("流局后谁坐庄", "who deals next after a drawn hand (流局)")]
+    multiple_winners: Annotated[bool, Doc("一炮多响", "one discard may make several winners (一炮多响)")]
     # 子 each player starts with; 0 keeps no 子 ledger (the game never ends by itself)
-    chips: Annotated[int, Doc("每人起始子数 (0 = 不记子)", "子 (chips) each player starts with (0: no 子 ledger)", LIABILITY)]
+    chips: Annotated[int, Doc("每人起始子数 (0 = 不记子)", "子 (chips) each player starts with (0: no 子 ledger)")]
 
 
 @cache

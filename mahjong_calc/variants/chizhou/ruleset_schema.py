@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import LIABILITY, Doc, GameRules, Label, Range
+from ...rules.schema import Doc, GameRules, Label, Range
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -82,25 +82,25 @@ class ChizhouSettlement(GameRules):
     """The `settlement:` section (liability, see liability.py) of the Chizhou ruleset."""
 
     # 承包: the feeder of one suit's melds pays when the winner is at 拉子
-    cheng_bao: Annotated[bool, Doc("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone", LIABILITY)]
+    cheng_bao: Annotated[bool, Doc("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone")]
     # 吃碰一色3口以上
-    cheng_bao_min_melds: Annotated[int, Doc("承包至少几口", "melds one player must feed for 承包", LIABILITY)]
+    cheng_bao_min_melds: Annotated[int, Doc("承包至少几口", "melds one player must feed for 承包")]
     # 反包 cases (1)-(7)
-    fan_bao: Annotated[bool, Doc("反包", "反包: the liable player pays for the cases of §19", LIABILITY)]
+    fan_bao: Annotated[bool, Doc("反包", "反包: the liable player pays for the cases of §19")]
     # the seed's figures 1,2,3 (and 2,4,6) are what R pays in all (total), or on top of the normal payment (extra)
     fan_bao_amounts: Annotated[
         Literal["total", "extra"],
-        Doc("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)", LIABILITY),
+        Doc("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)"),
     ]
     # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
     cheng_bao_table: Annotated[
         Literal["cases", "cheng_bao_section"],
-        Doc("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow", LIABILITY),
+        Doc("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow"),
     ]
     # a player who owes 承包 and 反包 in one win: both (each on top of their own share), or the larger
     cheng_bao_and_fan_bao: Annotated[
         Literal["both", "larger"],
-        Doc("既承包又反包者两项都付 (both / larger)", "one player owing 承包 and 反包 pays both (or the larger)", LIABILITY),
+        Doc("既承包又反包者两项都付 (both / larger)", "one player owing 承包 and 反包 pays both (or the larger)"),
     ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import LIABILITY, Doc, GameRules, Label, Range
+from ...rules.schema import Doc, GameRules, Label, Range
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -85,15 +85,15 @@ class PujiangSettlement(GameRules):
     """The `settlement:` section (liability, see liability.py) of the Pujiang ruleset."""
 
     # record the robbed player's payment for all three (the scorer makes it)
-    qiang_gang_bao: Annotated[bool, Doc("抢杠被抢者包三家", "the robbed player pays for all three (抢杠包)", LIABILITY)]
+    qiang_gang_bao: Annotated[bool, Doc("抢杠被抢者包三家", "the robbed player pays for all three (抢杠包)")]
     # 生张 during a 飘 round: the discarder pays for all three
-    sheng_zhang_bao: Annotated[bool, Doc("飘财时打生张者包", "a player who discards an unseen tile while someone 飘s pays (生张包)", LIABILITY)]
+    sheng_zhang_bao: Annotated[bool, Doc("飘财时打生张者包", "a player who discards an unseen tile while someone 飘s pays (生张包)")]
     # the feeder of a second 飘 pays that 飘
-    piao_bao: Annotated[bool, Doc("后一飘由打杠打碰者包", "the next 飘's money is paid by whoever fed the kong or pung", LIABILITY)]
+    piao_bao: Annotated[bool, Doc("后一飘由打杠打碰者包", "the next 飘's money is paid by whoever fed the kong or pung")]
     # 1 飘: others self-draw only; 2: only hands with 番; 3 (保飘): no win
-    piao_limits: Annotated[bool, Doc("飘后他人胡牌受限", "after a 飘, the others' wins are limited (1飘: self-draw only, ...)", LIABILITY)]
+    piao_limits: Annotated[bool, Doc("飘后他人胡牌受限", "after a 飘, the others' wins are limited (1飘: self-draw only, ...)")]
     # L50 其他的人不能碰与平胡…有翻的牌就可以平胡: after 1 飘 too, only hands with 番
-    piao_one_needs_fan: Annotated[bool, Doc("一飘后他人须有番才胡", "after one 飘, the others need a 番 to win", LIABILITY)]
+    piao_one_needs_fan: Annotated[bool, Doc("一飘后他人须有番才胡", "after one 飘, the others need a 番 to win")]
 
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import LIABILITY, Aliases, Doc, GameRules, Label
+from ...rules.schema import Aliases, Doc, GameRules, Label
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -95,19 +95,19 @@ class WuhuSettlement(GameRules):
     """The `settlement:` section (liability, see liability.py) of a Wuhu ruleset."""
 
     # 包 only when the win is 交 (有个前提…是交就包)
-    liability_needs_jiao: Annotated[bool, Doc("是交才包", "liability (包) only when the win is 交", LIABILITY)]
+    liability_needs_jiao: Annotated[bool, Doc("是交才包", "liability (包) only when the win is 交")]
     # 三对包牌 (清一色/混一色 three-pung alarm)
-    san_dui_bao_pai: Annotated[bool, Doc("三对包牌", "三对包牌: the feeder of three exposed pungs of a suit pays", LIABILITY)]
+    san_dui_bao_pai: Annotated[bool, Doc("三对包牌", "三对包牌: the feeder of three exposed pungs of a suit pays")]
     # one feeder of all three pays even when the winner self-draws
-    san_dui_bao_on_self_draw: Annotated[bool, Doc("三对包牌自摸也包", "三对包牌 applies on a self-draw too", LIABILITY)]
-    si_dui_zhuan_bao: Annotated[bool, Doc("四对转包", "四对转包: the feeder of the fourth pung takes the liability over", LIABILITY)]
-    shuang_ba_zhi_bao: Annotated[bool, Doc("双八支报警后点炮者包", "双八支 after a warning: the discarder pays", LIABILITY)]
+    san_dui_bao_on_self_draw: Annotated[bool, Doc("三对包牌自摸也包", "三对包牌 applies on a self-draw too")]
+    si_dui_zhuan_bao: Annotated[bool, Doc("四对转包", "四对转包: the feeder of the fourth pung takes the liability over")]
+    shuang_ba_zhi_bao: Annotated[bool, Doc("双八支报警后点炮者包", "双八支 after a warning: the discarder pays")]
     # 双四核 alarm (顶嘴子)
-    shuang_si_he_bao: Annotated[bool, Doc("双四核报警后顶嘴子者包", "双四核 after a warning: the key-tile discarder pays", LIABILITY)]
+    shuang_si_he_bao: Annotated[bool, Doc("双四核报警后顶嘴子者包", "双四核 after a warning: the key-tile discarder pays")]
     # 交算输赢分，不扣底分: a 交 win moves the win/loss score only (score_only), or the 子 too (chips_too)
     jiao_chips: Annotated[
         Literal["score_only", "chips_too"],
-        Doc("交是否扣子 (score_only: 只算输赢分)", "whether a 交 moves the 子 too (score_only: the score only)", LIABILITY),
+        Doc("交是否扣子 (score_only: 只算输赢分)", "whether a 交 moves the 子 too (score_only: the score only)"),
     ]
 
 
