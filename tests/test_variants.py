@@ -40,11 +40,18 @@ def test_each_shipped_ruleset_carries_its_variant_and_its_detectors(name: str) -
 
 
 def test_one_after_kong_detector_under_each_variants_own_key() -> None:
-    # Wuhu's detectors read a WuhuRead (variants/wuhu/patterns.py), the others a SetsRead (variants/common/read.py)
-    assert wuhu_patterns.DETECTORS["gang_hou_kai_hua"] is wuhu_patterns.gang_hou_kai_hua is VARIANTS["wuhu"].detectors["gang_hou_kai_hua"]
+    # Wuhu's WuhuRead and the others' SetsRead are both a HandRead (variants/common/read.py), which the shared detectors read
+    assert wuhu_patterns.DETECTORS["gang_hou_kai_hua"] is common.after_kong is VARIANTS["wuhu"].detectors["gang_hou_kai_hua"]
     assert chizhou_patterns.DETECTORS["gang_kai"] is common.after_kong
     assert pujiang_patterns.DETECTORS["gang_kai"] is common.after_kong
     assert "gang_kai" not in wuhu_patterns.DETECTORS and "gang_hou_kai_hua" not in chizhou_patterns.DETECTORS
+
+
+@pytest.mark.parametrize("key", ["dui_dui_hu", "qing_yi_se", "hun_yi_se", "tian_hu", "di_hu"])
+def test_a_pattern_every_variant_reads_alike_is_one_detector(key: str) -> None:
+    shared = getattr(common, key)
+    assert wuhu_patterns.DETECTORS[key] is shared
+    assert all(patterns.DETECTORS.get(key, shared) is shared for patterns in (chizhou_patterns, pujiang_patterns))
 
 
 def test_no_registration_by_import_side_effect() -> None:

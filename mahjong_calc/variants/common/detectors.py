@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ...core.shapes import CHOW_CODE, KONG_CODE
-from .read import SetsRead, chows
+from .read import HandRead, SetsRead, chows
 
 
-def dui_dui_hu(r: SetsRead) -> int:
+def dui_dui_hu(r: HandRead) -> int:
     """对对胡: every set is a pung or kong."""
     if not r.arranged:
         return 0
@@ -16,12 +16,12 @@ def dui_dui_hu(r: SetsRead) -> int:
     return 1
 
 
-def qing_yi_se(r: SetsRead) -> int:
+def qing_yi_se(r: HandRead) -> int:
     """清一色: one suit, no honours."""
     return int(r.suits == 1 and not r.honours)
 
 
-def hun_yi_se(r: SetsRead) -> int:
+def hun_yi_se(r: HandRead) -> int:
     """混一色: one suit plus honours."""
     return int(r.suits == 1 and r.honours)
 
@@ -36,16 +36,16 @@ def tong_tian(r: SetsRead) -> int:
     return 0
 
 
-def tian_hu(r: SetsRead) -> int:
+def tian_hu(r: HandRead) -> int:
     """天胡: complete as dealt."""
-    return int(r.ctx.heavenly)
+    return int(r.heavenly)
 
 
-def di_hu(r: SetsRead) -> int:
+def di_hu(r: HandRead) -> int:
     """地胡: won on the first discard."""
-    return int(r.ctx.earthly)
+    return int(r.earthly)
 
 
-def after_kong(r: SetsRead) -> int:
-    """杠开: won on the tile drawn after a kong (Chizhou and Pujiang list it as `gang_kai`)."""
-    return int(r.ctx.after_kong)
+def after_kong(r: HandRead) -> int:
+    """杠开: won on the tile drawn after a kong (Chizhou and Pujiang list it as `gang_kai`, Wuhu as `gang_hou_kai_hua`)."""
+    return int(r.after_kong)

@@ -1,6 +1,8 @@
-"""One reading of a hand as the Chizhou and Pujiang detectors see it: small ints and tuples.
+"""One reading of a hand as the detectors see it: small ints and tuples.
 
-A kernel keeps one `SetsRead` per hand and points it at each way of reading the tiles
+`HandRead` holds what every variant's reading has, and so what the shared detectors
+(detectors.py) read; Wuhu's `WuhuRead` (wuhu/patterns.py) and `SetsRead` (Chizhou, Pujiang)
+add their own facts. A Chizhou or Pujiang kernel keeps one `SetsRead` per hand and points it at each way of reading the tiles
 (`arrange`, or `shape` for Pujiang's other shapes); every detector has the same
 signature, `SetsRead -> times the pattern occurs`. A set is one int, `kind * 34 +
 first tile` (core/shapes.py: PUNG_CODE, CHOW_CODE, KONG_CODE). Plain typed Python, so
@@ -26,8 +28,24 @@ SAN_CAI_SHEN: Final = 4
 SHAPE_NAMES: Final = ("standard", "qi_dui", "zhen_13", "zhen_zhen_13", "san_cai_shen")
 
 
+class HandRead:
+    """The facts every variant's reading has: the suits (m, p, s) among every held tile, melds
+    included, whether an honour is held, how the hand was won, and the reading being looked at
+    (`sets`, the concealed sets first; `arranged` is False for a shape that is not pair + sets)."""
+
+    def __init__(self, suits: int, honours: bool, heavenly: bool, earthly: bool, after_kong: bool) -> None:
+        self.suits = suits
+        self.honours = honours
+        self.heavenly = heavenly
+        self.earthly = earthly
+        self.after_kong = after_kong
+        self.arranged = True
+        self.sets: tuple[int, ...] = ()
+        self.n_concealed = 0
+
+
 @final
-class SetsRead:
+class SetsRead(HandRead):
     """A hand being read: its facts (fixed per hand) and the reading being looked at.
 
     `sets` holds the concealed sets first, then the declared melds (from `n_concealed` on);
@@ -38,14 +56,11 @@ class SetsRead:
     """
 
     def __init__(self, ctx: WinContext, options: Any, suits: int, honours: bool, melds_concealed: tuple[bool, ...]) -> None:
+        super().__init__(suits, honours, ctx.heavenly, ctx.earthly, ctx.after_kong)
         self.ctx = ctx
         self.options = options
-        self.suits = suits  # suits (m, p, s) among every held tile, melds included
-        self.honours = honours  # any honour held
         self.melds_concealed = melds_concealed  # which declared melds are concealed kongs
         self.arranged = False
-        self.sets: tuple[int, ...] = ()
-        self.n_concealed = 0
         self.win_in = -1
         self.shape = STANDARD
         self.wilds = 0

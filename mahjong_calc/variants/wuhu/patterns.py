@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Final, final
 
 from ...core.context import WinContext
+from ..common import detectors as common
+from ..common.read import HandRead
 
 PUNG: Final = 0  # a set's code is kind * 34 + its first tile
 CHOW: Final = 1
@@ -19,7 +21,7 @@ KONG: Final = 2
 
 
 @final
-class WuhuRead:
+class WuhuRead(HandRead):
     """One hand being read: its facts (fixed per hand) and the arrangement being looked at.
 
     `sets` holds the concealed sets first, then the declared melds (from `n_concealed` on).
@@ -29,23 +31,16 @@ class WuhuRead:
     def __init__(self, suit_len: tuple[int, int, int], honours: bool, melds: tuple[int, ...], melds_concealed: tuple[bool, ...],
                  self_draw: bool, after_kong: bool, heavenly: bool, earthly: bool, tong_tian_overlapping: bool, si_he_exposed_pung: bool,
                  si_he_three_extra: bool, kongs_same_suit: bool, ctx: WinContext | None = None) -> None:
+        super().__init__((suit_len[0] > 0) + (suit_len[1] > 0) + (suit_len[2] > 0), honours, heavenly, earthly, after_kong)
         self.ctx = ctx
         self.melds = melds  # the declared sets' codes
         self.melds_concealed = melds_concealed  # which of them are concealed kongs
         self.self_draw = self_draw
-        self.after_kong = after_kong
-        self.heavenly = heavenly
-        self.earthly = earthly
         self.tong_tian_overlapping = tong_tian_overlapping
         self.si_he_exposed_pung = si_he_exposed_pung
         self.si_he_three_extra = si_he_three_extra
         self.kongs_same_suit = kongs_same_suit
         self.suit_len = suit_len  # tiles of each suit held, melds included (a kong counts 4)
-        self.suits = (suit_len[0] > 0) + (suit_len[1] > 0) + (suit_len[2] > 0)
-        self.honours = honours
-        # the arrangement being read
-        self.sets: tuple[int, ...] = ()
-        self.n_concealed = 0
         self.si_he = -1  # 四核 tiles of this arrangement, once counted (-1: not yet)
 
     def arrange(self, sets: tuple[int, ...], n_concealed: int) -> None:
@@ -53,24 +48,6 @@ class WuhuRead:
         self.sets = sets
         self.n_concealed = n_concealed
         self.si_he = -1
-
-
-def dui_dui_hu(r: WuhuRead) -> int:
-    """对对胡: every set is a pung or kong."""
-    for code in r.sets:
-        if CHOW * 34 <= code < KONG * 34:
-            return 0
-    return 1
-
-
-def qing_yi_se(r: WuhuRead) -> int:
-    """清一色: one suit, no honours."""
-    return int(r.suits == 1 and not r.honours)
-
-
-def hun_yi_se(r: WuhuRead) -> int:
-    """混一色: one suit plus honours."""
-    return int(r.suits == 1 and r.honours)
 
 
 def tong_tian(r: WuhuRead) -> int:
@@ -136,33 +113,18 @@ def shuang_ba_zhi(r: WuhuRead) -> int:
     return 0
 
 
-def gang_hou_kai_hua(r: WuhuRead) -> int:
-    """杠后开花: won on the tile drawn after a kong."""
-    return int(r.after_kong)
-
-
-def tian_hu(r: WuhuRead) -> int:
-    """天胡: complete as dealt."""
-    return int(r.heavenly)
-
-
-def di_hu(r: WuhuRead) -> int:
-    """地胡: won on the first discard."""
-    return int(r.earthly)
-
-
 WuhuDetector = Callable[[WuhuRead], int]
 
 # The keys a Wuhu ruleset may list under `patterns:` (each with its role, 嘴子 or 交).
 DETECTORS: dict[str, WuhuDetector] = {
-    "dui_dui_hu": dui_dui_hu,
+    "dui_dui_hu": common.dui_dui_hu,
     "tong_tian": tong_tian,
     "si_he": si_he,
-    "hun_yi_se": hun_yi_se,
-    "gang_hou_kai_hua": gang_hou_kai_hua,
-    "qing_yi_se": qing_yi_se,
+    "hun_yi_se": common.hun_yi_se,
+    "gang_hou_kai_hua": common.after_kong,
+    "qing_yi_se": common.qing_yi_se,
     "shuang_si_he": shuang_si_he,
     "shuang_ba_zhi": shuang_ba_zhi,
-    "tian_hu": tian_hu,
-    "di_hu": di_hu,
+    "tian_hu": common.tian_hu,
+    "di_hu": common.di_hu,
 }
