@@ -121,6 +121,9 @@ def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, frozenset[int], bool]:
     return entry[1], entry[2], entry[3]
 
 
+_DIGITS: tuple[tuple[str, ...], ...] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
+
+
 def _concealed_json(counts: list[int]) -> str:
     """format_tiles of the concealed tiles, as JSON: sorted, one suit letter per run."""
     out: list[str] = ['"']
@@ -130,7 +133,7 @@ def _concealed_json(counts: list[int]) -> str:
         for i in range(9 if suit < 3 else 7):
             n = counts[base + i]
             if n:
-                out.append(str(i + 1) * n)
+                out.append(_DIGITS[i][n] if n <= 4 else str(i + 1) * n)
                 run = True
         if run:
             out.append("mpsz"[suit])
