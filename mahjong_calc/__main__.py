@@ -1,5 +1,5 @@
 """`python -m mahjong_calc` runs the CLI."""
 
-from .cli.app import main
+from .cli.entry import main
 
 main()

@@ -47,6 +47,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.common.row",
     "mahjong_calc.variants.wuhu.row",
     "mahjong_calc.variants.chizhou.row",
+    "mahjong_calc.variants.pujiang.row",
     "mahjong_calc.api.row",
 )
 
@@ -82,25 +83,30 @@ def _is_extension(origin: str | None) -> bool:
     return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
+def _runs_compiled(name: str) -> bool:
+    """Whether this process imports (or has imported) the module `name` as a compiled extension.
+
+    Finding a module not yet imported imports its parent packages (a variant's, for its kernel)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        origin = getattr(module, "__file__", None)
+    else:
+        spec = importlib.util.find_spec(name)
+        origin = None if spec is None else spec.origin
+    return _is_extension(origin)
+
+
 def compiled_modules() -> tuple[str, ...]:
     """The listed modules this process imports (or has imported) as compiled extensions."""
-    out: list[str] = []
-    for name in MODULES:
-        module = sys.modules.get(name)
-        if module is not None:
-            origin = getattr(module, "__file__", None)
-        else:
-            spec = importlib.util.find_spec(name)
-            origin = None if spec is None else spec.origin
-        if _is_extension(origin):
-            out.append(name)
-    return tuple(out)
+    return tuple(name for name in MODULES if _runs_compiled(name))
 
 
 @cache
 def kernel_compiled(scorer: str) -> bool:
-    """Whether the kernel of the variant scorer `scorer` (variants/<scorer>/kernel.py) runs compiled."""
-    return f"mahjong_calc.variants.{scorer}.kernel" in compiled_modules()
+    """Whether the kernel of the variant scorer `scorer` (variants/<scorer>/kernel.py) runs compiled
+    (asking imports that variant's package alone, not every variant's)."""
+    name = f"mahjong_calc.variants.{scorer}.kernel"
+    return name in MODULES and _runs_compiled(name)
 
 
 def status() -> str:

@@ -155,3 +155,38 @@ def test_rules_file_takes_the_full_path(tmp_path: Any) -> None:
         assert outcome(key).variant == "house"
     finally:
         configure(before)
+
+
+# --- the hand text read without a regex: exactly the one-pass notation, nothing else -------------
+
+PLAIN = r"(?:[1-9]+[mps]|[1-7]+z)+"  # what tiles.parse_tiles reads in one pass
+
+
+@pytest.mark.parametrize("text", [
+    "123456m13m99p555p2m", "7z8p6p3m7z9p7p9p3m6p9p9p3m7z", "1234567z", "1m", "", "m", "12", "0m", "8z", "9z1m", "11mm",
+    "1m2", "１m", "1M", "123m ", " 123m", "1x", "12m3", "z1", "1p" * 101, "1p" * 100, "٣m", "1m\n",
+])
+def test_the_hand_text_reader_takes_exactly_the_plain_notation(text: str) -> None:
+    import re
+
+    from mahjong_calc.api.row import _tile_counts
+    from mahjong_calc.core.tiles import MAX_INPUT, parse_tiles
+
+    counts = [0] * 34
+    last = _tile_counts(text, counts)
+    plain = len(text) <= MAX_INPUT and re.fullmatch(PLAIN, text) is not None
+    assert (last >= 0) == plain, text
+    if plain:
+        tiles = parse_tiles(text)
+        assert counts == [tiles.count(t) for t in range(34)] and last == tiles[-1]
+
+
+def test_the_hand_text_reader_on_random_texts() -> None:
+    import re
+
+    from mahjong_calc.api.row import _tile_counts
+
+    rng = random.Random(7)
+    for _ in range(20000):
+        text = "".join(rng.choice("0123456789mpsz x") for _ in range(rng.randint(0, 12)))
+        assert (_tile_counts(text, [0] * 34) >= 0) == (re.fullmatch(PLAIN, text) is not None), text

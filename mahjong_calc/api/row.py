@@ -21,7 +21,6 @@ kernel and assembles the row's pieces from its own cached texts.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,9 +44,6 @@ _Read = tuple[list[int], tuple[int, ...], tuple[bool, ...], list[str], list[Meld
 
 encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
 
-_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # the notation tiles.parse_tiles reads in one pass
-_RUN = re.compile(r"([1-9]+)([mpsz])")
-_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 TILE_JSON = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
 KEPT = 4096  # entries each cache below keeps before it starts afresh
 
@@ -125,6 +121,9 @@ def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, frozenset[int], bool]:
     return entry[1], entry[2], entry[3]
 
 
+_DIGITS: tuple[tuple[str, ...], ...] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
+
+
 def _concealed_json(counts: list[int]) -> str:
     """format_tiles of the concealed tiles, as JSON: sorted, one suit letter per run."""
     out: list[str] = ['"']
@@ -134,7 +133,7 @@ def _concealed_json(counts: list[int]) -> str:
         for i in range(9 if suit < 3 else 7):
             n = counts[base + i]
             if n:
-                out.append(str(i + 1) * n)
+                out.append(_DIGITS[i][n] if n <= 4 else str(i + 1) * n)
                 run = True
         if run:
             out.append("mpsz"[suit])
@@ -142,22 +141,55 @@ def _concealed_json(counts: list[int]) -> str:
     return "".join(out)
 
 
+def _suit_base(letter: int) -> int:
+    """The first tile of the suit a letter's code names (m p s z), -1 for any other character."""
+    if letter == 109:  # m
+        return 0
+    if letter == 112:  # p
+        return 9
+    if letter == 115:  # s
+        return 18
+    if letter == 122:  # z
+        return 27
+    return -1
+
+
+def _tile_counts(text: str, counts: list[int]) -> int:
+    """Add the tiles of `text` to `counts` and give the last tile; -1 (counts then spoiled) unless `text`
+    is the notation tiles.parse_tiles reads in one pass: runs of digits 1-9, each ended by m, p or s
+    (1-7 for z), at most MAX_INPUT characters."""
+    n = len(text)
+    if n > MAX_INPUT:
+        return -1
+    start = 0  # the first digit of the run not yet ended
+    last = -1
+    for i in range(n):
+        code = ord(text[i])
+        if 49 <= code <= 57:  # 1-9
+            continue
+        base = _suit_base(code)
+        if base < 0 or i == start:
+            return -1
+        for j in range(start, i):
+            digit = ord(text[j]) - 49
+            if base == 27 and digit > 6:
+                return -1
+            last = base + digit
+            counts[last] += 1
+        start = i + 1
+    return last if start == n else -1
+
+
 def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
           kong_texts: Sequence[str]) -> _Read | None:
     """A hand's counts, set codes, kong flags, melds' JSON and Melds and winning tile, checked as the
     full path checks them (None: the full path answers)."""
-    if len(text) > MAX_INPUT or not _PLAIN.fullmatch(text):
+    counts = [0] * NUM_TILES
+    last = _tile_counts(text, counts)
+    if last < 0:
         return None
     _, allowed, chows_allowed = _head(rs)
-    counts = [0] * NUM_TILES
-    last = 0
-    n_concealed = 0
-    for digits, suit in _RUN.findall(text):
-        base = _BASE[suit]
-        n_concealed += len(digits)
-        for d in digits:
-            last = base + ord(d) - 49
-            counts[last] += 1
+    n_concealed = sum(counts)
     melds: list[int] = []
     kong_flags: list[bool] = []
     shown: list[str] = []
@@ -190,9 +222,12 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
     if win_text is None:
         win = last
     else:
-        if len(win_text) != 2 or not _PLAIN.fullmatch(win_text):
+        if len(win_text) != 2:
             return None
-        win = _BASE[win_text[1]] + ord(win_text[0]) - 49
+        digit, base = ord(win_text[0]) - 49, _suit_base(ord(win_text[1]))
+        if not 0 <= digit <= (6 if base == 27 else 8) or base < 0:
+            return None
+        win = base + digit
         if not counts[win]:
             return None
     for t in range(NUM_TILES):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 import sys
@@ -53,9 +54,13 @@ def run_file(
         resolve_ruleset(None, rules, overrides)  # a bad file or --set is exit 2, before anything is read
     before = current_defaults()
     configure(defaults)
+    frozen = gc.get_freeze_count()
+    gc.freeze()  # what is loaded by now lives through the run: keep it out of the collector's walks
     try:
         return _run(name, input_format, out_format, jobs, fail_fast, defaults)
     finally:
+        if not frozen:  # a caller's own frozen objects stay so
+            gc.unfreeze()
         configure(before)  # a run in a process that goes on (a library call, a test) leaves no --rules/--set behind
 
 

@@ -19,10 +19,8 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import IO, Any, NamedTuple, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, write_all, write_file
@@ -31,6 +29,9 @@ from .items import LINES, RawRecord, item_size
 from .output import CSV_COLUMNS, csv_row, csv_text, extra_header, jsonl_line, rows_written
 from .readers import BLOCK, BLOCK_BYTES
 from .tally import Tally
+
+if TYPE_CHECKING:  # imported where a pool starts: --jobs 1 never needs multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progress bar
 CHUNK_BYTES = BLOCK_BYTES  # ... or fewer: a chunk ends at the record that brings it to 2 MiB
@@ -193,6 +194,8 @@ def _fork_context() -> Any:
 
 
 def _executor(jobs: int, context: Any) -> ProcessPoolExecutor:
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_init, initargs=(os.getpid(), current_defaults()))
 
 
@@ -224,6 +227,7 @@ def _in_pool(
     the workers, that carries the chunk's output back (see `process_chunk_into`).
     """
     import tempfile
+    from concurrent.futures import Future
 
     window = WINDOW_PER_JOB * jobs + 2
     context = _fork_context()
@@ -256,6 +260,8 @@ def _in_pool(
 
 
 def _failure(error: BaseException) -> str:
+    from concurrent.futures.process import BrokenProcessPool
+
     if isinstance(error, BrokenProcessPool):
         return "a worker process died"
     return f"a chunk could not be scored ({type(error).__name__}: {str(error)[:200]})"

@@ -12,9 +12,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from ..core.errors import InputError
-from .csv_reader import read_csv
 from .items import ERR, LINES, READ_SIZE, RECORD_LIMIT, BytesRead, RawRecord, too_large
-from .yaml_reader import read_yaml
 
 BLOCK = 500  # JSON Lines per block
 BLOCK_BYTES = 1 << 21  # ... or fewer: a block ends at the line that brings it to 2 MiB
@@ -45,8 +43,12 @@ def read_items(stream: IO[bytes], fmt: str, pos: BytesRead | None = None, block:
     pos = pos or BytesRead()
     if fmt == "jsonl":
         return read_jsonl(stream, pos, block, read_size)
-    if fmt == "csv":
+    if fmt == "csv":  # each reader imported where its format is read
+        from .csv_reader import read_csv
+
         return read_csv(stream, pos)
+    from .yaml_reader import read_yaml
+
     return read_yaml(stream, pos)
 
 

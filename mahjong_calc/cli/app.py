@@ -15,7 +15,7 @@ import json
 import sys
 from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -268,7 +268,9 @@ def _lang_in(args: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the app; usage errors honour --json; no traceback ever reaches a user."""
+    """Run a command line through Typer: usage errors honour --json; no traceback ever reaches a user.
+
+    The `mjcalc` entry point is cli/entry.py's `main`, which runs a plain batch line itself."""
     args = sys.argv[1:] if argv is None else argv
     command = typer.main.get_command(app)
     install()  # every write to stdout takes all its bytes, or fails as an OutputError
@@ -276,6 +278,16 @@ def main(argv: list[str] | None = None) -> None:
         code = command.main(args=args, prog_name="mjcalc", standalone_mode=False)
         if sys.stdout is not None:
             emit(None)
+    except Exception as exc:
+        handle_failure(exc, args, command)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def handle_failure(exc: BaseException, args: list[str], command: Any = None) -> NoReturn:
+    """What running the command line `args` that raised `exc` ends with: one clean line on stderr
+    and an exit status (`exc` itself again where it is none of these)."""
+    try:
+        raise exc
     except typer.TyperException as exc:  # usage errors: unknown option, missing argument, bad choice
         from .usage import is_usage_error, usage_text
 
@@ -283,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
         if chosen is not None:  # the parser stopped before --lang took effect
             set_language(chosen)
         fail("usage_error", usage_text(exc) if is_usage_error(exc) else exc.format_message(),
-             2, _json_requested(args, command))
+             2, _json_requested(args, command or typer.main.get_command(app)))
     except typer.Abort:
         typer.echo(f"mjcalc: {N_('aborted')}", err=True)
         _flush_or_silence()
@@ -293,9 +305,9 @@ def main(argv: list[str] | None = None) -> None:
     except UnicodeEncodeError as exc:  # Rich writes to stdout itself
         if exc.encoding.replace("-", "").lower() == "utf8":  # not the terminal's doing (a lone surrogate): a bug
             fail("internal_error", f"internal error (UnicodeEncodeError: {exc}); please report this hand", 3,
-                 _json_requested(args, command))
+                 _json_requested(args, command or typer.main.get_command(app)))
         _output_failed(EncodingError(encoding()).cause, True)
     except Exception as exc:  # a bug: say so in one line, never a traceback
         message = N_("internal error ({type}: {detail}); please report this hand", type=type(exc).__name__, detail=str(exc))
-        fail("internal_error", message, 3, _json_requested(args, command))
-    sys.exit(code if isinstance(code, int) else 0)
+        fail("internal_error", message, 3, _json_requested(args, command or typer.main.get_command(app)))
+    raise AssertionError("unreachable")  # every branch above exits

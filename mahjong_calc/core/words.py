@@ -216,7 +216,11 @@ class Text:
         return isinstance(other, Text) and (self.msgid, dict(self.params)) == (other.msgid, dict(other.params))
 
     def __hash__(self) -> int:
-        return hash(self.msgid)
+        # by the parameters too: texts of one msgid (a refusal's, with its numbers) are keys of one cache
+        try:
+            return hash((self.msgid, frozenset(self.params.items())))
+        except TypeError:  # a parameter that cannot be hashed (a list): the msgid alone
+            return hash(self.msgid)
 
 
 def N_(msgid: str, **params: object) -> Text:
