@@ -18,12 +18,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..batch.csv_reader import read_csv
-from ..batch.items import CSV, ERR, BytesRead
 from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
 from . import game_file
-from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
 from .fields import computed_fields, hand_kinds
 from .game_file import GameFile, GameFileError, RawHand, check_header
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
@@ -324,6 +321,10 @@ def _sections(items: Iterator[_Head | RawHand]) -> Iterator[GameFile]:
 
 def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
     """Every game's header checked in a first pass that keeps none of them; the second pass builds each again."""
+    # the CSV reader (and with it the batch package) only for a CSV log: JSON Lines and YAML start without it
+    from ..batch.csv_reader import read_csv
+    from ..batch.items import CSV, ERR, BytesRead
+    from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
 
     def header_of(line: int, payload: Mapping[str, str], game: str | None) -> dict[str, Any]:
         where = f"{name}: line {line}" + (f" (game {game})" if game is not None else "")
