@@ -51,6 +51,9 @@ class GameFields:
         self.drawn: tuple[str, ...] = ("self_draw", *self.self_drawn)  # any of them set: the winner drew the tile
         # each of record_flags with its default and whether it is a bool
         self.given: tuple[tuple[str, Any, bool], ...] = tuple((n, by_name[n].default, by_name[n].kind == "bool") for n in self.record_flags)
+        # a winner's values of them when the record gives none, in that order; and which of them are bools
+        self.flag_defaults: dict[str, Any] = {n: (bool(default) if is_bool else default) for n, default, is_bool in self.given}
+        self.flag_bools: dict[str, bool] = {n: is_bool for n, _, is_bool in self.given}
         self.checked: tuple[str, ...] = (*self.record_flags, *self.table_fields)  # the fields that check_variant checks
         self.dealer_variants: tuple[str, ...] | None = by_name["dealer"].variants  # None: every variant
         # scorer -> the fields a record may give that its variant does not take

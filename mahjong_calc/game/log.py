@@ -199,7 +199,8 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
     lines.seek(0)
     if count <= 1:  # one game: the one-game reader, which says what is wrong with its first line
         header, stream = game_file._jsonl(name, lines)
-        return Games(1, iter((check_header(with_defaults(header, defaults, name), (_keep(h, mode) for h in stream), name),)))
+        hands = stream if mode != "keep" else (_keep(h, mode) for h in stream)  # only `keep` takes anything out of a hand
+        return Games(1, iter((check_header(with_defaults(header, defaults, name), hands, name),)))
 
     def items() -> Iterator[_Head | RawHand]:
         count = 0
@@ -215,7 +216,8 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                         continue
                     count += 1
                     try:
-                        yield _keep(RawHand(count, json.loads(line)), mode)
+                        raw = RawHand(count, json.loads(line))
+                        yield raw if mode != "keep" else _keep(raw, mode)
                     except (ValueError, RecursionError) as exc:
                         yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
             except OSError as exc:
