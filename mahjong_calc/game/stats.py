@@ -36,7 +36,7 @@ class Biggest:
 
 
 COUNT_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received")
-SEASON_CACHE_HANDS = 16384  # scored hands a season keeps between games (a game's own bound): past it the cache starts again
+SEASON_CACHE_HANDS = 8192  # scored hands a season keeps between games: past it the cache starts again, so memory stays flat
 
 
 @dataclass
