@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -87,12 +89,16 @@ def main() -> None:
             cpu.append(time.process_time() - start_cpu)
         print(f"  library (open_games + Season.add): {statistics.median(times):.2f} s wall, {statistics.median(cpu):.2f} s CPU, "
               f"median of {args.runs}; {season.hands:,} hands, {season.errors} error rows")
-        walls = []
+        walls, cpus = [], []
         for _ in range(args.runs):
             start = time.perf_counter()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, "-m", "mahjong_calc", "stats", str(path), "--json"], stdout=subprocess.DEVNULL, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             walls.append(time.perf_counter() - start)
-        print(f"  mjcalc stats FILE --json: {statistics.median(walls):.2f} s wall, median of {args.runs}")
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        print(f"  mjcalc stats FILE --json: {statistics.median(walls):.2f} s wall, {statistics.median(cpus):.2f} s CPU, median of {args.runs}")
+        print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine inflates wall time)")
 
 
 def bench_memory(hands: int, variant: str, seed: int) -> None:

@@ -25,6 +25,9 @@ from ..core.errors import MjcalcError
 from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, encoding, install, silence
 from ..core.words import N_, Text, language_from_env, set_language
 from ..present.render import clean, error_json, error_line, message_of
+from .coerce import install as install_quick_coercion
+
+install_quick_coercion()  # plain values without Typer's Pydantic adapters (start-up time)
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {

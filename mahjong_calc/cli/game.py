@@ -197,6 +197,7 @@ def _game_title(game: GameFile, number: int, lang: str) -> str:
 
 
 PROGRESS_EVERY = 256  # hands between two updates of the progress bar
+FREEZE_EVERY = 1024  # hands between two freezes of what the fold keeps (game/collector.py)
 
 
 class Bar:
@@ -244,8 +245,12 @@ class Bar:
 
 def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) -> Iterator[HandRow]:
     """The fold's rows; each error row's stderr line is kept aside, to be written after the output."""
+    from ..game.collector import FreezeAsItGoes
+
     count = 0
+    pace = FreezeAsItGoes(FREEZE_EVERY)
     for row in fold:
+        pace.step()
         if row.error is not None:
             errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render() + "\n")
         count += 1

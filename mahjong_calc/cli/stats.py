@@ -81,6 +81,9 @@ def stats(
     raise typer.Exit(1 if season.errors else 0)
 
 
+FREEZE_GAMES = 64  # games between two freezes of what the season keeps (game/collector.py)
+
+
 def _default_db() -> Path:
     """The database `game list` reads: $MJCALC_DB, else the default path."""
     from ..live.store import default_db_path
@@ -91,22 +94,30 @@ def _default_db() -> Path:
 def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None,
              defaults: dict[str, Any], extra_fields: str) -> int:
     """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
+    import gc
+
+    from ..game.collector import FreezeAsItGoes
     from ..game.log import open_games
     from ..game.stats import within
 
     undated = 0
-    for name in _once(files):
-        games = open_games(name, defaults, extra_fields)
-        for i, game in enumerate(games, 1):
-            date = game.header.get("date")
-            chosen = within(date, start, end)
-            undated += chosen is None
-            if not chosen or (player is not None and player not in game.players):
-                for _ in game.hands:  # read past it
-                    pass
-                continue
-            label = game.label if game.label is not None else str(i)
-            season.add(game, name if games.count == 1 else f"{name}#{label}", date)
+    pace = FreezeAsItGoes(FREEZE_GAMES)
+    try:
+        for name in _once(files):
+            games = open_games(name, defaults, extra_fields)
+            for i, game in enumerate(games, 1):
+                pace.step()
+                date = game.header.get("date")
+                chosen = within(date, start, end)
+                undated += chosen is None
+                if not chosen or (player is not None and player not in game.players):
+                    for _ in game.hands:  # read past it
+                        pass
+                    continue
+                label = game.label if game.label is not None else str(i)
+                season.add(game, name if games.count == 1 else f"{name}#{label}", date)
+    finally:
+        gc.unfreeze()
     if db is not None:
         from ..live.store import Store
 

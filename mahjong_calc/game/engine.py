@@ -23,7 +23,7 @@ from ..core.errors import MjcalcError
 from ..core.flags import check_variant, in_field_words
 from ..core.hand import build_hand, check_table_copies, make_context, parse_meld
 from ..core.result import ScoreResult
-from ..core.seats import Position, absolute, relative, seat_index, split_source
+from ..core.seats import POSITIONS, Position, absolute, relative, seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
 from . import fields as hand_fields
 from .fields import _check_kind, _fail, _fields, _player, _pungs, _sourced, hand_kinds, winner_fields
@@ -75,8 +75,7 @@ class Report:
 
 
 
-@dataclass(frozen=True)
-class _Win:
+class _Win(NamedTuple):
     """One winner of a hand, read: what `score` and `settle` need."""
 
     seat: int
@@ -87,17 +86,18 @@ class _Win:
 # --- one hand -----------------------------------------------------------------------
 
 
-_TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))
+_TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))  # the first four of a winner's values
 CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
 _OPTIONS = "options"  # the game cache's key for the settlement options
 _CONTEXTS: dict[tuple[Any, ...], WinContext] = {}  # a winner's facts -> their checked WinContext
 _NAMES: dict[tuple[int, tuple[str, ...]], dict[Position, str]] = {}  # (winner, players) -> Table.names
+_TABLES: dict[tuple[Any, ...], Table] = {}  # (winner, players, sources) -> the Table of a hand with no other table facts
+_ABSOLUTE = tuple({position: absolute(winner, position) for position in POSITIONS} for winner in range(4))  # winner -> position -> seat
 
 
-def _context(values: dict[str, Any]) -> WinContext:
-    """make_context of a winner's facts (its values but the tiles), made once per distinct set of facts
-    (an error is not kept here: its traceback would keep the game alive; the game's cache keeps it)."""
-    key = tuple([v for k, v in values.items() if k not in _TILE_FIELDS])
+def _context(values: dict[str, Any], key: tuple[Any, ...]) -> WinContext:
+    """make_context of a winner's facts (its values but the tiles; `key`: those values), made once per distinct
+    set of facts (an error is not kept here: its traceback would keep the game alive; the game's cache keeps it)."""
     made = _CONTEXTS.get(key)
     if made is None:
         made = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
@@ -116,7 +116,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult |
     cached = game.cache.get(key)
     if cached is None:
         try:
-            ctx = _context(values)
+            ctx = _context(values, key[4:])  # the values after the tiles
             rs = game.ruleset
             won = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
             if isinstance(won, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
@@ -181,7 +181,7 @@ def _win_one(
         if f.get("robbing_kong"):
             raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
         raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
-    melds = _sourced(f.get("melds", []), w.seat, players, "melds:")
+    melds = _sourced(texts, w.seat, players, "melds:") if (texts := f.get("melds")) else []
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
             raise _fail("source_on_concealed_kong", "concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source", kong=kong)
@@ -217,13 +217,16 @@ def _win_one(
         "win": f.get("win"),
         "melds": tuple(m for m, _ in melds),
         "concealed_kongs": tuple(f.get("concealed_kongs", ())),
-        # self_draw, after_kong, ..., the flags a record gives (absent: the flag's default)
-        **{name: (bool(f.get(name, default)) if is_bool else f.get(name, default)) for name, default, is_bool in declared.given},
+        **declared.flag_defaults,  # self_draw, after_kong, ...: each flag's default, then the ones the record gives
         "dealer": dealer == w.seat,
         "dealer_seat": relative(w.seat, dealer) if dealer != w.seat else None,
         "discarder": relative(w.seat, discarder) if discarder is not None else None,
         "opponent_pungs": pungs,
     }
+    bools = declared.flag_bools
+    for name in f:
+        if (is_bool := bools.get(name)) is not None:
+            values[name] = bool(f[name]) if is_bool else f[name]
     if not _foreign(rs.scorer).isdisjoint(f):  # a flag the variant does not use is an error, never ignored
         given = {k: values[k] for k in declared.record_flags if k in f} | {k: f[k] for k in declared.table_fields if k in f}
         check_variant(given, rs.scorer, rs.name)
@@ -246,21 +249,28 @@ def _win_one(
     la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
     if "winner" in hua or "winner" in la_zi:
         raise _fail("bad_field", "hua: / la_zi: name the other players, not the winner {player}", player=players[w.seat])
-    table = Table(
-        sources=tuple(relative(w.seat, s) if s is not None else None for _, s in melds),
-        exposed=exposed,
-        hua=hua,  # type: ignore[arg-type]
-        la_zi=la_zi,  # type: ignore[arg-type]
-        piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
-        piao_count=int(f.get("piao_count", 0)),
-        sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
-        names=_names(w.seat, players),
-    )
+    sources = tuple([relative(w.seat, s) if s is not None else None for _, s in melds])
+    plain = not (exposed or hua or la_zi or piao_by is not None or sheng is not None or "piao_count" in f)
+    table = _TABLES.get(key := (w.seat, players, sources)) if plain else None  # a frozen Table: one per seat, players, sources
+    if table is None:
+        table = Table(sources=sources, exposed=exposed,
+            hua=hua,  # type: ignore[arg-type]
+            la_zi=la_zi,  # type: ignore[arg-type]
+            piao_by=relative(w.seat, piao_by) if piao_by is not None else None,
+            piao_count=int(f.get("piao_count", 0)),
+            sheng_zhang=relative(w.seat, sheng) if sheng is not None else None,  # type: ignore[arg-type]
+            names=_names(w.seat, players),
+        )
+        if plain:
+            if len(_TABLES) >= 1024:
+                _TABLES.clear()
+            _TABLES[key] = table
     try:
         settled = settle(result, ctx, table, rs)
     except MjcalcError as err:
         raise _in_game_words(err) from None
-    pays = [(absolute(w.seat, seat), amount) for seat, amount in settled.payments.items()]
+    seat_of = _ABSOLUTE[w.seat]
+    pays = [(seat_of[seat], amount) for seat, amount in settled.payments.items()]
     rows = [(absolute(w.seat, r.payer), r.code, r.zh, r.en, r.amount) for r in settled.liability]  # type: ignore[arg-type]
     return Scored(result, settled), pays, rows
 

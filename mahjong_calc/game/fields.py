@@ -51,6 +51,9 @@ class GameFields:
         self.drawn: tuple[str, ...] = ("self_draw", *self.self_drawn)  # any of them set: the winner drew the tile
         # each of record_flags with its default and whether it is a bool
         self.given: tuple[tuple[str, Any, bool], ...] = tuple((n, by_name[n].default, by_name[n].kind == "bool") for n in self.record_flags)
+        # a winner's values of them when the record gives none, in that order; and which of them are bools
+        self.flag_defaults: dict[str, Any] = {n: (bool(default) if is_bool else default) for n, default, is_bool in self.given}
+        self.flag_bools: dict[str, bool] = {n: is_bool for n, _, is_bool in self.given}
         self.checked: tuple[str, ...] = (*self.record_flags, *self.table_fields)  # the fields that check_variant checks
         self.dealer_variants: tuple[str, ...] | None = by_name["dealer"].variants  # None: every variant
         # scorer -> the fields a record may give that its variant does not take
@@ -58,6 +61,7 @@ class GameFields:
         # field -> the type of a value that needs no further check (a text, a flag, a player's name)
         self.plain: dict[str, type] = {n: {"str": str, "bool": bool, "player": str}[k] for n, k in self.hand_kinds.items()
                                        if k in ("str", "bool", "player")}
+        self.lists: frozenset[str] = frozenset(n for n, k in self.hand_kinds.items() if k == "list")  # melds, concealed_kongs
 
 
 game_fields: flag_table.Derived[GameFields] = flag_table.derived(GameFields)
@@ -145,9 +149,10 @@ def _fields(raw: Any) -> dict[str, Any]:
         raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
     out: dict[str, Any] = {}
     table = game_fields()
-    plain = table.plain
+    plain, lists = table.plain, table.lists
     for key, value in raw.items():
-        if type(value) is plain.get(key):  # most of a hand's fields: nothing more to check
+        # most of a hand's fields (a text, a flag, a player's name, a list of texts): nothing more to check
+        if type(value) is plain.get(key) or (type(value) is list and key in lists and all([type(x) is str for x in value])):
             out[key] = value
             continue
         if key in table.computed:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(NamedTuple):
     """`payer` pays `to` an `amount` for one winner of one hand; `chips`: it moves the 子 too."""
 
     payer: int

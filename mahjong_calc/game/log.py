@@ -18,12 +18,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..batch.csv_reader import read_csv
-from ..batch.items import CSV, ERR, BytesRead
 from ..core.batch_record import check_extra_fields
 from ..core.errors import InputError, MjcalcError, shown
 from . import game_file
-from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
 from .fields import computed_fields, hand_kinds
 from .game_file import GameFile, GameFileError, RawHand, check_header
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
@@ -202,7 +199,8 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
     lines.seek(0)
     if count <= 1:  # one game: the one-game reader, which says what is wrong with its first line
         header, stream = game_file._jsonl(name, lines)
-        return Games(1, iter((check_header(with_defaults(header, defaults, name), (_keep(h, mode) for h in stream), name),)))
+        hands = stream if mode != "keep" else (_keep(h, mode) for h in stream)  # only `keep` takes anything out of a hand
+        return Games(1, iter((check_header(with_defaults(header, defaults, name), hands, name),)))
 
     def items() -> Iterator[_Head | RawHand]:
         count = 0
@@ -218,7 +216,8 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                         continue
                     count += 1
                     try:
-                        yield _keep(RawHand(count, json.loads(line)), mode)
+                        raw = RawHand(count, json.loads(line))
+                        yield raw if mode != "keep" else _keep(raw, mode)
                     except (ValueError, RecursionError) as exc:
                         yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
             except OSError as exc:
@@ -324,6 +323,10 @@ def _sections(items: Iterator[_Head | RawHand]) -> Iterator[GameFile]:
 
 def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
     """Every game's header checked in a first pass that keeps none of them; the second pass builds each again."""
+    # the CSV reader (and with it the batch package) only for a CSV log: JSON Lines and YAML start without it
+    from ..batch.csv_reader import read_csv
+    from ..batch.items import CSV, ERR, BytesRead
+    from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
 
     def header_of(line: int, payload: Mapping[str, str], game: str | None) -> dict[str, Any]:
         where = f"{name}: line {line}" + (f" (game {game})" if game is not None else "")

@@ -13,8 +13,8 @@ from .engine import HandRow, Report, Scored, State
 from .game_file import GameFile
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
-_NAMES_JSON: dict[tuple[str, ...], tuple[str, ...]] = {}  # a game's players -> each name as JSON
-_BY_PLAYER: dict[tuple[str, ...], str] = {}  # each name as JSON -> the %-template of a {name: int} dict
+_NAMES_JSON: dict[tuple[str, ...], tuple[str, ...] | None] = {}  # a game's players -> each name as JSON (None: two share a name)
+_BY_PLAYER: dict[tuple[str, ...], tuple[str, str]] = {}  # each name as JSON -> the %-templates of a won hand's row
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -77,7 +77,7 @@ def _result_text(scored: Scored) -> str:
     settled = scored.settled
     liability = [row.to_dict() for row in settled.liability]
     if isinstance(scored.result, RowResult):
-        return scored.result.json_with(settled.payments, _encode(liability))
+        return scored.result.json_with(settled.payments, _encode(liability) if liability else "[]")
     return replace(scored.result, payments=dict(settled.payments), extra={**scored.result.extra, "liability": liability}).to_json()
 
 
@@ -85,24 +85,25 @@ def _names_json(players: Sequence[str]) -> tuple[str, ...] | None:
     """Each player's name as JSON, made once per game's players (None: two share a name, and the
     dicts by player keep only one of them)."""
     key = tuple(players)
-    names = _NAMES_JSON.get(key)
-    if names is None:
-        if len(_NAMES_JSON) >= 1024:
-            _NAMES_JSON.clear()
-        names = _NAMES_JSON[key] = tuple(_encode(p) for p in key)
-    return names if len(set(key)) == len(key) else None
+    if key in _NAMES_JSON:
+        return _NAMES_JSON[key]
+    if len(_NAMES_JSON) >= 1024:
+        _NAMES_JSON.clear()
+    names = _NAMES_JSON[key] = tuple(_encode(p) for p in key) if len(set(key)) == len(key) else None
+    return names
 
 
-def _by_player_json(names: tuple[str, ...], values: Sequence[int] | None) -> str:
-    """{name: value, ...} as JSON, through a %-template made once per game's names."""
-    if values is None:
-        return "null"
-    template = _BY_PLAYER.get(names)
-    if template is None:
+def _won_templates(names: tuple[str, ...]) -> tuple[str, str]:
+    """A won hand's row as a %-template made once per game's names: with the 子 after it, and without (null)."""
+    templates = _BY_PLAYER.get(names)
+    if templates is None:
         if len(_BY_PLAYER) >= 1024:
             _BY_PLAYER.clear()
-        template = _BY_PLAYER[names] = "{" + ", ".join([name.replace("%", "%%") + ": %d" for name in names]) + "}"
-    return template % tuple(values)
+        by_player = "{" + ", ".join([name.replace("%", "%%") + ": %d" for name in names]) + "}"
+        head = ('{"no": %d, "dealer": %s, %s, "discarder": %s, "self_draw": %s, "result": %s, "settlement": {"changes": '
+                + by_player + ', "liability": %s, "chips_after": ')
+        templates = _BY_PLAYER[names] = (head + by_player + "}%s}", head + "null}%s}")
+    return templates
 
 
 def row_json(row: HandRow, players: Sequence[str]) -> str:
@@ -120,9 +121,9 @@ def row_json(row: HandRow, players: Sequence[str]) -> str:
     liability = "[]" if not row.liability else _encode(
         [{"payer": players[p], "code": code, "zh": zh, "en": en, "amount": amount} for p, code, zh, en, amount in row.liability])
     tail = "" if row.extra is None else f', "extra": {_encode(dict(row.extra))}'
-    return (f'{{"no": {_encode(row.no)}, "dealer": {names[row.dealer]}, {who}, "discarder": {discarder}, '
-            f'"self_draw": {"true" if row.self_draw else "false"}, "result": {result}, "settlement": {{"changes": '
-            f'{_by_player_json(names, row.changes)}, "liability": {liability}, "chips_after": {_by_player_json(names, row.chips_after)}}}{tail}}}')
+    head = (row.no, names[row.dealer], who, discarder, "true" if row.self_draw else "false", result, *row.changes, liability)
+    with_chips, without = _won_templates(names)  # an int's JSON is its %d
+    return without % (*head, tail) if row.chips_after is None else with_chips % (*head, *row.chips_after, tail)
 
 
 def _spliced(row: HandRow, players: Sequence[str]) -> str:

@@ -36,7 +36,7 @@ class Biggest:
 
 
 COUNT_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received")
-SEASON_CACHE_HANDS = 4096  # scored hands a season keeps between games: past it the cache starts again, so memory stays flat
+SEASON_CACHE_HANDS = 8192  # scored hands a season keeps between games: past it the cache starts again, so memory stays flat
 
 
 @dataclass
@@ -67,8 +67,9 @@ class Counts:
         return self.win_value / self.wins if self.wins else 0.0
 
     def merge(self, other: Counts) -> None:
-        for key in (*COUNT_KEYS, "win_value"):
-            setattr(self, key, getattr(self, key) + getattr(other, key))
+        mine = vars(self)
+        for key, value in vars(other).items():  # a Counts holds its counts only
+            mine[key] += value
 
 
 @dataclass
@@ -128,7 +129,7 @@ class Season:
         players = [self.players.setdefault(p, PlayerStats()) for p in names]
         people = [Counts() for _ in names]  # this game's counts, added to the season's at its end
         patterns = self.patterns.setdefault(variant, Counter())
-        hands = 0
+        hands = draws = 0  # every player's hands and draws in this game
         fold = Fold(game)
         for row in fold:
             if row.error is not None:
@@ -137,11 +138,8 @@ class Season:
                 self.first_errors.setdefault(row.error.code, f"{name}: hand {row.no}: {row.error.message}")
                 continue
             hands += 1
-            for person in people:
-                person.hands += 1
             if row.draw:
-                for person in people:
-                    person.draws += 1
+                draws += 1
                 continue
             if row.discarder is not None and not row.self_draw:
                 people[row.discarder].deal_ins += 1
@@ -159,7 +157,7 @@ class Season:
                     people[absolute(seat, liable.payer)].liability_paid += liable.amount  # type: ignore[arg-type]
                     winner.liability_received += liable.amount
         for player, person, total in zip(players, people, fold.state.totals, strict=True):
-            person.games = 1
+            person.games, person.hands, person.draws = 1, hands, draws
             person.net = total
             player.merge(person)
             player.by_variant.setdefault(variant, Counts()).merge(person)

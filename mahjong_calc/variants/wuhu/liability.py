@@ -79,10 +79,7 @@ def liable(result: ScoredWin, ctx: WinContext, table: Table, opt: WuhuSettlement
         kong_suits = [m.first // 9 for m in kongs]
         two = {s for s in kong_suits if kong_suits.count(s) >= 2}
         # 另一个颜色: a number suit (花色) other than the kongs'; 红中 and the winds have none
-        other_pung = any(
-            s.meld.kind == "pung" and not is_honour(s.meld.first) and s.meld.first // 9 not in two for s in exposed
-        )
-        if two and other_pung:
+        if two and any(s.meld.kind == "pung" and not is_honour(s.meld.first) and s.meld.first // 9 not in two for s in exposed):
             return discarder, "shuang_ba_zhi_bao"
     if opt.shuang_si_he_bao and discarder:
         pungs = [s.meld.first for s in exposed if s.meld.kind == "pung" and not is_honour(s.meld.first)]
