@@ -6,8 +6,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc.core.shapes import _sets_only, splits, waits
-from mahjong_calc.core.tiles import NUM_TILES
+from mahjong_calc.core.shapes import SetKind, splits, waits
+from mahjong_calc.core.tiles import NUM_TILES, is_honour
+
+
+def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int], ...]]:
+    """All ways to cut `counts` (tiles from `start` on) into pungs and chows."""
+    i = start
+    while i < NUM_TILES and counts[i] == 0:
+        i += 1
+    if i == NUM_TILES:
+        return [()]
+    found: list[tuple[tuple[SetKind, int], ...]] = []
+    if counts[i] >= 3:
+        counts[i] -= 3
+        found += [(("pung", i),) + rest for rest in _sets_only(counts, i)]
+        counts[i] += 3
+    if not is_honour(i) and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+        for j in (i, i + 1, i + 2):
+            counts[j] -= 1
+        found += [(("chow", i),) + rest for rest in _sets_only(counts, i)]
+        for j in (i, i + 1, i + 2):
+            counts[j] += 1
+    return found
 
 
 def reference_splits(counts: tuple[int, ...]) -> tuple[object, ...]:
