@@ -1,7 +1,7 @@
 """Split concealed tiles into a pair plus sets, find waits, place the winning tile.
 
-Everything here works on 34-int count tuples and is memoised on them, so a batch
-that sees the same shapes again pays for the search once.
+Everything here works on 34-int count tuples, suit by suit; each suit's cuts and checks
+are memoised on its counts, which even a batch of distinct hands sees again and again.
 """
 
 from __future__ import annotations
@@ -101,8 +101,7 @@ def _fits(c: list[int], n: int, suited: bool) -> bool:
     pungs), so the cut is found rank by rank."""
     if not suited:
         return all(c[i] in (0, 3) for i in range(n))
-    a = 0  # chows that start at the tile before this one
-    b = 0  # and two before
+    a = b = 0  # the chows that start at the tile before this one (a), and two before (b)
     for i in range(n):
         r = c[i] - a - b
         if r < 0:
@@ -115,13 +114,14 @@ def _fits(c: list[int], n: int, suited: bool) -> bool:
     return True
 
 
-def _fits_with_pair(c: list[int], n: int, suited: bool) -> bool:
-    """Whether c[0:n] is a pair plus pungs and chows (c is restored). In a number suit only a
-    pair's tile p with 2p = the sum of (tile x count) mod 3 can do (a set adds 0 mod 3)."""
-    weight = 0
-    if suited:
-        for i in range(n):
-            weight += i * c[i]
+def _weight(c: list[int]) -> int:
+    """The sum of (tile x count) over a suit: a set adds 0 to it mod 3, a pair of tile p 2p."""
+    return sum([i * n for i, n in enumerate(c)])
+
+
+def _fits_with_pair(c: list[int], n: int, suited: bool, weight: int) -> bool:
+    """Whether c[0:n] is a pair plus pungs and chows (c is restored; `weight` is its `_weight`,
+    read in a number suit only): there only a pair's tile p with 2p = weight mod 3 can do."""
     for p in range(n):
         if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):
             c[p] -= 2
@@ -211,10 +211,7 @@ def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[in
         c = list(part)
         n = len(c)
         suited = g < 3
-        weight = 0
-        if suited:
-            for i in range(n):
-                weight += i * c[i]
+        weight = _weight(c)
         pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
         for p in range(n):
             if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
@@ -236,7 +233,7 @@ def _ok_now(c: list[int], honour: bool) -> bool:
     size = sum(c) % 3
     if size == 0:
         return _fits(c, len(c), not honour)
-    return size == 2 and _fits_with_pair(c, len(c), not honour)
+    return size == 2 and _fits_with_pair(c, len(c), not honour, 0 if honour else _weight(c))
 
 
 def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
@@ -251,7 +248,6 @@ def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
     return found
 
 
-@lru_cache(maxsize=4096)
 def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every pair + sets split of the concealed tiles (count tuple of 34), each set as its code.
 
@@ -309,7 +305,14 @@ def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
     out: list[int] = []
     work = list(part)
     size = len(part)
+    after = (sum(part) + 1) % 3  # the suit's size with the tile, mod 3
+    if after == 1:
+        memo[part] = ()
+        return ()
+    weight = 0 if honour else _weight(work)
     for i in range(size):
+        if after == 0 and not honour and (weight + i) % 3:
+            continue  # sets only: a number suit's weight with the tile must be 0 mod 3
         # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
         near = part[i] > 0
         if not near and not honour:
@@ -320,7 +323,7 @@ def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
         if not near or work[i] >= 4:
             continue
         work[i] += 1
-        if _ok_now(work, honour):
+        if _fits(work, size, not honour) if after == 0 else _fits_with_pair(work, size, not honour, weight + i):
             out.append(i)
         work[i] -= 1
     found = tuple(out)
@@ -333,12 +336,9 @@ def clear_tables() -> None:
     for memos in (_CUT_MEMO, _PAIR_MEMO, _OK_MEMO, _COMPLETION_MEMO):
         for memo in memos:
             memo.clear()
-    split_codes.cache_clear()
     splits.cache_clear()
-    waits.cache_clear()
 
 
-@lru_cache(maxsize=4096)
 def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """Tiles that complete `counts13` into pair + sets.
 
@@ -434,12 +434,8 @@ def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int)
                 holds = first <= win <= first + 2
             else:
                 holds = code == win
-            if holds:
-                k = 0
-                while k < index and raw[k] != code:
-                    k += 1
-                if k == index:  # each distinct set once
-                    out.append((pair, sets, index))
+            if holds and all(raw[k] != code for k in range(index)):  # each distinct set once
+                out.append((pair, sets, index))
     return tuple(out)
 
 
