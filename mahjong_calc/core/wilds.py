@@ -292,15 +292,28 @@ def _combine(
         out.append((pair, (_ANY_PUNG,) * (left // 3) + sets if left else sets))
         return
     key, a, b, suit = parts[g]
+    last = g + 1 == len(parts)  # the last suit's readings are finished here, not one call each
     for cut, here, used in _cuts(work, key, a, b, suit, jokers):
         if used > left:
             continue
+        now = pair
         if here >= 0:
             if pair >= 0:
                 continue
-            _combine(work, parts, jokers, g + 1, left - used, here, sets + cut, out)
-        else:
-            _combine(work, parts, jokers, g + 1, left - used, pair, sets + cut, out)
+            now = here
+        rest = left - used
+        if not last:
+            _combine(work, parts, jokers, g + 1, rest, now, sets + cut, out)
+            continue
+        if now < 0:
+            if rest < 2:
+                continue
+            now = _ANY_PAIR
+            rest -= 2
+        if rest % 3:
+            continue
+        whole = sets + cut
+        out.append((now, (_ANY_PUNG,) * (rest // 3) + whole if rest else whole))
 
 
 @lru_cache(maxsize=65536)
