@@ -2,8 +2,8 @@
 
 The core splitter (`shapes.splits`) knows nothing of wilds. Here the wilds are
 taken out of the counts and the rest is cut into a pair plus sets with up to `w`
-jokers filling gaps: each suit's cuts are computed once per (suit counts, jokers) and
-looked up (`suit_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
+jokers filling gaps: each suit's distinct cuts are computed once per (suit counts, jokers)
+and looked up (`_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
 records which tile every joker in it stands for, so a scorer can say so and detectors
 never recompute it; a group is also a small int (`GROUPS`, `GROUP_ID`) for the kernel.
 
