@@ -4,10 +4,10 @@
     .venv/bin/python bench/compilers.py [--runs 5]
 
 The kernel is the search a cold cache pays for on a batch of distinct hands: every way to
-cut one suit's counts into pungs and chows (`_code_sets`), whether a suit is sets only or a
-pair plus sets (`_sets_possible`, `_group_ok`), and the tiles that complete a suit
+cut one suit's counts into pungs and chows (`_cut_all`), whether a suit is sets only or a
+pair plus sets (`_fits`, `_fits_with_pair`, `_ok_now`), and the tiles that complete a suit
 (`_group_completions`). Their source is read from mahjong_calc/core/shapes.py itself (one
-source: nothing is copied into the repository), without the memo (`lru_cache`), into one
+source: nothing is copied into the repository), its memo emptied before each run, into one
 module in a temporary directory, which is then
 
 - run as plain Python,
@@ -35,37 +35,44 @@ from itertools import product
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FUNCTIONS = ("_code_sets", "_sets_possible", "_group_ok", "_group_completions")
+FUNCTIONS = ("_fits", "_fits_with_pair", "_cut_all", "_ok_now", "_group_completions")
 HEADER = '''"""The per-suit search of mahjong_calc/core/shapes.py, without its memo (bench/compilers.py)."""
 
 from __future__ import annotations
 
 PUNG_CODE = 0
 CHOW_CODE = 1
+_SUIT_MEMO_LIMIT = 1 << 17
+_COMPLETION_MEMO: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
 '''
 PXD = '''
 import cython
 
-cdef list _code_sets(list work, int start, int end, bint suited)
-cdef bint _sets_possible(list work, int i, int end, bint suited)
-cpdef bint _group_ok(tuple part, bint honour)
+cdef bint _fits(list c, int n, bint suited)
+cdef bint _fits_with_pair(list c, int n, bint suited)
+cdef _cut_all(list c, int i, int n, bint suited, int base, list prefix, list out)
+cdef bint _ok_now(list c, bint honour)
 cpdef tuple _group_completions(tuple part, bint honour)
 '''
 WORKLOAD = '''
 def workload(vectors: list[tuple[int, ...]]) -> int:
     """Every vector's cuts and completions, as a cold cache pays for them."""
+    for memo in _COMPLETION_MEMO:
+        memo.clear()
     found = 0
     for part in vectors:
         work = list(part)
         if sum(part) % 3 == 0:
-            found += len(_code_sets(work, 0, 9, True))
-        found += _group_ok(part, False) + len(_group_completions(part, False))
+            out: list[tuple[int, ...]] = []
+            _cut_all(work, 0, 9, True, 0, [], out)
+            found += len(out)
+        found += _ok_now(work, False) + len(_group_completions(part, False))
     return found
 '''
 
 
 def kernel_source() -> str:
-    """The four functions' source from core/shapes.py, decorators (the memo) dropped."""
+    """The functions' source from core/shapes.py, decorators dropped."""
     from mahjong_calc.core import shapes
 
     parts = [HEADER]

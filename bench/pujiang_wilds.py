@@ -11,7 +11,7 @@ import time
 
 from mahjong_calc import score_hand
 from mahjong_calc.core.errors import MjcalcError
-from mahjong_calc.core.wilds import split_ids, suit_cuts
+from mahjong_calc.core.wilds import clear_tables
 
 HANDS: list[tuple[str, dict[str, str]]] = [
     ("111m222p333s77z3m3m4m", {"wild": "3m"}),  # two wilds: 财神头 + a wild pung
@@ -27,8 +27,7 @@ def main(rounds: int = 200) -> None:
         cold: list[float] = []
         warm: list[float] = []
         for _ in range(rounds):
-            suit_cuts.cache_clear()
-            split_ids.cache_clear()
+            clear_tables()
             for bucket in (cold, warm):
                 start = time.perf_counter()
                 with contextlib.suppress(MjcalcError):

@@ -30,9 +30,8 @@ HANDS: list[tuple[str, str, dict[str, str]]] = [
 
 
 def _clear() -> None:
-    for fn in (decompose.splits, decompose.split_codes, decompose._group_codes, decompose.waits, decompose._group_ok,
-               decompose._relative_sets, decompose._group_completions, wilds.suit_cuts, wilds.split_ids, wilds.wild_splits):
-        fn.cache_clear()
+    decompose.clear_tables()
+    wilds.clear_tables()
 
 
 def main(rounds: int = 50) -> int:

@@ -6,8 +6,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc.core.shapes import _sets_only, splits, waits
-from mahjong_calc.core.tiles import NUM_TILES
+from mahjong_calc.core.shapes import SetKind, splits, waits
+from mahjong_calc.core.tiles import NUM_TILES, is_honour
+
+
+def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int], ...]]:
+    """All ways to cut `counts` (tiles from `start` on) into pungs and chows."""
+    i = start
+    while i < NUM_TILES and counts[i] == 0:
+        i += 1
+    if i == NUM_TILES:
+        return [()]
+    found: list[tuple[tuple[SetKind, int], ...]] = []
+    if counts[i] >= 3:
+        counts[i] -= 3
+        found += [(("pung", i),) + rest for rest in _sets_only(counts, i)]
+        counts[i] += 3
+    if not is_honour(i) and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
+        for j in (i, i + 1, i + 2):
+            counts[j] -= 1
+        found += [(("chow", i),) + rest for rest in _sets_only(counts, i)]
+        for j in (i, i + 1, i + 2):
+            counts[j] += 1
+    return found
 
 
 def reference_splits(counts: tuple[int, ...]) -> tuple[object, ...]:
@@ -74,3 +95,49 @@ def test_known_split_order() -> None:
         (("pung", 0), ("pung", 1), ("pung", 2), ("chow", 18)),
         (("chow", 0), ("chow", 0), ("chow", 0), ("chow", 18)),
     ]
+
+
+@st.composite
+def one_suit(draw: st.DrawFn) -> tuple[int, ...]:
+    """Every tile of one suit (a number suit or the honours) 0-4 times, up to 14 tiles in all."""
+    suit = draw(st.integers(0, 3))
+    size = 9 if suit < 3 else 7
+    part = draw(st.lists(st.integers(0, 4), min_size=size, max_size=size).filter(lambda p: sum(p) <= 14))
+    counts = [0] * NUM_TILES
+    counts[suit * 9 : suit * 9 + size] = part
+    return tuple(counts)
+
+
+@settings(max_examples=500)
+@given(one_suit())
+def test_a_suit_s_tables_match_the_search(counts: tuple[int, ...]) -> None:
+    """The per-suit arithmetic (sets only, a pair plus sets, the tiles that complete a suit)
+    and the tile-by-tile cuts give what the search over the whole hand gives, in its order."""
+    size = sum(counts) % 3
+    if size == 2:
+        assert splits(counts) == reference_splits(counts)
+    elif size == 1:
+        assert waits(counts, counts) == reference_waits(counts, counts)
+    else:  # sets only: with a pair of another suit added, every cut of this one
+        work = list(counts)
+        pair = 27 if counts[0:27] != (0,) * 27 else 0
+        work[pair] += 2
+        if max(work) <= 4:
+            assert splits(tuple(work)) == reference_splits(tuple(work))
+
+
+@pytest.mark.parametrize("text", ["11112233m", "11112222333355m", "111123m55p", "11122223333444m", "1112345678999m", "1111222333m"])
+def test_four_alike_cut_every_way_in_the_search_s_order(text: str) -> None:
+    """Four of a tile start a pung and a chow, a chow and a pung, or four chows: the search's order."""
+    from mahjong_calc.core.tiles import counts_of, parse_tiles
+
+    counts = tuple(counts_of(parse_tiles(text)))
+    assert splits(counts) == reference_splits(counts)
+    if sum(counts) % 3 == 1:
+        assert waits(counts, counts) == reference_waits(counts, counts)
+    if text == "11112222333355m":
+        assert [sets for _, sets in splits(counts)] == [
+            (("pung", 0), ("chow", 0), ("pung", 1), ("pung", 2)),
+            (("chow", 0), ("pung", 0), ("pung", 1), ("pung", 2)),
+            (("chow", 0), ("chow", 0), ("chow", 0), ("chow", 0)),
+        ]

@@ -11,8 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc.core.tiles import counts_of, parse_tiles
-from mahjong_calc.core.wilds import ANY, GROUPS, Group, WildSplit, _first_nonzero, _groups_with, _minus, split_ids, wild_splits
+from mahjong_calc.core.tiles import NUM_TILES, counts_of, parse_tiles
+from mahjong_calc.core.wilds import ANY, GROUPS, Group, WildSplit, _groups_with, split_ids, wild_splits
+
+
+def _first_nonzero(counts: tuple[int, ...]) -> int:
+    for i, n in enumerate(counts):
+        if n:
+            return i
+    return NUM_TILES
+
+
+def _minus(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    work = list(counts)
+    for t in tiles:
+        work[t] -= 1
+    return tuple(work)
 
 
 def search(counts: tuple[int, ...], jokers: int, need_pair: bool) -> list[tuple[Group, ...]]:

@@ -1,7 +1,7 @@
 """Split concealed tiles into a pair plus sets, find waits, place the winning tile.
 
-Everything here works on 34-int count tuples and is memoised on them, so a batch
-that sees the same shapes again pays for the search once.
+Everything here works on 34-int count tuples, suit by suit; each suit's cuts and checks
+are memoised on its counts, which even a batch of distinct hands sees again and again.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import cache, cached_property, lru_cache
 from typing import Literal
 
 from .hand import Hand
-from .tiles import NUM_TILES, format_tiles, is_honour
+from .tiles import NUM_TILES, format_tiles
 
 SetKind = Literal["pung", "kong", "chow"]
 
@@ -81,27 +81,6 @@ class Arrangement:
 Split = tuple[int, tuple[tuple[SetKind, int], ...]]  # (pair tile, ((kind, first tile), ...))
 
 
-def _sets_only(counts: list[int], start: int) -> list[tuple[tuple[SetKind, int], ...]]:
-    """All ways to cut `counts` (tiles from `start` on) into pungs and chows."""
-    i = start
-    while i < NUM_TILES and counts[i] == 0:
-        i += 1
-    if i == NUM_TILES:
-        return [()]
-    found: list[tuple[tuple[SetKind, int], ...]] = []
-    if counts[i] >= 3:
-        counts[i] -= 3
-        found += [(("pung", i),) + rest for rest in _sets_only(counts, i)]
-        counts[i] += 3
-    if not is_honour(i) and i % 9 <= 6 and counts[i + 1] and counts[i + 2]:
-        for j in (i, i + 1, i + 2):
-            counts[j] -= 1
-        found += [(("chow", i),) + rest for rest in _sets_only(counts, i)]
-        for j in (i, i + 1, i + 2):
-            counts[j] += 1
-    return found
-
-
 # The suits never share a set, so a hand splits suit by suit: (first tile, last tile + 1).
 _GROUPS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
 
@@ -113,101 +92,162 @@ _KIND_CODES: dict[str, int] = {"pung": PUNG_CODE, "chow": CHOW_CODE, "kong": KON
 CODE_KINDS: tuple[SetKind, ...] = ("pung", "chow", "kong")  # a set code's kind (code // 34)
 
 
-@lru_cache(maxsize=65536)
-def _group_codes(base: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every way to cut one suit's counts (its first tile is `base`) into pungs and chows, as set codes, in search order."""
-    found = _relative_sets(part, base >= 27)
-    if base == 0:
-        return found
-    return tuple(tuple([code + base for code in sets]) for sets in found)
+_SUIT_MEMO_LIMIT = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
 
 
-def _code_sets(work: list[int], start: int, end: int, suited: bool) -> list[tuple[int, ...]]:
-    """All ways to cut work[start:end] into pungs and chows, as set codes: lowest tile first, pung before chow."""
-    i = start
-    while i < end and work[i] == 0:
-        i += 1
-    if i == end:
-        return [()]
-    found: list[tuple[int, ...]] = []
-    if work[i] >= 3:
-        work[i] -= 3
-        for rest in _code_sets(work, i, end, suited):
-            found.append((PUNG_CODE * 34 + i,) + rest)
-        work[i] += 3
-    if suited and i % 9 <= 6 and work[i + 1] and work[i + 2]:
-        work[i] -= 1
-        work[i + 1] -= 1
-        work[i + 2] -= 1
-        for rest in _code_sets(work, i, end, suited):
-            found.append((CHOW_CODE * 34 + i,) + rest)
-        work[i] += 1
-        work[i + 1] += 1
-        work[i + 2] += 1
-    return found
+def _fits(c: list[int], n: int, suited: bool) -> bool:
+    """Whether c[0:n], one suit's counts, cuts into pungs and chows. No search: at each tile the
+    chows that start there are its count left, mod 3 (three alike chows hold the tiles of three
+    pungs), so the cut is found rank by rank."""
+    if not suited:
+        return all(c[i] in (0, 3) for i in range(n))
+    a = b = 0  # the chows that start at the tile before this one (a), and two before (b)
+    for i in range(n):
+        r = c[i] - a - b
+        if r < 0:
+            return False
+        k = r % 3
+        if k and i + 2 >= n:
+            return False
+        b = a
+        a = k
+    return True
 
 
-@lru_cache(maxsize=32768)
-def _relative_sets(part: tuple[int, ...], honour: bool) -> tuple[tuple[int, ...], ...]:
-    """Every way to cut one suit's counts into pungs and chows, as set codes counted from the
-    suit's first tile, in search order (the three suits share these entries)."""
-    base = 27 if honour else 0
-    work = [0] * NUM_TILES
-    for offset, n in enumerate(part):
-        work[base + offset] = n
-    found = _code_sets(work, base, base + len(part), not honour)
-    if not honour:
-        return tuple(found)
-    return tuple(tuple([code - base for code in sets]) for sets in found)
+def _weight(c: list[int]) -> int:
+    """The sum of (tile x count) over a suit: a set adds 0 to it mod 3, a pair of tile p 2p."""
+    return sum([i * n for i, n in enumerate(c)])
 
 
-def _sets_possible(work: list[int], i: int, end: int, suited: bool) -> bool:
-    """Whether work[i:end] cuts into pungs and chows at all (the search of `_code_sets`, stopping at the first)."""
-    while i < end and work[i] == 0:
-        i += 1
-    if i == end:
-        return True
-    if work[i] >= 3:
-        work[i] -= 3
-        found = _sets_possible(work, i, end, suited)
-        work[i] += 3
-        if found:
-            return True
-    if suited and i % 9 <= 6 and i + 2 < end and work[i + 1] and work[i + 2]:
-        work[i] -= 1
-        work[i + 1] -= 1
-        work[i + 2] -= 1
-        found = _sets_possible(work, i, end, suited)
-        work[i] += 1
-        work[i + 1] += 1
-        work[i + 2] += 1
-        return found
-    return False
-
-
-@lru_cache(maxsize=131072)
-def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
-    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
-    size = sum(part) % 3
-    if size == 1:
-        return False
-    work = list(part)
-    end = len(work)
-    if size == 0:
-        return _sets_possible(work, 0, end, not honour)
-    for i in range(end):
-        if work[i] >= 2:
-            work[i] -= 2
-            found = _sets_possible(work, 0, end, not honour)
-            work[i] += 2
-            if found:
+def _fits_with_pair(c: list[int], n: int, suited: bool, weight: int) -> bool:
+    """Whether c[0:n] is a pair plus pungs and chows (c is restored; `weight` is its `_weight`,
+    read in a number suit only): there only a pair's tile p with 2p = weight mod 3 can do."""
+    for p in range(n):
+        if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):
+            c[p] -= 2
+            ok = _fits(c, n, suited)
+            c[p] += 2
+            if ok:
                 return True
     return False
 
 
+def _cut_all(c: list[int], i: int, n: int, suited: bool, base: int, prefix: list[int], out: list[tuple[int, ...]]) -> None:
+    """Append to `out` every way to cut c[i:n] into pungs and chows, as set codes (tile `base`
+    + offset), in the order of a search that takes the lowest tile first, a pung before a chow:
+    tile by tile, the sets that start at a tile are one of a few words (pung P, chow C: 1 C;
+    2 CC; 3 P or CCC; 4 PC, CP or CCCC), tried in that order. c is restored."""
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        out.append(tuple(prefix))
+        return
+    r = c[i]
+    pung = PUNG_CODE * 34 + base + i
+    chow = CHOW_CODE * 34 + base + i
+    can_chow = suited and i + 2 < n
+    held = len(prefix)
+    c[i] = 0
+    if r >= 3 and (r == 3 or (can_chow and c[i + 1] and c[i + 2])):  # P, or PC
+        prefix.append(pung)
+        if r == 4:
+            prefix.append(chow)
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+        _cut_all(c, i + 1, n, suited, base, prefix, out)
+        if r == 4:
+            c[i + 1] += 1
+            c[i + 2] += 1
+        del prefix[held:]
+    if can_chow:
+        if r == 4 and c[i + 1] and c[i + 2]:  # CP
+            prefix.append(chow)
+            prefix.append(pung)
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            _cut_all(c, i + 1, n, suited, base, prefix, out)
+            c[i + 1] += 1
+            c[i + 2] += 1
+            del prefix[held:]
+        if c[i + 1] >= r and c[i + 2] >= r:  # r chows
+            for _ in range(r):
+                prefix.append(chow)
+            c[i + 1] -= r
+            c[i + 2] -= r
+            _cut_all(c, i + 1, n, suited, base, prefix, out)
+            c[i + 1] += r
+            c[i + 2] += r
+            del prefix[held:]
+    c[i] = r
 
 
-@lru_cache(maxsize=4096)
+_CUT_MEMO: tuple[dict[tuple[int, ...], tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
+_PAIR_MEMO: tuple[dict[tuple[int, ...], tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]], ...] = ({}, {}, {}, {})
+
+
+def _group_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to cut suit g's counts into pungs and chows, as set codes, in search order
+    (lowest tile first, pung before chow); memoised on the counts."""
+    memo = _CUT_MEMO[g]
+    found = memo.get(part)
+    if found is None:
+        if len(memo) > _SUIT_MEMO_LIMIT:
+            memo.clear()
+        out: list[tuple[int, ...]] = []
+        _cut_all(list(part), 0, len(part), g < 3, g * 9, [], out)
+        found = tuple(out)
+        memo[part] = found
+    return found
+
+
+def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """Suit g's counts as a pair plus sets: (pair tile, its cuts as `_group_cuts`) for each pair
+    that leaves sets, in tile order; memoised on the counts."""
+    memo = _PAIR_MEMO[g]
+    found = memo.get(part)
+    if found is None:
+        if len(memo) > _SUIT_MEMO_LIMIT:
+            memo.clear()
+        c = list(part)
+        n = len(c)
+        suited = g < 3
+        weight = _weight(c)
+        pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        for p in range(n):
+            if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
+                c[p] -= 2
+                out: list[tuple[int, ...]] = []
+                _cut_all(c, 0, n, suited, g * 9, [], out)
+                c[p] += 2
+                if out:
+                    pairs.append((g * 9 + p, tuple(out)))
+        found = tuple(pairs)
+        memo[part] = found
+    return found
+
+
+_OK_MEMO: tuple[dict[tuple[int, ...], bool], dict[tuple[int, ...], bool]] = ({}, {})  # number suits, honours
+
+
+def _ok_now(c: list[int], honour: bool) -> bool:
+    size = sum(c) % 3
+    if size == 0:
+        return _fits(c, len(c), not honour)
+    return size == 2 and _fits_with_pair(c, len(c), not honour, 0 if honour else _weight(c))
+
+
+def _group_ok(part: tuple[int, ...], honour: bool) -> bool:
+    """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
+    memo = _OK_MEMO[1 if honour else 0]
+    found = memo.get(part)
+    if found is None:
+        if len(memo) > _SUIT_MEMO_LIMIT:
+            memo.clear()
+        found = _ok_now(list(part), honour)
+        memo[part] = found
+    return found
+
+
 def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every pair + sets split of the concealed tiles (count tuple of 34), each set as its code.
 
@@ -227,26 +267,20 @@ def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], .
     lists: list[tuple[tuple[int, ...], ...]] = []
     for g in range(4):
         if g != pair_group:
-            found = _group_codes(_GROUPS[g][0], parts[g])
+            found = _group_cuts(g, parts[g])
             if not found:
                 return ()
             lists.append(found)
         else:
             lists.append(())
-    base = _GROUPS[pair_group][0]
-    work = list(parts[pair_group])
     out: list[tuple[int, tuple[int, ...]]] = []
-    for i in range(len(work)):
-        if work[i] < 2:
-            continue
-        work[i] -= 2
-        lists[pair_group] = _group_codes(base, tuple(work))
-        work[i] += 2
+    for pair, cuts in _pair_cuts(pair_group, parts[pair_group]):
+        lists[pair_group] = cuts
         for m in lists[0]:
             for p in lists[1]:
                 for s in lists[2]:
                     for z in lists[3]:
-                        out.append((base + i, m + p + s + z))
+                        out.append((pair, m + p + s + z))
     return tuple(out)
 
 
@@ -257,13 +291,28 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
     return tuple((pair, tuple([(CODE_KINDS[c // 34], c % 34) for c in codes])) for pair, codes in split_codes(counts))
 
 
-@lru_cache(maxsize=65536)
+_COMPLETION_MEMO: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
+
+
 def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
     """Tiles of this suit (counted from 0) that, added to `part`, leave it sets only or a pair plus sets."""
+    memo = _COMPLETION_MEMO[1 if honour else 0]
+    found = memo.get(part)
+    if found is not None:
+        return found
+    if len(memo) > _SUIT_MEMO_LIMIT:
+        memo.clear()
     out: list[int] = []
     work = list(part)
     size = len(part)
+    after = (sum(part) + 1) % 3  # the suit's size with the tile, mod 3
+    if after == 1:
+        memo[part] = ()
+        return ()
+    weight = 0 if honour else _weight(work)
     for i in range(size):
+        if after == 0 and not honour and (weight + i) % 3:
+            continue  # sets only: a number suit's weight with the tile must be 0 mod 3
         # only a tile next to (or equal to) a held tile of its suit can complete a set or pair
         near = part[i] > 0
         if not near and not honour:
@@ -274,13 +323,22 @@ def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
         if not near or work[i] >= 4:
             continue
         work[i] += 1
-        if _group_ok(tuple(work), honour):
+        if _fits(work, size, not honour) if after == 0 else _fits_with_pair(work, size, not honour, weight + i):
             out.append(i)
         work[i] -= 1
-    return tuple(out)
+    found = tuple(out)
+    memo[part] = found
+    return found
 
 
-@lru_cache(maxsize=4096)
+def clear_tables() -> None:
+    """Forget every memoised suit and hand (to time a cold start)."""
+    for memos in (_CUT_MEMO, _PAIR_MEMO, _OK_MEMO, _COMPLETION_MEMO):
+        for memo in memos:
+            memo.clear()
+    splits.cache_clear()
+
+
 def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """Tiles that complete `counts13` into pair + sets.
 
@@ -376,7 +434,7 @@ def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int)
                 holds = first <= win <= first + 2
             else:
                 holds = code == win
-            if holds and code not in raw[:index]:
+            if holds and all(raw[k] != code for k in range(index)):  # each distinct set once
                 out.append((pair, sets, index))
     return tuple(out)
 

@@ -2,8 +2,8 @@
 
 The core splitter (`shapes.splits`) knows nothing of wilds. Here the wilds are
 taken out of the counts and the rest is cut into a pair plus sets with up to `w`
-jokers filling gaps: each suit's cuts are computed once per (suit counts, jokers) and
-looked up (`suit_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
+jokers filling gaps: each suit's distinct cuts are computed once per (suit counts, jokers)
+and looked up (`_cuts`), a hand's readings combine its suits' (`split_ids`). Each group
 records which tile every joker in it stands for, so a scorer can say so and detectors
 never recompute it; a group is also a small int (`GROUPS`, `GROUP_ID`) for the kernel.
 
@@ -58,20 +58,6 @@ class WildSplit:
     @property
     def set_wilds(self) -> int:
         return sum(s.wilds for s in self.sets)
-
-
-def _first_nonzero(counts: tuple[int, ...]) -> int:
-    for i, n in enumerate(counts):
-        if n:
-            return i
-    return NUM_TILES
-
-
-def _minus(counts: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
-    work = list(counts)
-    for t in tiles:
-        work[t] -= 1
-    return tuple(work)
 
 
 def _groups_with(i: int, counts: tuple[int, ...], jokers: int, need_pair: bool) -> list[tuple[Group, tuple[int, ...], int]]:
@@ -164,62 +150,133 @@ def _option_table() -> tuple[tuple[Option, ...], ...]:
 
 _OPTIONS: tuple[tuple[Option, ...], ...] = _option_table()  # index: tile * 2 + need_pair
 
-Search = tuple[tuple[int, ...], int, bool]  # (group ids in search order, jokers used, holds the pair)
 SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the pair's id or -1, jokers used)
 
 
-@lru_cache(maxsize=65536)
-def _suit_search(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Search, ...]:
-    """Every way to cut one suit's tiles (`counts`: 34 counts, the other suits 0) into groups with
-    at most `jokers` jokers (and the pair, if `need_pair` and it falls here), in search order:
-    the lowest tile first, its groups in `_groups_with`'s order (through `_OPTIONS`)."""
-    i = _first_nonzero(counts)
-    if i == NUM_TILES:
-        return (((), 0, False),)
-    out: list[Search] = []
-    for gid, naturals, used, needs in _OPTIONS[i * 2 + int(need_pair)]:
+def _option_deltas() -> tuple[tuple[int, ...], ...]:
+    """Each option of `_OPTIONS` as the amount its natural tiles take off a suit's key (a
+    suit's counts as base-8 digits, its first tile the lowest digit)."""
+    table: list[tuple[int, ...]] = []
+    for index, options in enumerate(_OPTIONS):
+        base = index // 2 // 9 * 9
+        table.append(tuple([sum([1 << 3 * (t - base) for t in naturals]) for _, naturals, _, _ in options]))
+    return tuple(table)
+
+
+_DELTAS: tuple[tuple[int, ...], ...] = _option_deltas()
+_MAX_JOKERS = 63  # the tables' keys hold the jokers in six bits
+_CUTS: dict[int, tuple[SuitCut, ...]] = {}  # (suit key, jokers, suit) -> its cuts
+_CUTS_LIMIT = 1 << 18  # entries kept before the table starts again (a bound on memory)
+
+
+def _with(sets: tuple[int, ...], gid: int) -> tuple[int, ...]:
+    """`sets` (sorted) with `gid` put in its place."""
+    k = 0
+    n = len(sets)
+    while k < n and sets[k] < gid:
+        k += 1
+    if k == 0:
+        return (gid,) + sets
+    return sets[:k] + (gid,) + sets[k:]
+
+
+def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int) -> tuple[SuitCut, ...]:
+    """One suit's distinct cuts with at most `jokers` jokers, the pair in it or not: `work` holds
+    the suit's tiles from `i` to `end` (restored on return), `key` their counts as base-8
+    digits. The search takes the lowest tile first, its groups in `_groups_with`'s order
+    (through `_OPTIONS`), each cut kept where it first appears; a state's cuts are memoised.
+
+    Why one list serves every caller: with fewer jokers, or with the pair placed already, the
+    search skips options and keeps the same order for the rest, so its cuts are this list's
+    cuts that use no more jokers and hold no pair, in this order (callers skip the others).
+    And a group put before a state's distinct cuts gives distinct cuts, in the order in which
+    they first appear among every one of the state's readings."""
+    memo = (key * (_MAX_JOKERS + 1) + jokers) * 4 + suit
+    found = _CUTS.get(memo)
+    if found is not None:
+        return found
+    while i < end and work[i] == 0:
+        i += 1
+    if i == end:
+        found = (((), -1, 0),)
+        _CUTS[memo] = found
+        return found
+    out: list[SuitCut] = []
+    seen: set[SuitCut] = set()
+    options = _OPTIONS[i * 2 + 1]
+    deltas = _DELTAS[i * 2 + 1]
+    for o in range(len(options)):
+        gid, naturals, used, needs = options[o]
         if used > jokers:
             continue
         held = True
         for t, n in needs:
-            if counts[t] < n:
+            if work[t] < n:
                 held = False
                 break
         if not held:
             continue
         is_pair = GROUP_PAIR[gid]
-        for ids, more, pair in _suit_search(_minus(counts, naturals), jokers - used, need_pair and not is_pair):
-            out.append(((gid,) + ids, used + more, is_pair or pair))
-    return tuple(out)
-
-
-@lru_cache(maxsize=65536)
-def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
-    """One suit's distinct cuts (`_suit_search`, each kept where it first appears): its sets'
-    group ids sorted, the pair's id (-1: not in this suit) and the jokers used."""
-    seen: set[SuitCut] = set()
-    out: list[SuitCut] = []
-    for ids, used, _ in _suit_search(counts, jokers, need_pair):
-        pair = -1
-        sets: list[int] = []
-        for gid in ids:
-            if GROUP_PAIR[gid]:
-                pair = gid
+        for t in naturals:
+            work[t] -= 1
+        rest = _cuts(work, key - deltas[o], i, end, suit, jokers - used)
+        for t in naturals:
+            work[t] += 1
+        for sets, pair, more in rest:
+            if is_pair:
+                if pair >= 0:
+                    continue
+                cut: SuitCut = (sets, gid, used + more)
             else:
-                sets.append(gid)
-        sets.sort()
-        cut = (tuple(sets), pair, used)
-        if cut not in seen:
-            seen.add(cut)
-            out.append(cut)
-    return tuple(out)
+                cut = (_with(sets, gid), pair, used + more)
+            if cut not in seen:
+                seen.add(cut)
+                out.append(cut)
+    found = tuple(out)
+    _CUTS[memo] = found
+    return found
+
+
+def _suit_key(counts: tuple[int, ...], a: int, b: int) -> int:
+    """Tiles a to b of `counts` as base-8 digits (a the lowest); ValueError past 7 copies."""
+    key = 0
+    for t in range(b - 1, a - 1, -1):
+        n = counts[t]
+        if not 0 <= n <= 7:
+            raise ValueError(f"{n} copies of a tile")
+        key = key << 3 | n
+    return key
+
+
+def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[SuitCut, ...]:
+    """One suit's distinct cuts (`counts`: 34 counts, the other suits 0; each cut kept where it
+    first appears in the search): its sets' group ids sorted, the pair's id (-1: not in this
+    suit) and the jokers used."""
+    if jokers > _MAX_JOKERS:
+        raise ValueError(f"at most {_MAX_JOKERS} jokers")
+    for suit in range(4):
+        a, b = _SUITS[suit]
+        if any(counts[a:b]):
+            every = _cuts(list(counts), _suit_key(counts, a, b), a, b, suit, jokers)
+            return tuple([cut for cut in every if need_pair or cut[1] < 0])
+    return (((), -1, 0),)
+
+
+def clear_tables() -> None:
+    """Forget every memoised cut and reading (to time a cold start)."""
+    _CUTS.clear()
+    split_ids.cache_clear()
+    wild_splits.cache_clear()
 
 
 def _combine(
-    parts: list[tuple[int, ...]], g: int, left: int, pair: int, sets: tuple[int, ...], out: list[tuple[int, tuple[int, ...]]],
+    work: list[int], parts: list[tuple[int, int, int, int]], jokers: int, g: int, left: int, pair: int, sets: tuple[int, ...],
+    out: list[tuple[int, tuple[int, ...]]],
 ) -> None:
-    """Suit `parts[g]`'s cuts, each followed by the later suits' (the search order of the whole
-    hand); at the end, the jokers left make the pair (if none yet) and pungs of jokers only.
+    """Suit `parts[g]`'s cuts (its key, first tile, end, suit) with at most `left` of the hand's
+    `jokers` and the pair if none yet, each followed by the later suits' (the search order of
+    the whole hand); at the end, the jokers left make the pair (if none yet) and pungs of
+    jokers only.
 
     A hand's reading is its suits' cuts (groups of different suits never share an id, and
     group ids sort by first tile, jokers-only groups first), so distinct combinations are
@@ -234,24 +291,49 @@ def _combine(
             return
         out.append((pair, (_ANY_PUNG,) * (left // 3) + sets if left else sets))
         return
-    for cut, here, used in suit_cuts(parts[g], left, pair < 0):
-        _combine(parts, g + 1, left - used, here if here >= 0 else pair, sets + cut, out)
+    key, a, b, suit = parts[g]
+    last = g + 1 == len(parts)  # the last suit's readings are finished here, not one call each
+    for cut, here, used in _cuts(work, key, a, b, suit, jokers):
+        if used > left:
+            continue
+        now = pair
+        if here >= 0:
+            if pair >= 0:
+                continue
+            now = here
+        rest = left - used
+        if not last:
+            _combine(work, parts, jokers, g + 1, rest, now, sets + cut, out)
+            continue
+        if now < 0:
+            if rest < 2:
+                continue
+            now = _ANY_PAIR
+            rest -= 2
+        if rest % 3:
+            continue
+        whole = sets + cut
+        out.append((now, (_ANY_PUNG,) * (rest // 3) + whole if rest else whole))
 
 
 @lru_cache(maxsize=65536)
 def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated,
-    as (pair's group id, sets' group ids sorted): suit by suit from the memoised `suit_cuts`."""
+    as (pair's group id, sets' group ids sorted): suit by suit from the memoised cuts."""
     if (sum(counts) + jokers) % 3 != 2:
         return ()
-    parts: list[tuple[int, ...]] = []  # the suits that hold tiles (an empty one adds nothing)
-    for a, b in _SUITS:
-        if any(counts[a:b]):
-            part = [0] * NUM_TILES
-            part[a:b] = counts[a:b]
-            parts.append(tuple(part))
+    if jokers > _MAX_JOKERS:
+        raise ValueError(f"at most {_MAX_JOKERS} jokers")
+    if len(_CUTS) > _CUTS_LIMIT:
+        _CUTS.clear()
+    parts: list[tuple[int, int, int, int]] = []  # the suits that hold tiles (an empty one adds nothing)
+    for suit in range(4):
+        a, b = _SUITS[suit]
+        key = _suit_key(counts, a, b)
+        if key:
+            parts.append((key, a, b, suit))
     out: list[tuple[int, tuple[int, ...]]] = []
-    _combine(parts, 0, jokers, -1, (), out)
+    _combine(list(counts), parts, jokers, 0, jokers, -1, (), out)
     return tuple(out)
 
 
