@@ -379,3 +379,15 @@ def test_ruleset_types_are_checked(runner: CliRunner) -> None:
     result = runner.invoke(app, Win("111m222p333s444m55p").args() + ["--set", "options.la_zi_needs_no_flowers=3"])
     assert result.exit_code == 2
     assert "la_zi_needs_no_flowers" in json.loads(result.stdout)["error"]["message"]
+
+
+def test_the_kernels_flower_sources_follow_the_schemas_order() -> None:
+    # numbers.flowers is declared once (ChizhouFlowers); the kernel indexes it by ZI_PENG... and build.py names them
+    from mahjong_calc.rules.loader import load_ruleset
+    from mahjong_calc.variants.chizhou import build
+    from mahjong_calc.variants.chizhou import kernel as k
+
+    assert build.FLOWER_KEYS == ("zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang")
+    assert [getattr(k, key.upper()) for key in build.FLOWER_KEYS] == list(range(len(build.FLOWER_KEYS)))
+    rs = load_ruleset("chizhou", overrides=[f"numbers.flowers.{key}={10 + i}" for i, key in enumerate(build.FLOWER_KEYS)])
+    assert k.KernelNumbers(rs).flowers == tuple(10 + i for i in range(len(build.FLOWER_KEYS)))

@@ -7,7 +7,7 @@ This is the only place Chizhou text is made; the arithmetic is the kernel's (ker
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -20,11 +20,12 @@ from ...core.tiles import TileWords
 from ...core.words import N_, Text
 from ..common.reading import Reading, chosen_result, each_pays, item
 from . import kernel as k
+from .ruleset_schema import ChizhouFlowers
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-FLOWER_KEYS = ("zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang")  # kernel.ZI_PENG...
+FLOWER_KEYS = tuple(f.name for f in fields(ChizhouFlowers))  # numbers.flowers, in the order of kernel.ZI_PENG...
 WIN_KINDS = ("a win by robbing a kong (抢杠)", "a 拉子 hand", "a self-drawn win (自摸)", "a discard win (冲)")  # kernel.NEED_*
 
 
