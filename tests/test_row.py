@@ -190,3 +190,86 @@ def test_the_hand_text_reader_on_random_texts() -> None:
     for _ in range(20000):
         text = "".join(rng.choice("0123456789mpsz x") for _ in range(rng.randint(0, 12)))
         assert (_tile_counts(text, [0] * 34) >= 0) == (re.fullmatch(PLAIN, text) is not None), text
+
+
+# --- Pujiang: 财神 and 白板 readings, 七对, 三财神, 飘 and 抢杠, drawn on purpose ------------------
+
+def pujiang_record(rng: random.Random) -> dict[str, Any]:
+    """A Pujiang hand that often wins: mostly pungs, or seven pairs, with 财神 (some held, some 白板
+    that may play as its face, now and then three), and self-draw or 抢杠, 飘, opponents' pungs."""
+    wild = rng.randrange(34)
+    tiles: list[int] = []
+    if rng.random() < 0.3:  # 七对
+        faces = rng.sample(range(34), 7)
+        if rng.random() < 0.2:
+            faces[1] = faces[0]  # four alike
+        for face in faces:
+            tiles += [face, face]
+    else:
+        for _ in range(4):
+            first = rng.randrange(34)
+            if rng.random() < 0.25 and first % 9 <= 6 and first < 27:
+                tiles += [first, first + 1, first + 2]
+            else:
+                tiles += [first] * 3
+        pair = rng.randrange(34)
+        tiles += [pair, pair]
+    for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):  # wilds in place of some tiles
+        tiles[rng.randrange(len(tiles))] = wild
+    if rng.random() < 0.2:  # 白板, which may stand for the 财神's face
+        tiles[rng.randrange(len(tiles))] = 33
+    if rng.random() < 0.05:
+        tiles[:3] = [wild] * 3  # 三财神
+    rng.shuffle(tiles)
+    record: dict[str, Any] = {"variant": "pujiang", "hand": _text(tiles)}
+    if rng.random() < 0.7:
+        record["wild"] = _text([wild])
+    if rng.random() < 0.3:
+        record["win"] = _text([rng.choice(tiles)])
+    if rng.random() < 0.2:
+        record["robbing_kong"] = True
+        record["discarder"] = rng.choice(SEATS[:3])
+        if rng.random() < 0.5:
+            record["robbed_fan"] = rng.randint(0, 3)
+    else:
+        record["self_draw"] = True
+    for flag in ("dealer", "after_kong"):
+        if rng.random() < 0.15:
+            record[flag] = True
+    if rng.random() < 0.2:
+        record["piao"] = rng.randint(1, 3)
+    if rng.random() < 0.3:
+        record["opponent_pungs"] = [rng.randint(0, 2) for _ in range(3)]
+    return record
+
+
+@pytest.mark.parametrize("overrides", [(), ("options.qiang_gang_amount=robbed_fan", "options.subtract_pungs=before_fan"),
+                                       ("options.qiang_gang_amount=robbed_fan_doubling", "options.white_as_wild_face=false")])
+def test_pujiang_lean_rows_are_the_full_paths(overrides: tuple[str, ...]) -> None:
+    """Pujiang's lean rows on hands that win with 财神 and 白板 readings, 七对, 飘 and 抢杠."""
+    from mahjong_calc.variants.pujiang import row as pujiang_row
+
+    before = current_defaults()
+    configure(Defaults(overrides=overrides))
+    try:
+        rng = random.Random(31 + len(overrides))
+        rs = evaluate._lean_ruleset("pujiang", current_defaults())
+        assert rs is not None
+        lean = 0
+        for _ in range(RECORDS):
+            key = normalize(pujiang_record(rng))[0]
+            if evaluate.score_row(key, rs) is not None:
+                lean += 1
+            assert evaluate.fresh_outcome(key) == full_outcome(key), key
+        made = pujiang_row._texts.of(rs)
+    finally:
+        configure(before)
+    assert lean >= RECORDS // 2, f"the lean path answered {lean} of {RECORDS} records"
+    # the row's own texts were made for each kind of case, not only the ScoreResult's fallback
+    assert any(key[0] == "qi_dui" for key in made)
+    assert any(key[0] == "faces" and key[3] for key in made) or "options.white_as_wild_face=false" in overrides, "no 白板 reading"
+    assert any(key[0] == "faces" and key[2] for key in made), "no 财神 reading"
+    assert any(key[0] == "base" and key[5] for key in made), "no 抢杠"
+    assert any(key[0] == "base" and key[8] is not None for key in made), "no opponents' pungs"
+    if overrides:
+        assert any(key[0] == "base" and key[7] is not None for key in made), "no robbed 番"

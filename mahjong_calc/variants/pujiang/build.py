@@ -15,7 +15,7 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, TileSet, _tile_set, kernel_input, meld_sets
+from ...core.shapes import CHOW_CODE, CODE_KINDS, PUNG_CODE, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
 from ...core.words import N_, Joined, Named, Shown, Text
@@ -59,19 +59,32 @@ def _faces_held(hand: Hand, ctx: WinContext, whites: int) -> list[int]:
     return faces
 
 
+def group_first(gid: int, any_face: int) -> int:
+    """A group's first tile, the wild's face (`any_face`) where the group's is any."""
+    return any_face if GROUP_FIRST[gid] == ANY else GROUP_FIRST[gid]
+
+
+def concealed_codes(scored: k.KernelReading, any_face: int) -> tuple[int, ...]:
+    """A standard reading's concealed sets as set codes (kind * 34 + first tile)."""
+    return tuple([(CHOW_CODE if GROUP_CHOW[gid] else PUNG_CODE) * 34 + group_first(gid, any_face) for gid in scored.sets])
+
+
+def white_faces(ctx: WinContext, out: k.Outcome, scored: k.KernelReading) -> tuple[int, ...]:
+    """What each 白板 that could play as the wild's face played as."""
+    wild = ctx.wild
+    return (wild,) * scored.whites + (WHITE,) * (out.whites_held - scored.whites) if wild is not None else ()
+
+
 def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) -> Shape:
     """The kernel's reading as the Shape the decomposition and --explain show."""
     wild = ctx.wild
-    whites = (wild,) * scored.whites + (WHITE,) * (out.whites_held - scored.whites) if wild is not None else ()
+    whites = white_faces(ctx, out, scored)
     any_face = wild if wild is not None else 0
     name = SHAPE_NAMES[scored.shape]
     if scored.shape == STANDARD:
-        concealed: list[TileSet] = []
-        for gid in scored.sets:
-            first = any_face if GROUP_FIRST[gid] == ANY else GROUP_FIRST[gid]
-            concealed.append(_tile_set("chow" if GROUP_CHOW[gid] else "pung", first))
-        pair = any_face if GROUP_FIRST[scored.pair] == ANY else GROUP_FIRST[scored.pair]
-        arrangement = Arrangement(pair, tuple(concealed) + meld_sets(hand), scored.win_in)
+        concealed = tuple([_tile_set(CODE_KINDS[code // 34], code % 34) for code in concealed_codes(scored, any_face)])
+        pair = group_first(scored.pair, any_face)
+        arrangement = Arrangement(pair, concealed + meld_sets(hand), scored.win_in)
         return Shape(name, arrangement, arrangement.text(), scored.faces, whites)
     if scored.shape == SAN_CAI_SHEN:
         return Shape(name, None, format_tiles(hand.concealed), (None,) * len(scored.faces), whites)
@@ -156,41 +169,70 @@ def _payments_of(ctx: WinContext, rs: Ruleset[Any, Any, Any], zi: int, fan: int)
     return k.payments(kn, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
 
 
+def base_item(ctx: WinContext, rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> Item:
+    """A winning reading's first item: its 子 (where a pattern's base came from) and the sum,
+    from its base, 子, 番 and patterns found, and the facts value_detail reads of the win."""
+    kn = k.numbers_for(rs)
+    labels = [rs.label(kn.keys[index]) for index, _ in scored.found if kn.bases[index] >= 0]
+    named = Named("/".join(zh for zh, _ in labels), "/".join(en for _, en in labels))
+    base = scored.base
+    head: str | Text = "子" if base == rs.numbers.base_zi else N_("子 ({patterns})", patterns=named)
+    return item(rs, "base_zi", base, value_detail(head, scored.zi, scored.fan, ctx, rs, _payments_of(ctx, rs, scored.zi, scored.fan)))
+
+
+def zi_item(rs: Ruleset[Any, Any, Any], s: TileSet) -> Item | None:
+    """A pung or kong's 子 (None: a chow has none)."""
+    if s.kind == "chow":
+        return None
+    if s.kind == "kong":
+        return item(rs, "gang_zi", rs.numbers.gang_zi, N_("子 {tiles}", tiles=TileWords(s.notation())))
+    return item(rs, "peng_zi", rs.numbers.peng_zi, N_("子 {tiles}", tiles=TileWords(s.notation())))
+
+
+def fan_items(rs: Ruleset[Any, Any, Any], jokers: int, scored: k.KernelReading) -> list[Item]:
+    """Each pattern found with its 番 (`jokers`: wilds held), then 抢杠's."""
+    kn = k.numbers_for(rs)
+    items: list[Item] = []
+    for index, times in scored.found:
+        fan = (kn.fans_wild[index] if jokers else kn.fans[index]) * times
+        items.append(item(rs, kn.keys[index], fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
+    if scored.qiang_gang:
+        items.append(item(rs, "qiang_gang", scored.qiang_gang, N_("番")))
+    return items
+
+
+def face_items(rs: Ruleset[Any, Any, Any], wild: int | None, wild_faces: tuple[int | None, ...], whites: tuple[int, ...]) -> list[Item]:
+    """What each wild stood for (None: nothing, 三财神), then each 白板."""
+    items: list[Item] = []
+    for face in wild_faces:
+        stood = TileWords(tile_str(face)) if face is not None else "—"
+        items.append(item(rs, "wild_as", 0, N_("{wild} → {face}", wild=TileWords(tile_str(wild or 0)), face=stood)))
+    for face in whites:
+        items.append(item(rs, "white_as", 0, N_("{wild} → {face}", wild=TileWords("5z"), face=TileWords(tile_str(face)))))
+    return items
+
+
+def pattern_keys(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, ...]:
+    """A winning reading's patterns: those found, then 抢杠."""
+    kn = k.numbers_for(rs)
+    return tuple([kn.keys[index] for index, _ in scored.found]) + (("qiang_gang",) if scored.qiang_gang else ())
+
+
 def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[PujiangFacts]:
     """One reading of the kernel's, explained: 子 (with the sum), each pung or kong's 子, each
     pattern's 番, 抢杠, then what each wild and 白板 stood for."""
     seen = shape(hand, ctx, out, scored)
     if scored.refusal != k.WINS:
         return Reading(0, (), (), PujiangFacts(seen), refusal(rs, scored))
-    kn = k.numbers_for(rs)
-    num = rs.numbers
-    found = [(kn.keys[index], times, index) for index, times in scored.found]
-    labels = [rs.label(key) for key, _, index in found if kn.bases[index] >= 0]
-    named = Named("/".join(zh for zh, _ in labels), "/".join(en for _, en in labels))
-    base = scored.base
     sets = seen.arrangement.sets if seen.arrangement else meld_sets(hand)
-    items: list[Item] = []
+    items: list[Item] = [base_item(ctx, rs, scored)]
     for s in sets:
-        if s.kind == "chow":
-            continue
-        if s.kind == "kong":
-            items.append(item(rs, "gang_zi", num.gang_zi, N_("子 {tiles}", tiles=TileWords(s.notation()))))
-        else:
-            items.append(item(rs, "peng_zi", num.peng_zi, N_("子 {tiles}", tiles=TileWords(s.notation()))))
-    for key, times, index in found:
-        fan = (kn.fans_wild[index] if out.jokers else kn.fans[index]) * times
-        items.append(item(rs, key, fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
-    if scored.qiang_gang:
-        items.append(item(rs, "qiang_gang", scored.qiang_gang, N_("番")))
-    for face in seen.wild_faces:
-        stood = TileWords(tile_str(face)) if face is not None else "—"
-        items.append(item(rs, "wild_as", 0, N_("{wild} → {face}", wild=TileWords(tile_str(ctx.wild or 0)), face=stood)))
-    for face in seen.white_faces:
-        items.append(item(rs, "white_as", 0, N_("{wild} → {face}", wild=TileWords("5z"), face=TileWords(tile_str(face)))))
-    head: str | Text = "子" if base == num.base_zi else N_("子 ({patterns})", patterns=named)
-    first = item(rs, "base_zi", base, value_detail(head, scored.zi, scored.fan, ctx, rs, _payments_of(ctx, rs, scored.zi, scored.fan)))
-    patterns = tuple(key for key, _, _ in found) + (("qiang_gang",) if scored.qiang_gang else ())
-    return Reading(scored.value, (first, *items), patterns, PujiangFacts(seen, scored.zi, scored.fan))
+        one = zi_item(rs, s)
+        if one is not None:
+            items.append(one)
+    items += fan_items(rs, out.jokers, scored)
+    items += face_items(rs, ctx.wild, seen.wild_faces, seen.white_faces)
+    return Reading(scored.value, tuple(items), pattern_keys(rs, scored), PujiangFacts(seen, scored.zi, scored.fan))
 
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[PujiangFacts], best_index: int) -> tuple[Reading[PujiangFacts], ...]:
@@ -205,13 +247,21 @@ def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bo
     return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
-def _wild_rows(seen: Shape, wild: int | None) -> list[dict[str, Any]]:
+def wild_rows(wild_faces: tuple[int | None, ...], whites: tuple[int, ...], wild: int | None) -> list[dict[str, Any]]:
+    """The `wilds` key: what each wild and 白板 stood for."""
     rows: list[dict[str, Any]] = []
-    for face in seen.wild_faces:
+    for face in wild_faces:
         rows.append({"tile": tile_str(wild if wild is not None else 0), "role": "wild", "as": None if face is None else tile_str(face)})
-    for face in seen.white_faces:
+    for face in whites:
         rows.append({"tile": tile_str(WHITE), "role": "white", "as": tile_str(face)})
     return rows
+
+
+def decomposition(seen: Shape) -> dict[str, Any]:
+    """The `decomposition` key: the shape's name, then its arrangement or its text."""
+    if seen.arrangement is not None:
+        return {"shape": seen.name, **seen.arrangement.to_dict()}
+    return {"shape": seen.name, "text": seen.text}
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
@@ -220,13 +270,10 @@ def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outco
     assert best is not None
     chosen = reading(hand, ctx, rs, out, best)
     seen = chosen.facts.shape
-    if seen.arrangement is not None:
-        decomposition: dict[str, Any] = {"shape": seen.name, **seen.arrangement.to_dict()}
-    else:
-        decomposition = {"shape": seen.name, "text": seen.text}
     payments: dict[Seat, int] = dict(zip(SEATS, out.payments))
     return chosen_result(
-        rs, hand, chosen, payments, decomposition,
-        {"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None, "wilds": _wild_rows(seen, ctx.wild)},
+        rs, hand, chosen, payments, decomposition(seen),
+        {"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None,
+         "wilds": wild_rows(seen.wild_faces, seen.white_faces, ctx.wild)},
         partial(every_reading, hand, ctx, rs, chosen, out.best_index),
     )

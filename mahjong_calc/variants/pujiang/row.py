@@ -1,8 +1,10 @@
-"""A Pujiang batch row: score.py's checks and the kernel, with the Hand made from the counts.
+"""A Pujiang batch row from the kernel's integers: the lean record path's half of build.py.
 
-A Pujiang win's text (what each wild stood for, the 子 sums) is build.py's; the row is its
-ScoreResult's JSON. What the lean path saves here is the record's parsing and the checks that
-do not depend on the hand, and on a hand that does not win, the whole result.
+Every text comes from build.py's own functions (`base_item`, `zi_item`, `fan_items`,
+`face_items`, `pattern_keys`, `wild_rows`, `decomposition`), made once per distinct value of
+what it reads and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()`
+gives. A standard or 七对 reading is joined here; 真13 and 三财神 (whose text is the tiles held)
+are answered by build.result's ScoreResult, as is a hand that score.py's checks refuse.
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from typing import TYPE_CHECKING, Any
 from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
 from ...core.hand import Hand
-from ..common.row import RowAnswer, meld_of
+from ...core.result import _item_text
+from ...core.shapes import CODE_KINDS, _tile_set
+from ...core.tiles import tile_str
+from ..common.read import QI_DUI, SHAPE_NAMES, STANDARD
+from ..common.row import RowAnswer, TextCache, decomposition_json, encode, meld_of
 from . import build
 from . import kernel as k
 from .score import check_win_kind
@@ -20,9 +26,22 @@ from .score import check_win_kind
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
+_texts = TextCache()
+_OPEN = '"decomposition": {'
+_STANDARD = f'{_OPEN}"shape": {encode(SHAPE_NAMES[STANDARD])}, '
+
+
+def _items(texts: dict[Any, Any], key: Any, made: Any) -> str:
+    """The items' JSON (joined by ", ") kept under `key`, made by `made()` (a list of Items) the first time."""
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = ", ".join([_item_text(one) for one in made()])
+    return str(text)
+
+
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
-    """The ScoreResult of a Pujiang hand, or why it does not win, or the InputError of score.py's checks."""
+    """The row's parts of a Pujiang hand, or its ScoreResult, or why it does not win, or the InputError of score.py's checks."""
     concealed = tuple([t for t in range(34) for _ in range(counts[t])])
     hand = Hand(concealed, tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)]), win)
     try:
@@ -32,6 +51,56 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     except InputError as err:
         return err
     out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
-    if out.code != k.WIN:
-        return build.refusal(rs, out.best)
-    return build.result(hand, ctx, rs, out)
+    best = out.best
+    if out.code != k.WIN or best is None:
+        return build.refusal(rs, best)
+    if best.shape != STANDARD and best.shape != QI_DUI:
+        return build.result(hand, ctx, rs, out)
+    texts = _texts.of(rs)
+    wild = ctx.wild
+    any_face = wild if wild is not None else 0
+    # value_detail reads these facts of the win, and the reading's base, 子, 番 and patterns
+    first = ("base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)
+    parts = [_items(texts, first, lambda: [build.base_item(ctx, rs, best)])]
+    codes: tuple[int, ...] = ()
+    if best.shape == STANDARD:
+        codes = build.concealed_codes(best, any_face)
+        n = len(codes)
+        for i, code in enumerate(codes + melds):
+            declared = i >= n
+            conc = melds_concealed[i - n] if declared else True
+            key = ("set", code, declared, conc)
+            text = texts.get(key)
+            if text is None:
+                one = build.zi_item(rs, _tile_set(CODE_KINDS[code // 34], code % 34, declared, conc))
+                text = texts[key] = "" if one is None else _item_text(one)
+            if text:
+                parts.append(text)
+    fans = _items(texts, ("fan", best.found, best.qiang_gang, out.jokers > 0), lambda: build.fan_items(rs, out.jokers, best))
+    if fans:
+        parts.append(fans)
+    whites = build.white_faces(ctx, out, best)
+    faces_key = ("faces", wild, best.faces, whites)
+    faces = texts.get(faces_key)
+    if faces is None:
+        items = ", ".join([_item_text(one) for one in build.face_items(rs, wild, best.faces, whites)])
+        faces = texts[faces_key] = (items, encode(build.wild_rows(best.faces, whites, wild)))
+    if faces[0]:
+        parts.append(faces[0])
+    found_key = ("patterns", best.found, best.qiang_gang)
+    found = texts.get(found_key)
+    if found is None:
+        names = build.pattern_keys(rs, best)
+        found = texts[found_key] = (names, encode(list(names)))
+    if best.shape == STANDARD:
+        decomposition = _STANDARD + decomposition_json(build.group_first(best.pair, any_face), codes + melds, best.win_in,
+                                                       melds_concealed)[len(_OPEN):]
+    else:
+        seven_key = ("qi_dui", best.pairs, wild, best.faces, whites)
+        seven = texts.get(seven_key)
+        if seven is None:
+            seven = texts[seven_key] = '"decomposition": ' + encode(build.decomposition(build.shape(hand, ctx, out, best)))
+        decomposition = str(seven)
+    wild_json = "null" if wild is None else encode(tile_str(wild))
+    rest = f'{decomposition}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {faces[1]}'
+    return best.value, ", ".join(parts), found[0], found[1], out.payments, rest
