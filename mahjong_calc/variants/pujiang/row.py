@@ -4,7 +4,8 @@ Every text comes from build.py's own functions (`base_item`, `zi_item`, `fan_ite
 `face_items`, `pattern_keys`, `wild_rows`, `decomposition`), made once per distinct value of
 what it reads and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()`
 gives. A standard or 七对 reading is joined here; 真13 and 三财神 (whose text is the tiles held)
-are answered by build.result's ScoreResult, as is a hand that score.py's checks refuse.
+are answered by build.result's ScoreResult. A hand that score.py's checks refuse gets the
+error those checks raise, and one that does not win build.refusal's NotAWin.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import Hand
+from ...core.hand import Hand, Meld
 from ...core.result import _item_text
 from ...core.shapes import CODE_KINDS, _tile_set
-from ...core.tiles import tile_str
 from ..common.read import QI_DUI, SHAPE_NAMES, STANDARD
-from ..common.row import RowAnswer, TextCache, decomposition_json, encode, meld_of
+from ..common.row import TILE_JSON, RowAnswer, TextCache, decomposition_json, encode, meld_of
 from . import build
 from . import kernel as k
 from .score import check_win_kind
@@ -39,13 +39,18 @@ def _items(texts: dict[Any, Any], key: Any, made: Any) -> str:
     return str(text)
 
 
+def _hand(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> Hand:
+    """The Hand of the record, as score_hand reads it."""
+    return Hand(tuple([t for t in range(34) for _ in range(counts[t])]), melds, win)
+
+
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Pujiang hand, or its ScoreResult, or why it does not win, or the InputError of score.py's checks."""
-    concealed = tuple([t for t in range(34) for _ in range(counts[t])])
-    hand = Hand(concealed, tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)]), win)
-    try:
-        check_win_kind(hand, ctx, rs)
+    made = tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)])
+    wild = ctx.wild
+    try:  # the checks read of the tiles only the wilds held (melds included)
+        check_win_kind(Hand(() if wild is None else (wild,) * counts[wild], made, win), ctx, rs)
     except NotAWin as refusal:
         return refusal
     except InputError as err:
@@ -55,9 +60,8 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     if out.code != k.WIN or best is None:
         return build.refusal(rs, best)
     if best.shape != STANDARD and best.shape != QI_DUI:
-        return build.result(hand, ctx, rs, out)
+        return build.result(_hand(counts, made, win), ctx, rs, out)
     texts = _texts.of(rs)
-    wild = ctx.wild
     any_face = wild if wild is not None else 0
     # value_detail reads these facts of the win, and the reading's base, 子, 番 and patterns
     first = ("base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)
@@ -99,8 +103,8 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         seven_key = ("qi_dui", best.pairs, wild, best.faces, whites)
         seven = texts.get(seven_key)
         if seven is None:
-            seven = texts[seven_key] = '"decomposition": ' + encode(build.decomposition(build.shape(hand, ctx, out, best)))
+            seven = texts[seven_key] = '"decomposition": ' + encode(build.decomposition(build.shape(_hand(counts, made, win), ctx, out, best)))
         decomposition = str(seven)
-    wild_json = "null" if wild is None else encode(tile_str(wild))
+    wild_json = "null" if wild is None else TILE_JSON[wild]
     rest = f'{decomposition}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {faces[1]}'
     return best.value, ", ".join(parts), found[0], found[1], out.payments, rest
