@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 import sys
@@ -11,6 +10,7 @@ from itertools import chain
 from typing import IO, Any
 
 from ..core.batch_record import check_extra_fields, record_kinds
+from ..core.collector import kept_frozen
 from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
 from ..core.words import N_
@@ -54,13 +54,10 @@ def run_file(
         resolve_ruleset(None, rules, overrides)  # a bad file or --set is exit 2, before anything is read
     before = current_defaults()
     configure(defaults)
-    frozen = gc.get_freeze_count()
-    gc.freeze()  # what is loaded by now lives through the run: keep it out of the collector's walks
     try:
-        return _run(name, input_format, out_format, jobs, fail_fast, defaults)
+        with kept_frozen(now=True):  # what is loaded by now lives through the run: keep it out of the collector's walks
+            return _run(name, input_format, out_format, jobs, fail_fast, defaults)
     finally:
-        if not frozen:  # a caller's own frozen objects stay so
-            gc.unfreeze()
         configure(before)  # a run in a process that goes on (a library call, a test) leaves no --rules/--set behind
 
 

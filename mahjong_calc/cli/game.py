@@ -78,6 +78,7 @@ def settle_command(
     import gc
     import tempfile
 
+    from ..core.collector import kept_frozen
     from ..game import Fold
     from ..game.log import open_games
 
@@ -89,20 +90,20 @@ def settle_command(
         bar = Bar()
         with errors:
             try:
-                if games.count == 1:
-                    fold = Fold(next(iter(games)))
-                    gc.freeze()  # what is loaded by now lives through the fold: keep it out of the collector's walks
-                    if json_out:
-                        _print_json(fold, errors, bar)
+                with kept_frozen():
+                    if games.count == 1:
+                        fold = Fold(next(iter(games)))
+                        gc.freeze()  # what is loaded by now lives through the fold: keep it out of the collector's walks
+                        if json_out:
+                            _print_json(fold, errors, bar)
+                        else:
+                            _print_table(fold, errors, lang.value, bar=bar)
+                        failed = fold.failed
+                    elif json_out:
+                        failed = _print_games_json(games, errors, bar)
                     else:
-                        _print_table(fold, errors, lang.value, bar=bar)
-                    failed = fold.failed
-                elif json_out:
-                    failed = _print_games_json(games, errors, bar)
-                else:
-                    failed = _print_games_table(games, errors, lang.value, bar)
+                        failed = _print_games_table(games, errors, lang.value, bar)
             finally:
-                gc.unfreeze()
                 bar.stop()
             errors.seek(0)
             for line in errors:  # each bad hand, after the output, as before
@@ -197,7 +198,7 @@ def _game_title(game: GameFile, number: int, lang: str) -> str:
 
 
 PROGRESS_EVERY = 256  # hands between two updates of the progress bar
-FREEZE_EVERY = 1024  # hands between two freezes of what the fold keeps (game/collector.py)
+FREEZE_EVERY = 1024  # hands between two freezes of what the fold keeps (core/collector.py)
 
 
 class Bar:
@@ -245,7 +246,7 @@ class Bar:
 
 def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) -> Iterator[HandRow]:
     """The fold's rows; each error row's stderr line is kept aside, to be written after the output."""
-    from ..game.collector import FreezeAsItGoes
+    from ..core.collector import FreezeAsItGoes
 
     count = 0
     pace = FreezeAsItGoes(FREEZE_EVERY)

@@ -81,7 +81,7 @@ def stats(
     raise typer.Exit(1 if season.errors else 0)
 
 
-FREEZE_GAMES = 64  # games between two freezes of what the season keeps (game/collector.py)
+FREEZE_GAMES = 64  # games between two freezes of what the season keeps (core/collector.py)
 
 
 def _default_db() -> Path:
@@ -94,15 +94,13 @@ def _default_db() -> Path:
 def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None,
              defaults: dict[str, Any], extra_fields: str) -> int:
     """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
-    import gc
-
-    from ..game.collector import FreezeAsItGoes
+    from ..core.collector import FreezeAsItGoes, kept_frozen
     from ..game.log import open_games
     from ..game.stats import within
 
     undated = 0
     pace = FreezeAsItGoes(FREEZE_GAMES)
-    try:
+    with kept_frozen():
         for name in _once(files):
             games = open_games(name, defaults, extra_fields)
             for i, game in enumerate(games, 1):
@@ -116,8 +114,6 @@ def _collect(season: Season, files: list[str], db: Path | None, start: str | Non
                     continue
                 label = game.label if game.label is not None else str(i)
                 season.add(game, name if games.count == 1 else f"{name}#{label}", date)
-    finally:
-        gc.unfreeze()
     if db is not None:
         from ..live.store import Store
 

@@ -1,0 +1,44 @@
+"""The garbage collector's pace over a long run (a batch, a game's fold, a season).
+
+`kept_frozen()` bounds a run in which objects are frozen (`gc.freeze`: left out of the
+collector's full passes) and lets them go at its end. A fold keeps what it scores (a game's, or a season's, cache of scored hands), so each of the
+collector's full passes walks more of it than the last. `FreezeAsItGoes.step()`, called once a
+hand or a game, collects the young generations every `every` steps (so no cyclic garbage of the
+steps before is kept) and then freezes what is left: the full passes walk only what is new. Whatever
+became garbage while frozen is freed at the end of `kept_frozen`, or by its reference count as usual.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def kept_frozen(now: bool = False) -> Iterator[None]:
+    """A run whose frozen objects are unfrozen when it ends, unless the caller had frozen some
+    before it (those, and the run's, then stay the caller's). `now`: freeze what is loaded already."""
+    before = gc.get_freeze_count()
+    if now:
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if not before:
+            gc.unfreeze()
+
+
+class FreezeAsItGoes:
+    """Every `every` steps: a collection of the young generations, then `gc.freeze()`."""
+
+    def __init__(self, every: int) -> None:
+        self.every = every
+        self.count = 0
+
+    def step(self) -> None:
+        self.count += 1
+        if self.count >= self.every:
+            self.count = 0
+            gc.collect(1)
+            gc.freeze()
