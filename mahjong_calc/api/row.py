@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import flags as flag_table
 from ..core.context import Seat, WinContext
 from ..core.errors import MjcalcError
-from ..core.hand import Hand, Meld, make_context, parse_meld
+from ..core.hand import Hand, Meld, hand_of_counts, make_context, parse_meld
 from ..core.result import ScoreResult
 from ..core.shapes import set_code
 from ..core.tiles import MAX_INPUT, NUM_TILES, tile_str
@@ -346,7 +346,6 @@ def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: 
         return parts
     value, items, patterns, patterns_json, payments, rest = parts
     before = _before(_head(rs)[0], counts, shown, win, value, items, patterns_json)
-    concealed = tuple([t for t in range(NUM_TILES) for _ in range(counts[t])])
-    hand = Hand(concealed, tuple(made), win)
+    hand = hand_of_counts(counts, tuple(made), win)
     pays: dict[Seat, int] = {"next": payments[0], "opposite": payments[1], "previous": payments[2]}
     return RowResult(rs.name, value, patterns, pays, hand, before, rest)

@@ -14,7 +14,7 @@ from . import flags as flag_table
 from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
-from .tiles import format_tiles, is_honour, parse_tile, parse_tiles, tile_str
+from .tiles import NUM_TILES, format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 from .words import N_, Text
 
 MeldKind = Literal["pung", "kong", "chow"]
@@ -52,6 +52,11 @@ class Hand:
         out = tiles_dict(self.concealed, self.melds)
         out["win"] = tile_str(self.win_tile)
         return out
+
+
+def hand_of_counts(counts: Sequence[int], melds: tuple[Meld, ...], win: int) -> Hand:
+    """The Hand whose concealed tiles (the winning tile among them) are these 34 counts, lowest first."""
+    return Hand(tuple([t for t in range(NUM_TILES) for _ in range(counts[t])]), melds, win)
 
 
 def tiles_dict(concealed: Sequence[int], melds: Sequence[Meld]) -> dict[str, object]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import Hand, Meld
+from ...core.hand import Hand, hand_of_counts
 from ...core.result import _item_text
 from ...core.shapes import CODE_KINDS, _tile_set
 from ..common.read import QI_DUI, SHAPE_NAMES, STANDARD
@@ -39,11 +39,6 @@ def _items(texts: dict[Any, Any], key: Any, made: Any) -> str:
     return str(text)
 
 
-def _hand(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> Hand:
-    """The Hand of the record, as score_hand reads it."""
-    return Hand(tuple([t for t in range(34) for _ in range(counts[t])]), melds, win)
-
-
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Pujiang hand, or its ScoreResult, or why it does not win, or the InputError of score.py's checks."""
@@ -60,7 +55,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     if out.code != k.WIN or best is None:
         return build.refusal(rs, best)
     if best.shape != STANDARD and best.shape != QI_DUI:
-        return build.result(_hand(counts, made, win), ctx, rs, out)
+        return build.result(hand_of_counts(counts, made, win), ctx, rs, out)
     texts = _texts.of(rs)
     any_face = wild if wild is not None else 0
     # value_detail reads these facts of the win, and the reading's base, 子, 番 and patterns
@@ -103,7 +98,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         seven_key = ("qi_dui", best.pairs, wild, best.faces, whites)
         seven = texts.get(seven_key)
         if seven is None:
-            seven = texts[seven_key] = '"decomposition": ' + encode(build.decomposition(build.shape(_hand(counts, made, win), ctx, out, best)))
+            seven = texts[seven_key] = '"decomposition": ' + encode(build.decomposition(build.shape(hand_of_counts(counts, made, win), ctx, out, best)))
         decomposition = str(seven)
     wild_json = "null" if wild is None else TILE_JSON[wild]
     rest = f'{decomposition}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {faces[1]}'
