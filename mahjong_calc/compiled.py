@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.wuhu.build",
     "mahjong_calc.variants.common.read",
     "mahjong_calc.variants.common.best",
+    "mahjong_calc.variants.common.per_ruleset",
     "mahjong_calc.variants.common.detectors",
     "mahjong_calc.variants.chizhou.patterns",
     "mahjong_calc.variants.chizhou.kernel",

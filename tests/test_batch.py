@@ -81,6 +81,29 @@ def test_jsonl_results_are_score_json_plus_line_and_id(runner: CliRunner, tmp_pa
     assert got[2]["reason"]["code"] == "no_ba_zhi"
 
 
+def test_a_run_paces_the_collector_and_leaves_it_as_it_found_it(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from mahjong_calc.batch import command
+    from mahjong_calc.core import collector
+
+    seen: list[tuple[int, int]] = []  # (gen-0 threshold, frozen objects) at each chunk's freeze
+    step = collector.FreezeAsItGoes.step
+
+    def watched(self: collector.FreezeAsItGoes) -> None:
+        step(self)
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
+
+    monkeypatch.setattr(collector.FreezeAsItGoes, "step", watched)
+    monkeypatch.setattr(command, "FREEZE_EVERY", 1)  # every chunk (the file is one)
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
+    result = _invoke(runner, str(_write_jsonl(tmp_path / "in.jsonl", RECORDS * 3)), "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert len(_results(result.stdout)) == 12
+    assert seen and all(young == collector.YOUNG and count > 0 for young, count in seen)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (thresholds, frozen)
+
+
 def test_blank_lines_are_skipped_but_counted(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
     path.write_text(f"\n{json.dumps(WIN_315)}\n   \n{json.dumps(WIN_525)}\n", encoding="utf-8")

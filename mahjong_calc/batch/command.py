@@ -10,11 +10,11 @@ from itertools import chain
 from typing import IO, Any
 
 from ..core.batch_record import check_extra_fields, record_kinds
-from ..core.collector import kept_frozen
+from ..core.collector import YOUNG, FreezeAsItGoes, kept_frozen
 from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
 from ..core.words import N_
-from .engine import BatchStopped, run_batch
+from .engine import FREEZE_EVERY, BatchStopped, run_batch
 from .evaluate import Defaults, configure, current_defaults
 from .items import CSV, BytesRead, RawRecord
 from .readers import detect_format, read_items
@@ -55,7 +55,7 @@ def run_file(
     before = current_defaults()
     configure(defaults)
     try:
-        with kept_frozen(now=True):  # what is loaded by now lives through the run: keep it out of the collector's walks
+        with kept_frozen(now=True, young=YOUNG):  # what is loaded by now lives through the run: keep it out of the collector's walks
             return _run(name, input_format, out_format, jobs, fail_fast, defaults)
     finally:
         configure(before)  # a run in a process that goes on (a library call, a test) leaves no --rules/--set behind
@@ -89,9 +89,9 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
 
             size = os.fstat(stream.fileno()).st_size if name != "-" else 0
             with progress_bar(size or None, pos) as advance:
-                tally = run_batch(items, out, out_format, jobs, fail_fast, advance)
+                tally = run_batch(items, out, out_format, jobs, fail_fast, advance, pace=FreezeAsItGoes(FREEZE_EVERY))
         else:
-            tally = run_batch(items, out, out_format, jobs, fail_fast)
+            tally = run_batch(items, out, out_format, jobs, fail_fast, pace=FreezeAsItGoes(FREEZE_EVERY))
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
         silence()
         return 0

@@ -13,6 +13,7 @@ written and from which line to resume. Workers end when this process ends
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -22,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from ..core.collector import YOUNG, FreezeAsItGoes
 from ..core.errors import MjcalcError
 from ..core.stdout import OutputError, write_all, write_file
 from .evaluate import ERROR, Defaults, configure, current_defaults, error_outcome, internal_error, outcomes
@@ -37,6 +39,7 @@ CHUNK = BLOCK  # records per chunk: the unit of work, of output and of the progr
 CHUNK_BYTES = BLOCK_BYTES  # ... or fewer: a chunk ends at the record that brings it to 2 MiB
 WINDOW_PER_JOB = 8  # chunks in flight per worker (besides two spare): enough that a worker need not idle while the next chunk in order is still being scored
 IN_FLIGHT_BYTES = 1 << 25  # ... and at most 32 MiB of records in flight, whatever --jobs, so that large records keep memory flat
+FREEZE_EVERY = 4  # chunks between two freezes of what the run keeps (its memos), so the collector's full passes walk only what is new
 
 T = TypeVar("T")
 H = TypeVar("H")
@@ -182,9 +185,15 @@ def _end_with_parent(parent: int) -> None:
 
 def worker_init(parent: int, defaults: Defaults | None = None) -> None:
     """In each worker: Ctrl-C is the parent's to handle; end when the parent ends; `--rules`/`--set`."""
+    global _worker_pace
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
     configure(defaults or Defaults())
+    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])  # as the parent's run (core/collector)
+    _worker_pace = FreezeAsItGoes(FREEZE_EVERY)
+
+
+_worker_pace: FreezeAsItGoes | None = None  # a worker's own: it freezes as it goes (it ends with the run)
 
 
 def _fork_context() -> Any:
@@ -205,6 +214,8 @@ def process_chunk_into(fd: int, items: list[RawRecord], out_format: str, fail_fa
     bytes, which a pipe carries in one write: a worker killed while answering cannot leave
     half an answer in the pipe for the pool to wait on forever."""
     result = process_chunk(items, out_format, fail_fast)
+    if _worker_pace is not None:
+        _worker_pace.step()
     view, offset = memoryview(result.data), 0
     while offset < len(view):
         offset += os.pwrite(fd, view[offset:], offset)
@@ -328,12 +339,14 @@ def run_batch(
     fail_fast: bool = False,
     on_chunk: Callable[[int], None] | None = None,
     chunk_size: int = CHUNK,
+    pace: FreezeAsItGoes | None = None,
 ) -> Tally:
     """Score `items`, writing results to `out` as each chunk is done; return the tally.
 
     `out_format` is jsonl, csv or summary (write nothing). With `fail_fast` the run
     stops after writing the first error record. `on_chunk(n)` is told of every n
-    records done (the progress bar). Raises `BatchStopped` if a worker dies or the
+    records done (the progress bar); `pace` is stepped once a chunk (where the caller keeps the
+    run frozen: core/collector). Raises `BatchStopped` if a worker dies or the
     output cannot be written (BrokenPipeError, a reader gone away, is left to the caller).
     """
     tally = Tally()
@@ -357,6 +370,8 @@ def run_batch(
             tally.merge(chunk.tally)
             if on_chunk is not None:
                 on_chunk(chunk.tally.records)
+            if pace is not None:
+                pace.step()
             if chunk.stopped:
                 break
     finally:

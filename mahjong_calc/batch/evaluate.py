@@ -53,6 +53,9 @@ class Outcome(NamedTuple):
     extra: Mapping[str, Any] | None = None  # --extra-fields keep: the record's keys that are not fields, echoed
 
 
+_new_outcome = tuple.__new__
+
+
 def _dumps(body: dict[str, Any]) -> bytes:
     text = json.dumps(body, ensure_ascii=False)[1:]
     try:
@@ -193,7 +196,8 @@ def _outcome(key: Key, lang: str | None) -> Outcome:
         except Exception:  # the full path answers, and words any failure
             row = None
         if type(row) is tuple:
-            return Outcome(WIN, row[0], row[1], row[2], row[3], row[4], row[5], compiled=_compiled(variant, defaults))
+            # tuple.__new__ with every field: a NamedTuple's own __new__ is Python code, and this is once a record
+            return _new_outcome(Outcome, (WIN, row[0], row[1], row[2], row[3], row[4], row[5], "", "", _compiled(variant, defaults), "", None))
         if isinstance(row, NotAWin):
             return _refusal(row.code, row.message, variant)
         if isinstance(row, MjcalcError):  # the variant's own check, as score_hand raises it in field words
@@ -249,7 +253,7 @@ def key_text(key: Key) -> int:
 def scored(key: Key, text: int) -> Outcome:
     """`outcome(key)`, through the cache only for a record of at most CACHED_TEXT characters
     (`text`), so that large records never pile up in it."""
-    return outcome(key) if text <= CACHED_TEXT else fresh_outcome(key)
+    return _outcome(key, language()) if text <= CACHED_TEXT else fresh_outcome(key)
 
 
 _DECODER = json.JSONDecoder()

@@ -14,17 +14,25 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+YOUNG = 50_000  # allocations between two collections of the youngest generation during a run (Python's default: 700)
+
 
 @contextmanager
-def kept_frozen(now: bool = False) -> Iterator[None]:
+def kept_frozen(now: bool = False, young: int | None = None) -> Iterator[None]:
     """A run whose frozen objects are unfrozen when it ends, unless the caller had frozen some
-    before it (those, and the run's, then stay the caller's). `now`: freeze what is loaded already."""
+    before it (those, and the run's, then stay the caller's). `now`: freeze what is loaded already.
+    `young`: the run collects its youngest generation after that many allocations, not Python's 700:
+    a record's objects die young by their reference counts, and each collection walks those alive."""
     before = gc.get_freeze_count()
+    thresholds = gc.get_threshold()
     if now:
         gc.freeze()
+    if young is not None:
+        gc.set_threshold(young, *thresholds[1:])
     try:
         yield
     finally:
+        gc.set_threshold(*thresholds)
         if not before:
             gc.unfreeze()
 
