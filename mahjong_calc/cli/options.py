@@ -162,8 +162,10 @@ ExtraFieldsOption = Annotated[str, typer.Option(
     help='A field (a column, a key) that is not a field of a record: an unknown_field error row (error, the default), '
          'or echoed under "extra" in its row, and in batch\'s CSV output as trailing columns (keep; stats counts the hand).')]
 
-# the header fields a game file may leave out (a CSV log without a variant or players column), then --extra-fields
+
 def _game_file_parameters() -> list[inspect.Parameter]:
+    """--variant, --players and --dealer (the header fields a game file may leave out: a CSV log without
+    a variant or players column), then --extra-fields."""
     return [
         inspect.Parameter("variant", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
             "--variant", "-v", metavar="NAME", show_default=False, help="The variant of games whose header names none (a CSV log).")]),
