@@ -220,6 +220,18 @@ def test_stats_takes_the_header_defaults_game_settle_takes(tmp_path: Path) -> No
     assert {n: p["net"] for n, p in counted["players"].items()} == settled["totals"]
 
 
+def test_stats_and_game_settle_declare_the_game_file_options_once() -> None:
+    """--variant, --players, --dealer and --extra-fields are one declaration (cli/options.reads_game_files):
+    the same help in both commands, after each command's own options."""
+    shown = []
+    for command in (["stats"], ["game", "settle"]):
+        text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"}).stdout
+        start = text.index("  -v, --variant NAME")
+        shown.append(text[start:text.index("  -h, --help", start)])
+        assert text.index("--lang") < start, command
+    assert shown[0] == shown[1] and all(f in shown[0] for f in ("--players A,B,C,D", "--dealer NAME", "--extra-fields error|keep"))
+
+
 @pytest.mark.parametrize("second", ["same", "./same", "link"])
 def test_the_same_file_named_twice_is_read_once_with_a_warning(second: str, season: str, tmp_path: Path) -> None:
     Path("same").write_bytes(Path(season).read_bytes())

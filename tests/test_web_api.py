@@ -348,6 +348,19 @@ def test_the_page_is_served_offline(client: TestClient) -> None:
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text  # no CDN
 
 
+def test_both_pages_are_whole_documents_under_the_one_head(client: TestClient) -> None:
+    """`/` and `/season` are web/pages.py's head over their bodies: the same head but for where each finds
+    its stylesheet, which is served."""
+    heads = []
+    for path, css, served in (("/", "static/app.css", "/static/app.css"), ("/season", "/static/app.css", "/static/app.css")):
+        head, body = client.get(path).text.split("</head>\n", 1)
+        assert head.startswith('<!doctype html>\n<html lang="zh">\n<head>\n<meta charset="utf-8">') and f'href="{css}"' in head
+        assert body.startswith("<body>\n") and body.endswith("</body>\n</html>\n") and "<head>" not in body
+        assert client.get(served).status_code == 200
+        heads.append(head.replace(css, "CSS"))
+    assert heads[0] == heads[1]
+
+
 @pytest.mark.parametrize(
     ("host", "answered"),
     [

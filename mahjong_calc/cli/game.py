@@ -13,7 +13,7 @@ from ..core.errors import MjcalcError
 from ..core.words import N_
 from ..present.render import error_json, error_line
 from .app import lazy_group
-from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, LangOption, header_defaults
+from .options import GameFiles, Lang, LangOption, reads_game_files
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
@@ -57,15 +57,14 @@ def _game(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
+@reads_game_files
 def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
     lang: LangOption = Lang.zh,
-    variant: HeaderVariant = None,
-    players: HeaderPlayers = None,
-    dealer: HeaderDealer = None,
-    extra_fields: ExtraFieldsOption = "error",
+    *,
+    files_read: GameFiles,
 ) -> None:
     """Settle recorded games: each hand's payments and liability, the totals, the 子, who pays whom.
 
@@ -80,12 +79,10 @@ def settle_command(
 
     from ..core.collector import kept_frozen
     from ..game import Fold
-    from ..game.log import open_games
 
-    defaults = header_defaults(variant, players, dealer)
     failed = False
     try:
-        games = open_games(file, defaults, extra_fields)
+        games = files_read.open(file)
         errors = tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")  # noqa: SIM115 - closed below
         bar = Bar()
         with errors:

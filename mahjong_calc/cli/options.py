@@ -1,6 +1,7 @@
 """The Typer parameters that several commands share: a declared flag's option (flags.fields()),
 --rules/--set/--json/--lang, the one `Lang` choice, --extra-fields (`batch`, `game settle`, `stats`)
-and the header defaults of game files (`game settle`, `stats`: --variant, --players, --dealer).
+and how game files are read (`reads_game_files`: `game settle`, `stats`: --variant, --players, --dealer
+and --extra-fields, declared once).
 
 `score`, `waits` and `game add` build their signatures from the declared flags here, so that
 a flag added to `flags.fields()` reaches every command that takes it.
@@ -8,16 +9,21 @@ a flag added to `flags.fields()` reaches every command that takes it.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..core import flags as flag_table
 from ..core.flags import Field
+
+if TYPE_CHECKING:
+    from ..game.log import Games
 
 KEYWORD = inspect.Parameter.KEYWORD_ONLY
 
@@ -112,10 +118,10 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
 
 
 class FlagCommand:
-    """A command whose parameters follow the declared flags: `FlagCommand(run, parameters)` is
-    `run` (taking **params) as Typer sees a function with the signature `parameters()` gives,
-    made when Typer reads it (once, and again after the declaration changes), so that a flag
-    declared later (`register_flag`) is among them. Nothing is rewritten on import."""
+    """A command whose parameters are made: `FlagCommand(run, parameters)` is `run` (taking **params)
+    as Typer sees a function with the signature `parameters()` gives, made when Typer reads it (once,
+    and again after the declaration changes), so that a flag declared later (`register_flag`) is among
+    them (and a game-file command's shared options, `reads_game_files`). Nothing is rewritten on import."""
 
     def __init__(self, run: Callable[..., None], parameters: Callable[[], inspect.Signature]) -> None:
         self._run = run
@@ -156,16 +162,48 @@ ExtraFieldsOption = Annotated[str, typer.Option(
     help='A field (a column, a key) that is not a field of a record: an unknown_field error row (error, the default), '
          'or echoed under "extra" in its row, and in batch\'s CSV output as trailing columns (keep; stats counts the hand).')]
 
-# the header fields a game file may leave out (a CSV log without a variant or players column)
-HeaderVariant = Annotated[str | None, typer.Option(
-    "--variant", "-v", metavar="NAME", show_default=False, help="The variant of games whose header names none (a CSV log).")]
-HeaderPlayers = Annotated[str | None, typer.Option(
-    "--players", metavar="A,B,C,D", show_default=False,
-    help="The players of games whose header names none, comma-separated in seat order E,S,W,N.")]
-HeaderDealer = Annotated[str | None, typer.Option(
-    "--dealer", metavar="NAME", show_default=False, help="The first dealer of games whose header names none.")]
+
+def _game_file_parameters() -> list[inspect.Parameter]:
+    """--variant, --players and --dealer (the header fields a game file may leave out: a CSV log without
+    a variant or players column), then --extra-fields."""
+    return [
+        inspect.Parameter("variant", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
+            "--variant", "-v", metavar="NAME", show_default=False, help="The variant of games whose header names none (a CSV log).")]),
+        inspect.Parameter("players", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
+            "--players", metavar="A,B,C,D", show_default=False,
+            help="The players of games whose header names none, comma-separated in seat order E,S,W,N.")]),
+        inspect.Parameter("dealer", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
+            "--dealer", metavar="NAME", show_default=False, help="The first dealer of games whose header names none.")]),
+        inspect.Parameter("extra_fields", KEYWORD, default="error", annotation=ExtraFieldsOption),
+    ]
 
 
-def header_defaults(variant: str | None, players: str | None, dealer: str | None) -> dict[str, Any]:
-    """--variant, --players and --dealer as the defaults `game.log.open_games` fills a header with."""
-    return {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
+@dataclass(frozen=True)
+class GameFiles:
+    """How a command reads game files, as `game settle` does: the defaults --variant, --players and
+    --dealer give a header that names none, and --extra-fields."""
+
+    defaults: dict[str, Any]
+    extra_fields: str
+
+    def open(self, name: str) -> Games:
+        """The games of the file `name` (- is stdin): `game.log.open_games`."""
+        from ..game.log import open_games
+
+        return open_games(name, self.defaults, self.extra_fields)
+
+
+def reads_game_files(run: Callable[..., None]) -> FlagCommand:
+    """`run` as a command that reads game files: its own parameters, then --variant, --players, --dealer
+    and --extra-fields, which reach `run` as one `GameFiles`, its parameter `files_read`."""
+
+    def parameters() -> inspect.Signature:
+        own = inspect.signature(run, eval_str=True)
+        return own.replace(parameters=[p for p in own.parameters.values() if p.name != "files_read"] + _game_file_parameters())
+
+    @functools.wraps(run)
+    def command(*, variant: str | None, players: str | None, dealer: str | None, extra_fields: str, **params: Any) -> None:
+        defaults = {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
+        run(**params, files_read=GameFiles(defaults, extra_fields))
+
+    return FlagCommand(command, parameters)

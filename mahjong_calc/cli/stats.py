@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..core.errors import InputError
 from ..present.render import clean
 from .app import emit, emit_json, errors_to_exit
-from .options import ExtraFieldsOption, HeaderDealer, HeaderPlayers, HeaderVariant, Lang, LangOption, header_defaults
+from .options import GameFiles, Lang, LangOption, reads_game_files
 
 if TYPE_CHECKING:
     from ..game.stats import Season
 
 
+@reads_game_files
 def stats(
     files: Annotated[list[str] | None, typer.Argument(metavar="[FILES]...", show_default=False,
                                                       help="Game files (YAML, JSON Lines, CSV logs; - reads stdin). None: the live games.")] = None,
@@ -31,10 +32,8 @@ def stats(
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
     lang: LangOption = Lang.zh,
-    variant: HeaderVariant = None,
-    players: HeaderPlayers = None,
-    dealer: HeaderDealer = None,
-    extra_fields: ExtraFieldsOption = "error",
+    *,
+    files_read: GameFiles,
 ) -> None:
     """Season statistics: per player games, hands, wins, self-draws, deal-ins, draws, rates, net, liability and
     the biggest win; per variant how often each pattern was won.
@@ -57,7 +56,7 @@ def stats(
         if db is None and not files:
             db = _default_db()
             db = db if db.exists() else None  # no live games yet: nothing to count, and no database made for it
-        undated = _collect(season, files or [], db, start, end, player, header_defaults(variant, players, dealer), extra_fields)
+        undated = _collect(season, files or [], db, start, end, player, files_read)
         if player is not None:
             check_player(season, player)
         if undated:
@@ -67,7 +66,7 @@ def stats(
                              "(`mjcalc game settle FILE` says why)\n")
             for code, n in season.error_codes.most_common():
                 sys.stderr.write(f"mjcalc:   {n} {code}, the first {clean(season.first_errors[code])}\n")
-                if code == "unknown_field" and extra_fields == "error":
+                if code == "unknown_field" and files_read.extra_fields == "error":
                     sys.stderr.write("mjcalc:   a column that is not a field: --extra-fields keep counts such hands and reads past it\n")
         names = [player] if player is not None else list(season.players)
         if json_out:
@@ -92,17 +91,16 @@ def _default_db() -> Path:
 
 
 def _collect(season: Season, files: list[str], db: Path | None, start: str | None, end: str | None, player: str | None,
-             defaults: dict[str, Any], extra_fields: str) -> int:
+             files_read: GameFiles) -> int:
     """Add the selected games of the files, then of the database, to `season`; return how many had no date."""
     from ..core.collector import FreezeAsItGoes, kept_frozen
-    from ..game.log import open_games
     from ..game.stats import within
 
     undated = 0
     pace = FreezeAsItGoes(FREEZE_GAMES)
     with kept_frozen():
         for name in _once(files):
-            games = open_games(name, defaults, extra_fields)
+            games = files_read.open(name)
             for i, game in enumerate(games, 1):
                 pace.step()
                 date = game.header.get("date")

@@ -24,16 +24,13 @@ from ..rules.schema import LIABILITY, Doc, Tiles, key_docs
 def key_docs_of(variant: Variant[Any, Any, Any]) -> dict[str, Doc]:
     """What each `tiles:`, `numbers:`, `options:` and `settlement:` key of a variant means: the
     `Doc` on its field in the variant's schema (variants/<v>/ruleset_schema.py, rules/schema.py); a `Doc`
-    that names no section is in its group's: `Variant.sections["tiles"]`, and LIABILITY for every settlement key."""
-
-    def group(cls: type, prefix: str, section: str) -> dict[str, Doc]:
-        return {key: Doc(d.zh, d.en, d.section or section) for key, d in key_docs(cls, prefix).items()}
-
-    out = group(Tiles, "tiles", variant.sections.get("tiles", ""))
+    that names no section is in its group's: a nested group's `Section`, `Variant.sections["tiles"]`, and
+    LIABILITY for every settlement key."""
+    out = key_docs(Tiles, "tiles", variant.sections.get("tiles", ""))
     out.update(key_docs(variant.numbers, "numbers"))
     out.update(key_docs(variant.options, "options"))
     if variant.settlement is not None:
-        out.update(group(variant.settlement, "settlement", LIABILITY))
+        out.update(key_docs(variant.settlement, "settlement", LIABILITY))
     return out
 
 

@@ -65,11 +65,20 @@ KEY = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 class Doc:
     """`Annotated[T, Doc(zh, en, section)]`: what a ruleset key means, in Chinese and English, and
     the `## ` section of the variant's docs/rules page that records its reading ("": its group's,
-    `Variant.sections` for the shared `tiles:` keys, LIABILITY for every `settlement:` key)."""
+    the `Section` of a nested group, `Variant.sections` for the shared `tiles:` keys, LIABILITY
+    for every `settlement:` key)."""
 
     zh: str
     en: str
     section: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    """`Annotated[Group, Section(name)]` on a nested group: the docs section of each of its keys whose
+    `Doc` names none, written once for the group."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -114,19 +123,22 @@ def hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls, include_extras=True)
 
 
-def key_docs(cls: type, prefix: str) -> dict[str, Doc]:
-    """The `Doc` of every key under a section dataclass, dotted (`numbers.di_fan.discard`), in field order.
+def key_docs(cls: type, prefix: str, section: str = "") -> dict[str, Doc]:
+    """The `Doc` of every key under a section dataclass, dotted (`numbers.di_fan.discard`), in field order,
+    each naming its docs section: its own, else its group's (`section` for `cls`, a nested group's `Section`).
     A nested dataclass's keys are its fields'; a key without a `Doc` is left out (a test finds it)."""
     out: dict[str, Doc] = {}
     for f in fields(cls):
         hint = hints(cls)[f.name]
+        meta = get_args(hint)[1:] if get_origin(hint) is Annotated else ()
         base, _ = _unwrap(hint)
         if is_dataclass(base) and isinstance(base, type):
-            out.update(key_docs(base, f"{prefix}.{f.name}"))
+            group = next((m.name for m in meta if isinstance(m, Section)), section)
+            out.update(key_docs(base, f"{prefix}.{f.name}", group))
             continue
-        docs = [m for m in get_args(hint)[1:] if isinstance(m, Doc)] if get_origin(hint) is Annotated else []
+        docs = [m for m in meta if isinstance(m, Doc)]
         if docs:
-            out[f"{prefix}.{f.name}"] = docs[0]
+            out[f"{prefix}.{f.name}"] = docs[0] if docs[0].section or not section else Doc(docs[0].zh, docs[0].en, section)
     return out
 
 

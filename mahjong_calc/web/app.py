@@ -30,6 +30,7 @@ from . import routes_hands as hands
 from .access import endpoint
 from .context import Context
 from .http import MAX_BODY, error_response
+from .pages import STATIC
 from .starts import StartLimits, Starts
 from .streams import Hub, StreamLimits, stream_total
 from .work import Work, WorkLimits
@@ -37,7 +38,6 @@ from .work import Work, WorkLimits
 if TYPE_CHECKING:
     from ..live.store import GameInfo
 
-STATIC = games.STATIC
 STATES = WorkLimits(workers=2, queue=32, per_client=16)  # a page asks for a state after every change, several pages at once
 
 

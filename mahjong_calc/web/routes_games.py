@@ -4,24 +4,22 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 
 from ..core.words import language
 from . import join_url
 from .access import check_token, opens, token_of
 from .http import ApiError, client_of, json_response, path_game_number, read_body
+from .pages import page
 from .streams import stream
 
 if TYPE_CHECKING:
     from ..game import Report
     from .context import Context
-
-STATIC = Path(__file__).resolve().parent / "static"
 
 
 def state_body(report: Report) -> bytes:
@@ -167,11 +165,11 @@ async def events(request: Request, ctx: Context) -> Response:
 
 
 async def index(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+    return HTMLResponse(page("index", "static/"))
 
 
 async def season_page(request: Request) -> Response:
-    return FileResponse(STATIC / "season.html", media_type="text/html; charset=utf-8")
+    return HTMLResponse(page("season", "/static/"))
 
 
 def qr_svg(text: str) -> str | None:

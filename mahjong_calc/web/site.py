@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
+from .pages import STATIC, page
 
 PYODIDE_VERSION = "314.0.8"  # the npm package `pyodide` the site is built and tested with
 PYODIDE_PACKAGE = f"pyodide@{PYODIDE_VERSION}"
 # the files of the package a page needs (the rest are the console pages, types and source maps)
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
 MAX_PYODIDE = 64 << 20  # bytes of one file of the package: the wasm is about 10 MB
-STATIC = Path(__file__).resolve().parent / "static"
 SKIP_MODULES = ("cli", "__pycache__")  # the CLI (typer, rich) is not part of the page's engine
 SKIP_FILES = ("app.py", "server.py")  # the Starlette app and uvicorn: only `mjcalc serve` runs them
 SERVER_ONLY = ("season.js", "sw.js")  # the season view reads a server's games; sw.js is written with the build's list
@@ -224,10 +224,8 @@ def manifest() -> str:
 
 def _index() -> str:
     """The page's index.html, saying that its home is the browser alone, with the manifest."""
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
-    head = ('<meta name="mjcalc-home" content="site">\n<link rel="manifest" href="manifest.webmanifest">\n'
-            '<meta name="theme-color" content="#1d6e50">\n')
-    return html.replace("</head>", head + "</head>", 1)
+    return page("index", "static/", more='<meta name="mjcalc-home" content="site">\n<link rel="manifest" href="manifest.webmanifest">\n'
+                                         '<meta name="theme-color" content="#1d6e50">\n')
 
 
 def build(target: Path, pyodide: Path | None = None) -> Built:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import Doc, GameRules, Label, Range
+from ...rules.schema import Doc, GameRules, Label, Range, Section
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -28,21 +28,21 @@ CHOW_RULE = "Chow restriction"
 class ChizhouMinFlowers:
     """花 needed to win, by how the hand was won."""
 
-    self_draw: Annotated[int, Doc("自摸至少几花", "花 needed to win by self-draw", THRESHOLDS)]
-    discard: Annotated[int, Doc("冲 (点炮) 至少几花", "花 needed to win on a discard (冲)", THRESHOLDS)]
-    qiang_gang: Annotated[int, Doc("抢杠至少几花", "花 needed to win by robbing a kong (抢杠)", THRESHOLDS)]
+    self_draw: Annotated[int, Doc("自摸至少几花", "花 needed to win by self-draw")]
+    discard: Annotated[int, Doc("冲 (点炮) 至少几花", "花 needed to win on a discard (冲)")]
+    qiang_gang: Annotated[int, Doc("抢杠至少几花", "花 needed to win by robbing a kong (抢杠)")]
 
 
 @dataclass(frozen=True)
 class ChizhouFlowers:
     """花 each kind of set brings its winner."""
 
-    zi_peng: Annotated[int, Doc("字碰几花", "花 of an exposed honour pung (字碰)", HUA)]
-    zi_an_ke: Annotated[int, Doc("字暗刻几花", "花 of a concealed honour triplet (字暗刻)", HUA)]
-    ming_gang: Annotated[int, Doc("明杠 (数牌) 几花", "花 of an exposed suited kong (明杠)", HUA)]
-    an_gang: Annotated[int, Doc("暗杠 (数牌) 几花", "花 of a concealed suited kong (暗杠)", HUA)]
-    zi_ming_gang: Annotated[int, Doc("字明杠几花", "花 of an exposed honour kong (字明杠)", HUA)]
-    zi_an_gang: Annotated[int, Doc("字暗杠几花", "花 of a concealed honour kong (字暗杠)", HUA)]
+    zi_peng: Annotated[int, Doc("字碰几花", "花 of an exposed honour pung (字碰)")]
+    zi_an_ke: Annotated[int, Doc("字暗刻几花", "花 of a concealed honour triplet (字暗刻)")]
+    ming_gang: Annotated[int, Doc("明杠 (数牌) 几花", "花 of an exposed suited kong (明杠)")]
+    an_gang: Annotated[int, Doc("暗杠 (数牌) 几花", "花 of a concealed suited kong (暗杠)")]
+    zi_ming_gang: Annotated[int, Doc("字明杠几花", "花 of an exposed honour kong (字明杠)")]
+    zi_an_gang: Annotated[int, Doc("字暗杠几花", "花 of a concealed honour kong (字暗杠)")]
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,9 @@ class ChizhouNumbers:
 
     base: Annotated[int, Doc("底", "the base (底) the fans multiply", PATTERNS)]
     cap: Annotated[int, Doc("封顶番数 (到顶为拉子)", "the cap on the product of fans (a capped hand is 拉子)", PATTERNS)]
-    min_flowers: ChizhouMinFlowers
+    min_flowers: Annotated[ChizhouMinFlowers, Section(THRESHOLDS)]
     chow_free_min_flowers: Annotated[int, Doc("少于几花只能吃一色 (0 = 不限)", "below this many 花 chow melds must share a suit (0: off)", CHOW_RULE)]
-    flowers: ChizhouFlowers
+    flowers: Annotated[ChizhouFlowers, Section(HUA)]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from ...rules.schema import Aliases, Doc, GameRules, Label
+from ...rules.schema import Aliases, Doc, GameRules, Label, Section
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
@@ -28,18 +28,18 @@ ZUI_ZI = "嘴子"
 class WuhuDiFan:
     """底番 by how the hand was won, with or without 压档."""
 
-    discard: Annotated[int, Doc("底番: 点炮", "底番 (base) of a discard win", AMOUNTS)]
-    discard_ya_dang: Annotated[int, Doc("底番: 点炮压档", "底番 of a discard win with 压档", AMOUNTS)]
-    self_draw: Annotated[int, Doc("底番: 自摸", "底番 of a self-drawn win", AMOUNTS)]
-    self_draw_ya_dang: Annotated[int, Doc("底番: 自摸压档", "底番 of a self-drawn win with 压档", AMOUNTS)]
+    discard: Annotated[int, Doc("底番: 点炮", "底番 (base) of a discard win")]
+    discard_ya_dang: Annotated[int, Doc("底番: 点炮压档", "底番 of a discard win with 压档")]
+    self_draw: Annotated[int, Doc("底番: 自摸", "底番 of a self-drawn win")]
+    self_draw_ya_dang: Annotated[int, Doc("底番: 自摸压档", "底番 of a self-drawn win with 压档")]
 
 
 @dataclass(frozen=True)
 class WuhuZhiFactor:
     """支番 = round_half_up((支 + 压档点) × factor), by how the hand was won."""
 
-    discard: Annotated[float, Doc("支番 = (支 + 压档) × 此数, 点炮", "支番 = (支 + 压档) × this, discard win", AMOUNTS)]
-    self_draw: Annotated[float, Doc("支番 = (支 + 压档) × 此数, 自摸", "支番 = (支 + 压档) × this, self-draw", AMOUNTS)]
+    discard: Annotated[float, Doc("支番 = (支 + 压档) × 此数, 点炮", "支番 = (支 + 压档) × this, discard win")]
+    self_draw: Annotated[float, Doc("支番 = (支 + 压档) × 此数, 自摸", "支番 = (支 + 压档) × this, self-draw")]
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ class WuhuNumbers:
     """The `numbers:` section of a Wuhu ruleset (315 or 525): every amount the arithmetic uses."""
 
     min_zhi: Annotated[int, Doc("八支: 一门至少几张才能和", "tiles of one suit needed to win (八支)", "Winning")]
-    di_fan: WuhuDiFan
-    zhi_factor: WuhuZhiFactor
+    di_fan: Annotated[WuhuDiFan, Section(AMOUNTS)]
+    zhi_factor: Annotated[WuhuZhiFactor, Section(AMOUNTS)]
     zui_zi: Annotated[int, Doc("每个嘴子的番数", "番 of each 嘴子 (scoring feature)", AMOUNTS)]
     zui_zi_self_draw_multiplier: Annotated[int, Doc("嘴子自摸翻倍 (杠后开花除外)", "嘴子 multiplier on a self-draw (not 杠后开花)", AMOUNTS)]
     jiao: Annotated[int, Doc("一交的番数", "番 of one 交 (limit payment)", JIAO)]
