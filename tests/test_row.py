@@ -169,16 +169,16 @@ PLAIN = r"(?:[1-9]+[mps]|[1-7]+z)+"  # what tiles.parse_tiles reads in one pass
 def test_the_hand_text_reader_takes_exactly_the_plain_notation(text: str) -> None:
     import re
 
-    from mahjong_calc.api.row import _tile_counts
+    from mahjong_calc.api.row import _last_tile, _tile_counts
     from mahjong_calc.core.tiles import MAX_INPUT, parse_tiles
 
     counts = [0] * 34
-    last = _tile_counts(text, counts)
+    read = _tile_counts(text, counts)
     plain = len(text) <= MAX_INPUT and re.fullmatch(PLAIN, text) is not None
-    assert (last >= 0) == plain, text
+    assert (read >= 0) == plain, text
     if plain:
         tiles = parse_tiles(text)
-        assert counts == [tiles.count(t) for t in range(34)] and last == tiles[-1]
+        assert counts == [tiles.count(t) for t in range(34)] and read == len(tiles) and _last_tile(text) == tiles[-1]
 
 
 def test_the_hand_text_reader_on_random_texts() -> None:

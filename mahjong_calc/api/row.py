@@ -68,7 +68,7 @@ class _Fields:
 _contexts: dict[tuple[Any, ...], WinContext | None] = {}
 # (text, concealed) -> its set code, is a chow, its JSON, is a kong, the Meld
 _melds: dict[tuple[str, bool], tuple[int, bool, str, bool, Meld] | None] = {}
-_heads: dict[int, tuple[Ruleset[Any, Any, Any], str, frozenset[int], bool]] = {}
+_heads: dict[int, tuple[Ruleset[Any, Any, Any], str, tuple[bool, ...], bool]] = {}
 
 
 _field_table: flag_table.Derived[_Fields] = flag_table.derived(_Fields)
@@ -110,14 +110,15 @@ def _meld(text: str, concealed: bool) -> tuple[int, bool, str, bool, Meld] | Non
     return made
 
 
-def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, frozenset[int], bool]:
-    """The row's text before the hand, the tiles the variant uses, and whether it has chow melds."""
+def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, tuple[bool, ...], bool]:
+    """The row's text before the hand, whether the variant uses each tile, and whether it has chow melds."""
     entry = _heads.get(id(rs))
     if entry is None or entry[0] is not rs:
         if len(_heads) >= 256:
             _heads.clear()
         head = f'"variant": {encode(rs.name)}, "ruleset_version": {encode(rs.version)}, "valid": true, "hand": {{"concealed": '
-        entry = _heads[id(rs)] = (rs, head, tiles_in_variant(rs.tiles), rs.tiles.chow_melds)
+        used = tiles_in_variant(rs.tiles)
+        entry = _heads[id(rs)] = (rs, head, tuple([t in used for t in range(NUM_TILES)]), rs.tiles.chow_melds)
     return entry[1], entry[2], entry[3]
 
 
@@ -155,14 +156,15 @@ def _suit_base(letter: int) -> int:
 
 
 def _tile_counts(text: str, counts: list[int]) -> int:
-    """Add the tiles of `text` to `counts` and give the last tile; -1 (counts then spoiled) unless `text`
+    """Add the tiles of `text` to `counts` and give how many; -1 (counts then spoiled) unless `text`
     is the notation tiles.parse_tiles reads in one pass: runs of digits 1-9, each ended by m, p or s
-    (1-7 for z), at most MAX_INPUT characters."""
+    (1-7 for z), at most MAX_INPUT characters, one tile at least. Its last tile is then the last
+    digit in the last letter's suit."""
     n = len(text)
     if n > MAX_INPUT:
         return -1
     start = 0  # the first digit of the run not yet ended
-    last = -1
+    tiles = 0
     for i in range(n):
         code = ord(text[i])
         if 49 <= code <= 57:  # 1-9
@@ -174,10 +176,15 @@ def _tile_counts(text: str, counts: list[int]) -> int:
             digit = ord(text[j]) - 49
             if base == 27 and digit > 6:
                 return -1
-            last = base + digit
-            counts[last] += 1
+            counts[base + digit] += 1
+        tiles += i - start
         start = i + 1
-    return last if start == n else -1
+    return tiles if start == n and tiles else -1
+
+
+def _last_tile(text: str) -> int:
+    """The last tile of a text `_tile_counts` has read: its last digit, in its last letter's suit."""
+    return _suit_base(ord(text[-1])) + ord(text[-2]) - 49
 
 
 def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
@@ -185,11 +192,10 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
     """A hand's counts, set codes, kong flags, melds' JSON and Melds and winning tile, checked as the
     full path checks them (None: the full path answers)."""
     counts = [0] * NUM_TILES
-    last = _tile_counts(text, counts)
-    if last < 0:
+    n_concealed = _tile_counts(text, counts)
+    if n_concealed < 0:
         return None
     _, allowed, chows_allowed = _head(rs)
-    n_concealed = sum(counts)
     melds: list[int] = []
     kong_flags: list[bool] = []
     shown: list[str] = []
@@ -220,7 +226,7 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
     if n_concealed != 14 - 3 * len(melds) or (ctx.after_kong and not any_kong):
         return None
     if win_text is None:
-        win = last
+        win = _last_tile(text)
     else:
         if len(win_text) != 2:
             return None
@@ -231,15 +237,14 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
         if not counts[win]:
             return None
     for t in range(NUM_TILES):
-        if held[t] and (held[t] > 4 or t not in allowed):
+        if held[t] and (held[t] > 4 or not allowed[t]):
             return None
     return counts, tuple(melds), tuple(kong_flags), shown, made, win
 
 
-def _before(head: str, counts: list[int], shown: list[str], win: int, value: int, items: str, patterns_json: str) -> str:
-    """A row's JSON from its opening brace's next key to `"patterns": [...], ` (the payments follow)."""
-    return (f'{head}{_concealed_json(counts)}, "melds": [{", ".join(shown)}], "win": {TILE_JSON[win]}}}, "value": {value}, '
-            f'"items": [{items}], "patterns": {patterns_json}, ')
+def _opening(head: str, counts: list[int], shown: list[str], win: int, value: int) -> str:
+    """A row's JSON from its opening brace's next key to `"items": [` (the items follow)."""
+    return f'{head}{_concealed_json(counts)}, "melds": [{", ".join(shown)}], "win": {TILE_JSON[win]}}}, "value": {value}, "items": ['
 
 
 def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcError | None:
@@ -275,12 +280,9 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcE
     value, items, patterns, patterns_json, payments, rest = parts
     a, b, c = payments
     total = a + b + c
-    body = (
-        f'{_before(_head(rs)[0], counts, shown, win, value, items, patterns_json)}'
-        f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {total}, {rest}}}'
-    )
+    after = f'], "patterns": {patterns_json}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {total}, {rest}}}'
     try:
-        data = body.encode("utf-8")
+        data = b"".join([_opening(_head(rs)[0], counts, shown, win, value).encode("utf-8"), items, after.encode("utf-8")])
     except UnicodeEncodeError:
         return None
     return data, rs.name, value, total, payments, patterns
@@ -345,7 +347,7 @@ def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: 
     if parts is None or isinstance(parts, (MjcalcError, ScoreResult)):
         return parts
     value, items, patterns, patterns_json, payments, rest = parts
-    before = _before(_head(rs)[0], counts, shown, win, value, items, patterns_json)
+    before = f'{_opening(_head(rs)[0], counts, shown, win, value)}{items.decode("utf-8")}], "patterns": {patterns_json}, '
     hand = hand_of_counts(counts, tuple(made), win)
     pays: dict[Seat, int] = {"next": payments[0], "opposite": payments[1], "previous": payments[2]}
     return RowResult(rs.name, value, patterns, pays, hand, before, rest)

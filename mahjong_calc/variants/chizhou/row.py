@@ -51,7 +51,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     fans = texts.get(fan_key)
     if fans is None:
         _, items, names = build.fan_items(rs, best)
-        fans = texts[fan_key] = (", ".join([_item_text(one) for one in items]), names, encode(list(names)))
+        fans = texts[fan_key] = (", ".join([_item_text(one) for one in items]).encode("utf-8"), names, encode(list(names)))
     pair, codes, win_in = out.arrangements[best.arrangement]
     n_concealed = len(codes) - len(melds)
     parts = [fans[0]]
@@ -62,7 +62,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         text = texts.get(key)
         if text is None:
             code = codes[index]
-            text = texts[key] = _item_text(build.flower_item(rs, source, _tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed)))
+            text = texts[key] = _item_text(build.flower_item(rs, source, _tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed))).encode("utf-8")
         parts.append(text)
     pays = out.pays
     if out.pay == k.PAY_EACH:
@@ -73,4 +73,4 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         payments = (pays if place == 0 else 0, pays if place == 1 else 0, pays if place == 2 else 0)
     rest = (f'{decomposition_json(pair, codes, win_in, melds_concealed)}, "flowers": {best.flowers}, '
             f'"flowers_needed": {best.need}, "multiplier": {best.multiplier}')
-    return best.value, ", ".join(parts), fans[1], fans[2], payments, rest
+    return best.value, b", ".join(parts), fans[1], fans[2], payments, rest

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 
 encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
 
-# A row scorer's answer: (value, the items' JSON joined by ", ", the patterns, their JSON, the
-# payments next/opposite/previous, the JSON from "decomposition" on without the closing brace).
-RowParts = tuple[int, str, tuple[str, ...], str, tuple[int, int, int], str]
+# A row scorer's answer: (value, the items' JSON joined by ", " as UTF-8, the patterns, their JSON, the
+# payments next/opposite/previous, the JSON from "decomposition" on without the closing brace). The
+# items are the row's Chinese: kept encoded, so that the rest of a row is ASCII text, encoded in a copy.
+RowParts = tuple[int, bytes, tuple[str, ...], str, tuple[int, int, int], str]
 # What a row scorer answers: the parts, a ScoreResult (its JSON is the row), the NotAWin or the
 # InputError the variant's scorer would raise (not raised), or None where the full path must answer.
 RowAnswer = RowParts | ScoreResult | NotAWin | InputError | None

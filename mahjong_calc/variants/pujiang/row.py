@@ -31,12 +31,12 @@ _OPEN = '"decomposition": {'
 _STANDARD = f'{_OPEN}"shape": {encode(SHAPE_NAMES[STANDARD])}, '
 
 
-def _items(texts: dict[Any, Any], key: Any, made: Any) -> str:
-    """The items' JSON (joined by ", ") kept under `key`, made by `made()` (a list of Items) the first time."""
+def _items(texts: dict[Any, Any], key: Any, made: Any) -> bytes:
+    """The items' JSON (joined by ", ", UTF-8) kept under `key`, made by `made()` (a list of Items) the first time."""
     text = texts.get(key)
     if text is None:
-        text = texts[key] = ", ".join([_item_text(one) for one in made()])
-    return str(text)
+        text = texts[key] = ", ".join([_item_text(one) for one in made()]).encode("utf-8")
+    return bytes(text)
 
 
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
@@ -72,7 +72,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
             text = texts.get(key)
             if text is None:
                 one = build.zi_item(rs, _tile_set(CODE_KINDS[code // 34], code % 34, declared, conc))
-                text = texts[key] = "" if one is None else _item_text(one)
+                text = texts[key] = b"" if one is None else _item_text(one).encode("utf-8")
             if text:
                 parts.append(text)
     fans = _items(texts, ("fan", best.found, best.qiang_gang, out.jokers > 0), lambda: build.fan_items(rs, out.jokers, best))
@@ -82,7 +82,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     faces_key = ("faces", wild, best.faces, whites)
     faces = texts.get(faces_key)
     if faces is None:
-        items = ", ".join([_item_text(one) for one in build.face_items(rs, wild, best.faces, whites)])
+        items = ", ".join([_item_text(one) for one in build.face_items(rs, wild, best.faces, whites)]).encode("utf-8")
         faces = texts[faces_key] = (items, encode(build.wild_rows(best.faces, whites, wild)))
     if faces[0]:
         parts.append(faces[0])
@@ -102,4 +102,4 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         decomposition = str(seven)
     wild_json = "null" if wild is None else TILE_JSON[wild]
     rest = f'{decomposition}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {faces[1]}'
-    return best.value, ", ".join(parts), found[0], found[1], out.payments, rest
+    return best.value, b", ".join(parts), found[0], found[1], out.payments, rest

@@ -43,7 +43,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     texts = _texts.of(rs)
     arr = out.arrangements[best.arrangement]
     self_draw = ctx.self_draw
-    items: list[str] = []
+    items: list[bytes] = []
     for one in best.items:
         code = one[0]
         if code == k.AN_GANG or code == k.MING_GANG:
@@ -53,7 +53,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
             key = (one, self_draw)
         text = texts.get(key)
         if text is None:
-            text = texts[key] = _item_json(rs, one, arr, melds_concealed, self_draw)
+            text = texts[key] = _item_json(rs, one, arr, melds_concealed, self_draw).encode("utf-8")
         items.append(text)
     found_key = (best.found, best.jiao)
     found = texts.get(found_key)
@@ -64,4 +64,4 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     if waits is None:
         waits = texts[out.waits] = "[" + ", ".join([TILE_JSON[t] for t in out.waits]) + "]"
     rest = f'{decomposition_json(arr[0], arr[1], arr[2], melds_concealed)}, "zhi": {out.zhi}, "ya_dang": {best.ya}, "waits": {waits}'
-    return best.value, ", ".join(items), found[0], found[1], out.payments, rest
+    return best.value, b", ".join(items), found[0], found[1], out.payments, rest
