@@ -116,7 +116,34 @@ def _fits(c: list[int], n: int, suited: bool) -> bool:
 
 def _weight(c: list[int]) -> int:
     """The sum of (tile x count) over a suit: a set adds 0 to it mod 3, a pair of tile p 2p."""
-    return sum([i * n for i, n in enumerate(c)])
+    weight = 0
+    for i in range(len(c)):
+        weight += i * c[i]
+    return weight
+
+
+# Tiles are counted by loops, not sum(): compiled, a loop over ints runs natively, while sum()
+# is a call through the builtins module that reads each int as an object.
+
+def tiles_in(counts: tuple[int, ...], start: int, stop: int) -> int:
+    """How many tiles counts[start:stop] holds."""
+    total = 0
+    for i in range(start, stop):
+        total += counts[i]
+    return total
+
+
+def tiles_held(counts: list[int], start: int, stop: int) -> int:
+    """`tiles_in` of a list."""
+    total = 0
+    for i in range(start, stop):
+        total += counts[i]
+    return total
+
+
+def _suit_sizes(counts: tuple[int, ...]) -> list[int]:
+    """Each suit's number of tiles (m, p, s, z)."""
+    return [tiles_in(counts, a, b) for a, b in _GROUPS]
 
 
 def _fits_with_pair(c: list[int], n: int, suited: bool, weight: int) -> bool:
@@ -230,7 +257,7 @@ _OK_MEMO: tuple[dict[tuple[int, ...], bool], dict[tuple[int, ...], bool]] = ({},
 
 
 def _ok_now(c: list[int], honour: bool) -> bool:
-    size = sum(c) % 3
+    size = tiles_held(c, 0, len(c)) % 3
     if size == 0:
         return _fits(c, len(c), not honour)
     return size == 2 and _fits_with_pair(c, len(c), not honour, 0 if honour else _weight(c))
@@ -254,12 +281,13 @@ def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], .
     Splits come pair by pair in tile order, each pair's sets in search order
     (lowest tile first, pung before chow); the work is done per suit and memoised there.
     """
-    if sum(counts) % 3 != 2:
+    sizes = _suit_sizes(counts)
+    if (sizes[0] + sizes[1] + sizes[2] + sizes[3]) % 3 != 2:
         return ()
     parts = [counts[a:b] for a, b in _GROUPS]
     pair_group = -1
     for g in range(4):
-        size = sum(parts[g]) % 3
+        size = sizes[g] % 3
         if size == 1 or (size == 2 and pair_group >= 0):
             return ()
         if size == 2:
@@ -305,7 +333,7 @@ def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
     out: list[int] = []
     work = list(part)
     size = len(part)
-    after = (sum(part) + 1) % 3  # the suit's size with the tile, mod 3
+    after = (tiles_in(part, 0, size) + 1) % 3  # the suit's size with the tile, mod 3
     if after == 1:
         memo[part] = ()
         return ()
@@ -347,7 +375,7 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     """
     have = held or counts13
     parts = [counts13[a:b] for a, b in _GROUPS]
-    sizes = [sum(part) % 3 for part in parts]
+    sizes = [size % 3 for size in _suit_sizes(counts13)]
     out: list[int] = []
     for g in range(4):
         # the tile goes to suit g: afterwards exactly one suit may hold the pair

@@ -19,6 +19,7 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Literal
 
+from .shapes import tiles_in
 from .tiles import NUM_TILES, is_honour
 
 ANY = -1
@@ -320,7 +321,7 @@ def _combine(
 def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated,
     as (pair's group id, sets' group ids sorted): suit by suit from the memoised cuts."""
-    if (sum(counts) + jokers) % 3 != 2:
+    if (tiles_in(counts, 0, NUM_TILES) + jokers) % 3 != 2:
         return ()
     if jokers > _MAX_JOKERS:
         raise ValueError(f"at most {_MAX_JOKERS} jokers")
@@ -345,7 +346,7 @@ def wild_splits(counts: tuple[int, ...], jokers: int) -> tuple[WildSplit, ...]:
 
 def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tuple[tuple[int, int], ...] | None:
     """七对 with jokers: seven (face, jokers in it) pairs, or None. Jokers-only pairs have face ANY."""
-    if sum(counts) + jokers != 14:
+    if tiles_in(counts, 0, NUM_TILES) + jokers != 14:
         return None
     pairs: list[tuple[int, int]] = []
     left = jokers

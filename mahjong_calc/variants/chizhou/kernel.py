@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
+from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements, tiles_held
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead
@@ -158,10 +158,10 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
             held[first + 2] += 1
         else:
             held[first] += 1
-    suits = int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0)
+    suits = int(tiles_held(held, 0, 9) > 0) + int(tiles_held(held, 9, 18) > 0) + int(tiles_held(held, 18, 27) > 0)
     self_draw: bool = ctx.self_draw
     robbing_kong: bool = ctx.robbing_kong
-    r = SetsRead(ctx, kn.options, suits, sum(held[27:34]) > 0, melds_concealed)
+    r = SetsRead(ctx, kn.options, suits, tiles_held(held, 27, 34) > 0, melds_concealed)
     detectors = kn.detectors
     fans = kn.fans
     n_melds = len(melds)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE
+from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE, tiles_held
 from ...core.tiles import WHITE
 from ...core.wilds import (
     ANY,
@@ -283,8 +283,8 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     white_swaps = wild >= 0 and wild != WHITE and kn.white_as_wild_face
     whites_held = base_counts[WHITE] if white_swaps else 0
     san = jokers >= kn.wild_copies
-    r = SetsRead(ctx, kn.options, int(sum(held[0:9]) > 0) + int(sum(held[9:18]) > 0) + int(sum(held[18:27]) > 0),
-                 sum(held[27:34]) > 0, melds_concealed)
+    r = SetsRead(ctx, kn.options, int(tiles_held(held, 0, 9) > 0) + int(tiles_held(held, 9, 18) > 0) + int(tiles_held(held, 18, 27) > 0),
+                 tiles_held(held, 27, 34) > 0, melds_concealed)
     r.wilds = jokers
     r.san_cai_shen = san
     n_melds = len(melds)

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
-from ...core.shapes import code_arrangements, waits
+from ...core.shapes import code_arrangements, tiles_held, waits
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
@@ -253,7 +253,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
             held[first + 2] += 1
         else:
             held[code] += 3
-    suit_len = (sum(held[0:9]), sum(held[9:18]), sum(held[18:27]))
+    suit_len = (tiles_held(held, 0, 9), tiles_held(held, 9, 18), tiles_held(held, 18, 27))
     zhi = max(suit_len)
     if zhi < kn.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
@@ -266,7 +266,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     wait = waits(tuple(before), tuple(held))
     single = len(wait) == 1 and wait[0] == win
 
-    r = WuhuRead(suit_len, sum(held[27:34]) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
+    r = WuhuRead(suit_len, tiles_held(held, 27, 34) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
                  kn.si_he_exposed_pung, kn.si_he_three_extra, kn.kongs_same_suit, ctx)
     detectors = kn.detectors
     n_melds = len(melds)
