@@ -485,3 +485,21 @@ def test_yaml_from_stdin(runner: CliRunner) -> None:
     result = _invoke(runner, "-", "--input-format", "yaml", stdin="- {id: y, hand: 123456m13m99p555p2m, self_draw: true}\n")
     assert result.exit_code == 0
     assert [(r["id"], r["value"]) for r in _results(result.stdout)] == [("y", 8)]
+
+
+def test_a_refusal_row_is_worded_once_per_message_and_language() -> None:
+    from mahjong_calc.batch.evaluate import _answer, _answered
+    from mahjong_calc.core.errors import InputError, NotAWin
+    from mahjong_calc.core.words import language, set_language
+
+    zero, false = NotAWin("needs_three_pungs", "{pungs} pungs", pungs=0), NotAWin("needs_three_pungs", "{pungs} pungs", pungs=False)
+    assert _answered(zero, "pujiang").body != _answered(false, "pujiang").body  # equal parameters, written apart
+    check = InputError("missing_discarder", "a discard win needs --discarder")
+    before = language()
+    try:
+        for lang in ("zh", "en", None, "zh"):
+            set_language(lang)
+            for err in (zero, false, check, NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets")):
+                assert _answered(err, "chizhou") == _answer(err, "chizhou"), (lang, err)
+    finally:
+        set_language(before)

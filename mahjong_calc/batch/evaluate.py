@@ -132,6 +132,7 @@ def configure(defaults: Defaults) -> None:
         _outcome.cache_clear()
         _compiled.cache_clear()
         _refusal.cache_clear()
+        _answers.clear()
         _lean_rulesets.clear()
 
 
@@ -198,11 +199,40 @@ def _outcome(key: Key, lang: str | None) -> Outcome:
         if type(row) is tuple:
             # tuple.__new__ with every field: a NamedTuple's own __new__ is Python code, and this is once a record
             return _new_outcome(Outcome, (WIN, row[0], row[1], row[2], row[3], row[4], row[5], "", "", _compiled(variant, defaults), "", None))
-        if isinstance(row, NotAWin):
-            return _refusal(row.code, row.message, variant)
-        if isinstance(row, MjcalcError):  # the variant's own check, as score_hand raises it in field words
-            return error_outcome(row.rewritten(in_field_words), variant or "wuhu315")
+        if isinstance(row, MjcalcError):
+            return _answered(row, variant)
     return full_outcome(key)
+
+
+def _answered(err: MjcalcError, variant: str | None) -> Outcome:
+    """The row of what a variant's row scorer answered without raising it: a refusal (NotAWin), or
+    its own check, as score_hand raises it in field words. Where nothing but its class, code and
+    message can shape the row (no position, context or rewrite), it is made once per distinct
+    message (and language), without rendering it again: a message by its msgid and parameters,
+    each with its type (0 and False are equal, but are written apart)."""
+    if err.position is None and err.source is None and err.winner is None and not err.context and not err.rewrites:
+        text = err.text
+        key = (type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]), variant,
+               language())
+        try:
+            known = _answers.get(key)
+        except TypeError:  # a parameter that cannot be hashed: worded afresh
+            return _answer(err, variant)
+        if known is None:
+            if len(_answers) >= 1024:
+                _answers.clear()
+            known = _answers[key] = _answer(err, variant)
+        return known
+    return _answer(err, variant)
+
+
+def _answer(err: MjcalcError, variant: str | None) -> Outcome:
+    if isinstance(err, NotAWin):
+        return _refusal(err.code, err.message, variant)
+    return error_outcome(err.rewritten(in_field_words), variant or "wuhu315")
+
+
+_answers: dict[tuple[Any, ...], Outcome] = {}
 
 
 @lru_cache(maxsize=1024)
