@@ -131,6 +131,46 @@ class Outcome:
     every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
 
 
+@final
+class _Choice:
+    """The readings of a hand as they come: the best (the first of the highest value), else the
+    refusal that got furthest (the first of the highest code), and every reading if kept. A reading
+    refused before it is scored (too few pungs) is only counted where it cannot change the outcome:
+    a hand that wins already, or one refused as far as that."""
+
+    def __init__(self, keep_all: bool) -> None:
+        self.keep_all = keep_all
+        self.best: KernelReading | None = None
+        self.best_index = -1
+        self.furthest: KernelReading | None = None
+        self.count = 0  # readings so far, counted or made: where each stands among every reading
+        self.every: list[KernelReading] = []
+
+    def add(self, scored: KernelReading) -> None:
+        if scored.refusal == WINS:
+            best = self.best
+            if best is None or better(scored.value, 0, best.value, 0):
+                self.best = scored
+                self.best_index = self.count
+        else:
+            furthest = self.furthest
+            if furthest is None or scored.refusal > furthest.refusal:
+                self.furthest = scored
+        if self.keep_all:
+            self.every.append(scored)
+        self.count += 1
+
+    def passes(self, refusal: int) -> bool:
+        """Whether a reading refused so can be counted and left unmade."""
+        if self.keep_all or refusal == WINS:
+            return False
+        furthest = self.furthest
+        if self.best is not None or (furthest is not None and furthest.refusal >= refusal):
+            self.count += 1
+            return True
+        return False
+
+
 # --- payments -------------------------------------------------------------------------
 
 
@@ -295,10 +335,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
         if not CHOW_CODE * 34 <= code < KONG_CODE * 34:
             meld_pungs += 1
     face_of_any = wild if wild >= 0 else 0
-    best: KernelReading | None = None
-    best_index = -1
-    furthest: KernelReading | None = None
-    readings: list[KernelReading] = []  # in the order that breaks ties: the first of equals is kept
+    choice = _Choice(keep_all)  # readings in the order that breaks ties: the first of equals is kept
     for k in range(whites_held + 1):
         faces = list(base_counts)
         if k:
@@ -317,6 +354,13 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
             win_faces.append(win)
         for win_face in win_faces:
             for pair, set_ids in split_ids(ft, jokers):
+                pungs = meld_pungs
+                for gid in set_ids:
+                    if not GROUP_CHOW[gid]:
+                        pungs += 1
+                refusal = NEEDS_THREE_PUNGS if pungs < min_pungs and not pungs_excused else WINS
+                if choice.passes(refusal):
+                    continue
                 # the winning tile goes in the pair when it can (that only adds 财神头)
                 win_in = -1
                 if not _holds(pair, win_face):
@@ -327,7 +371,6 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                 pair_wilds = GROUP_WILDS[pair]
                 cai_diao = (pair_wilds == 2 and kn.two_wilds_pair) or (pair_wilds == 1 and win_in == -1 and win_face != NO_FACE)
                 codes: list[int] = []
-                pungs = meld_pungs
                 set_wilds = 0
                 wild_faces: list[int] = []
                 for f in GROUP_FACES[pair]:
@@ -340,7 +383,6 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                         codes.append(CHOW_CODE * 34 + first)
                     else:
                         codes.append(PUNG_CODE * 34 + first)
-                        pungs += 1
                     set_wilds += GROUP_WILDS[gid]
                     for f in GROUP_FACES[gid]:
                         wild_faces.append(face_of_any if f == ANY else f)
@@ -348,8 +390,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                 r.shape = STANDARD
                 r.set_wilds = set_wilds
                 r.cai_diao = cai_diao
-                refusal = NEEDS_THREE_PUNGS if pungs < min_pungs and not pungs_excused else WINS
-                readings.append(_value(kn, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
+                choice.add(_value(kn, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
             if n_melds == 0:
                 seven = _qi_dui_pairs(ft, jokers, win_face, kn.four_as_two)
                 if seven is not None:
@@ -364,7 +405,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                         for _ in range(n):
                             wild_faces.append(face_of_any if face == ANY else face)
                     refusal = QI_DUI_NEEDS_CAI_DIAO if jokers and not cai_diao else WINS
-                    readings.append(_value(kn, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
+                    choice.add(_value(kn, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
         if n_melds == 0:
             name, thirteen_faces = _thirteen_shape(kn, ft, jokers)
             if name >= 0:
@@ -373,30 +414,23 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                 r.shape = name
                 r.set_wilds = 0
                 r.cai_diao = False
-                readings.append(_value(kn, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
+                choice.add(_value(kn, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
     if san:
         r.arranged = False
         r.sets = ()
         r.shape = SAN_CAI_SHEN
         r.set_wilds = 0
         r.cai_diao = False
-        readings.append(_value(kn, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
-    for index in range(len(readings)):
-        scored = readings[index]
-        if scored.refusal == WINS:
-            if best is None or better(scored.value, 0, best.value, 0):
-                best = scored
-                best_index = index
-        elif furthest is None or scored.refusal > furthest.refusal:
-            furthest = scored
-    every = tuple(readings) if keep_all else ()
+        choice.add(_value(kn, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
+    best = choice.best
+    every = tuple(choice.every)
     if best is None:
-        return Outcome(NO_WIN, furthest, -1, (0, 0, 0), jokers, whites_held, every)
+        return Outcome(NO_WIN, choice.furthest, -1, (0, 0, 0), jokers, whites_held, every)
     pungs_of: tuple[int, int, int] = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed_fan: int = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else ("next", "opposite", "previous").index(ctx.discarder)
     pays = payments(kn, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
-    return Outcome(WIN, best, best_index, pays, jokers, whites_held, every)
+    return Outcome(WIN, best, choice.best_index, pays, jokers, whites_held, every)
 
 
 numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Pujiang ruleset, built once
