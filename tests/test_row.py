@@ -273,3 +273,21 @@ def test_pujiang_lean_rows_are_the_full_paths(overrides: tuple[str, ...]) -> Non
     assert any(key[0] == "base" and key[8] is not None for key in made), "no opponents' pungs"
     if overrides:
         assert any(key[0] == "base" and key[7] is not None for key in made), "no robbed 番"
+
+
+@pytest.mark.parametrize("record", [
+    {"hand": "111m222p333s444z5z", "discarder": "next"},  # a discard win
+    {"hand": "111m222p333s444z5z", "robbing_kong": True},  # 抢杠 naming nobody
+    {"hand": "111m222p333s444z5z", "self_draw": True, "robbed_fan": 2},
+    {"hand": "111m222p333s444z5z", "robbing_kong": True, "discarder": "previous"},
+    {"hand": "111m222p333s4444z", "self_draw": True, "wild": "4z"},  # four wilds held
+    {"hand": "111m222p333s55z", "melds": ["4444z"], "self_draw": True, "wild": "4z"},  # four, in a kong
+    {"hand": "123m222p333s55z", "melds": ["444z"], "self_draw": True, "wild": "4z"},  # three, in a pung
+    {"hand": "111m222p333s4455z", "melds": ["345s"], "self_draw": True, "wild": "4s"},  # one in a chow
+])
+def test_pujiang_lean_checks_are_score_pys(record: dict[str, Any]) -> None:
+    """The lean row's checks of the facts and the wilds held answer as score.check_win_kind raises."""
+    rs = evaluate._lean_ruleset("pujiang", current_defaults())
+    assert rs is not None
+    key = normalize({"variant": "pujiang", **record})[0]
+    assert evaluate.fresh_outcome(key) == full_outcome(key), key

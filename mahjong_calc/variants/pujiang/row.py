@@ -14,19 +14,23 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
-from ...core.hand import Hand, hand_of_counts
+from ...core.hand import hand_of_counts
 from ...core.result import _item_text
-from ...core.shapes import CODE_KINDS, _tile_set
+from ...core.shapes import CHOW_CODE, CODE_KINDS, KONG_CODE, _tile_set
 from ..common.read import QI_DUI, SHAPE_NAMES, STANDARD
 from ..common.row import TILE_JSON, RowAnswer, TextCache, decomposition_json, encode, meld_of
 from . import build
 from . import kernel as k
-from .score import check_win_kind
+from .score import check_wilds_held, check_win_facts
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 _texts = TextCache()
+# (ruleset, WinContext, wilds held) -> what score.py's checks of them raise (None: they pass). A
+# batch holds few distinct WinContexts (api/row.py makes one per combination of flags): found by
+# identity, each kept beside its answer, so that a new object at a reused id is never mistaken.
+_checked: dict[tuple[int, int, int], tuple[Any, WinContext, NotAWin | InputError | None]] = {}
 _OPEN = '"decomposition": {'
 _STANDARD = f'{_OPEN}"shape": {encode(SHAPE_NAMES[STANDARD])}, '
 
@@ -39,17 +43,46 @@ def _items(texts: dict[Any, Any], key: Any, made: Any) -> bytes:
     return bytes(text)
 
 
+def _wilds_held(wild: int, counts: tuple[int, ...], melds: tuple[int, ...]) -> int:
+    """Copies of the wild held, melds included (hand_counts of the hand, at the wild)."""
+    held = counts[wild]
+    for code in melds:
+        first = code % 34
+        if CHOW_CODE * 34 <= code < KONG_CODE * 34:
+            if first <= wild <= first + 2:
+                held += 1
+        elif first == wild:
+            held += 4 if code >= KONG_CODE * 34 else 3
+    return held
+
+
+def _refused(rs: Ruleset[Any, Any, Any], ctx: WinContext, wilds: int) -> NotAWin | InputError | None:
+    """What score.check_win_kind raises for these facts and `wilds` copies of the wild held (-1: no wild),
+    or None; worked out once per ruleset, WinContext and count."""
+    key = (id(rs), id(ctx), wilds)
+    entry = _checked.get(key)
+    if entry is not None and entry[0] is rs and entry[1] is ctx:
+        return entry[2]
+    refused: NotAWin | InputError | None = None
+    try:
+        check_win_facts(ctx, rs)
+        check_wilds_held(wilds, ctx, rs)
+    except (NotAWin, InputError) as err:
+        refused = err
+    if len(_checked) >= 1024:
+        _checked.clear()
+    _checked[key] = (rs, ctx, refused)
+    return refused
+
+
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Pujiang hand, or its ScoreResult, or why it does not win, or the InputError of score.py's checks."""
     made = tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)])
     wild = ctx.wild
-    try:  # the checks read of the tiles only the wilds held (melds included)
-        check_win_kind(Hand(() if wild is None else (wild,) * counts[wild], made, win), ctx, rs)
-    except NotAWin as refusal:
-        return refusal
-    except InputError as err:
-        return err
+    refused = _refused(rs, ctx, -1 if wild is None else _wilds_held(wild, counts, melds))
+    if refused is not None:
+        return refused
     out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
     if out.code != k.WIN or best is None:

@@ -29,6 +29,13 @@ if TYPE_CHECKING:
 
 def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
     """Self-draw only, or 抢杠 naming the robbed player; at most three wilds exist."""
+    check_win_facts(ctx, rs)
+    if ctx.wild is not None:
+        check_wilds_held(hand_counts(hand)[ctx.wild], ctx, rs)
+
+
+def check_win_facts(ctx: WinContext, rs: PujiangRuleset) -> None:
+    """`check_win_kind`'s checks of the facts of the win alone: self-draw only, or 抢杠 naming the robbed player."""
     if ctx.discarder is not None and not ctx.robbing_kong:
         raise NotAWin(
             "discard_win_not_allowed",
@@ -50,15 +57,17 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
             "robbed_fan_unused",
             "--robbed-fan counts only with options.qiang_gang_amount=robbed_fan or robbed_fan_doubling; the robbed player pays the winner's own amounts",
         )
-    if ctx.wild is not None:
-        held = hand_counts(hand)[ctx.wild]
-        limit = rs.numbers.wild_copies
-        if held > limit:
-            raise InputError(
-                "too_many_wilds",
-                "{tile} is the 财神: one copy is the indicator, so at most {limit} can be held, not {held}",
-                tile=tile_str(ctx.wild), limit=limit, held=held,
-            )
+
+
+def check_wilds_held(held: int, ctx: WinContext, rs: PujiangRuleset) -> None:
+    """At most three wilds exist: `held` copies of the 财神 (`ctx.wild`), melds included."""
+    limit = rs.numbers.wild_copies
+    if ctx.wild is not None and held > limit:
+        raise InputError(
+            "too_many_wilds",
+            "{tile} is the 财神: one copy is the indicator, so at most {limit} can be held, not {held}",
+            tile=tile_str(ctx.wild), limit=limit, held=held,
+        )
 
 
 # --- entry point --------------------------------------------------------------
