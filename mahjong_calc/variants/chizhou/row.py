@@ -44,9 +44,14 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
             check_chow_restriction(hand, out.most_flowers, rs)
         except InputError as err:
             return err  # chow_restricted
-    if out.code != k.WIN:
-        return build.refusal(rs, ctx, best)
     texts = _texts.of(rs)
+    if out.code != k.WIN:
+        # what build.refusal reads: the rule's option (of rs), 抢杠, and the reading's 花 against those needed
+        refusal_key = ("refusal", ctx.robbing_kong, best.need_kind, best.need, best.flowers)
+        refusal = texts.get(refusal_key)
+        if refusal is None:
+            refusal = texts[refusal_key] = build.refusal(rs, ctx, best)
+        return refusal
     fan_key = (best.found, best.product, best.multiplier, best.la_zi)
     fans = texts.get(fan_key)
     if fans is None:
