@@ -5,7 +5,7 @@ each with mypyc where a C compiler works; the plain `.py` files are installed ei
 and Python imports the extension when it is there. Adding a module is one line here.
 mypyc type-checks what a listed module imports in the build environment, which holds
 mypy, setuptools and types-PyYAML only: a module whose imports reach typer or rich
-(the CLI, batch) cannot be listed. MJCALC_REQUIRE_COMPILE=1 at install makes any
+(the CLI, the terminal's tables) cannot be listed. MJCALC_REQUIRE_COMPILE=1 at install makes any
 skipped compilation an error (setup.py).
 
 MJCALC_PURE_PYTHON=1 in the environment makes this process import the plain Python of
@@ -50,6 +50,9 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.variants.chizhou.row",
     "mahjong_calc.variants.pujiang.row",
     "mahjong_calc.api.row",
+    "mahjong_calc.batch.evaluate",
+    "mahjong_calc.batch.output",
+    "mahjong_calc.batch.tally",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"

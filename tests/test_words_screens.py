@@ -23,7 +23,7 @@ from mahjong_calc.core import words
 from mahjong_calc.core.errors import GENERAL, InputError, NotAWin
 from mahjong_calc.core.flags import by_name
 from mahjong_calc.core.words import Joined, Shown, Text
-from mahjong_calc.present.render import error_line
+from mahjong_calc.present.errors import error_line
 from mahjong_calc.rules.loader import load_ruleset
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

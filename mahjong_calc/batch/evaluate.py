@@ -23,7 +23,7 @@ from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import derived, in_field_words, key_fields
 from ..core.result import ScoreResult
 from ..core.words import language
-from ..present.render import error_dict, error_where
+from ..present.errors import error_dict, error_where
 from ..rules.ruleset import Ruleset
 from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 

@@ -24,7 +24,7 @@ from ..core import __version__
 from ..core.errors import MjcalcError
 from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, encoding, install, silence
 from ..core.words import N_, Text, language_from_env, set_language
-from ..present.render import clean, error_json, error_line, message_of
+from ..present.errors import clean, error_json, error_line, message_of
 from .coerce import install as install_quick_coercion
 
 install_quick_coercion()  # plain values without Typer's Pydantic adapters (start-up time)

@@ -162,7 +162,7 @@ def _run(request: BatchRequest) -> int:
         except MjcalcError as err:  # as cli.app.errors_to_exit(False)
             import typer
 
-            from ..present.render import error_line
+            from ..present.errors import error_line
 
             typer.echo(error_line(err), err=True)
             return err.exit_code

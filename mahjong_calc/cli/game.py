@@ -11,7 +11,7 @@ import typer
 
 from ..core.errors import MjcalcError
 from ..core.words import N_
-from ..present.render import error_json, error_line
+from ..present.errors import error_json, error_line
 from .app import lazy_group
 from .options import GameFiles, Lang, LangOption, reads_game_files
 

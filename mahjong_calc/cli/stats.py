@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..core.errors import InputError
-from ..present.render import clean
+from ..present.errors import clean
 from .app import emit, emit_json, errors_to_exit
 from .options import GameFiles, Lang, LangOption, reads_game_files
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import InputError, MjcalcError
-from .render import error_json, to_json
+from .errors import error_json
+from .render import to_json
 
 if TYPE_CHECKING:
     from ..api.advise import Advice

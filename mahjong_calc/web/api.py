@@ -32,14 +32,14 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
 def error_body(code: str, message: str | Text) -> str:
     """The CLI's error object: `{"valid": false, "error": {"code", "message"}}`, the message in the
     language of the request (core/words.speaking)."""
-    from ..present.render import clean
+    from ..present.errors import clean
 
     return json.dumps({"valid": False, "error": {"code": code, "message": clean(str(message))}}, ensure_ascii=False)
 
 
 def error_answer(err: MjcalcError) -> Answer:
     """A library error as the CLI prints it with --json, and its status."""
-    from ..present.render import error_json
+    from ..present.errors import error_json
 
     if isinstance(err, NotAWin):
         return 422, error_json(err)

@@ -45,7 +45,7 @@ def _state(report: Any, version: int) -> Reply:
 def _stale(s: Store, game: str, err: MjcalcError) -> Reply:
     """409 `stale_version` with the game as it now stands, as `mjcalc serve` answers it."""
     from ..game import report_json
-    from ..present.render import clean
+    from ..present.errors import clean
 
     report, version = s.snapshot(game)
     error = json.dumps({"code": err.code, "message": clean(err.message)}, ensure_ascii=False)

@@ -29,7 +29,7 @@ PLAYER_HEADER = "x-mjcalc-player"
 
 def _stale(s: Store, game: str, err: MjcalcError) -> Response:
     """409 `stale_version`, with the game as it now stands (`state`) and its `version`."""
-    from ..present.render import clean
+    from ..present.errors import clean
 
     report, version = s.snapshot(game)
     state = state_body(report).decode("utf-8")
