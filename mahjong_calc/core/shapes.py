@@ -142,8 +142,13 @@ def tiles_held(counts: list[int], start: int, stop: int) -> int:
 
 
 def _suit_sizes(counts: tuple[int, ...]) -> list[int]:
-    """Each suit's number of tiles (m, p, s, z)."""
-    return [tiles_in(counts, a, b) for a, b in _GROUPS]
+    """Each suit's number of tiles (m, p, s, z), in one pass."""
+    m = p = s = 0
+    for i in range(9):
+        m += counts[i]
+        p += counts[i + 9]
+        s += counts[i + 18]
+    return [m, p, s, tiles_in(counts, 27, NUM_TILES)]
 
 
 def _fits_with_pair(c: list[int], n: int, suited: bool, weight: int) -> bool:
