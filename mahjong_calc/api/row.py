@@ -344,7 +344,9 @@ def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: 
         return None
     counts, melds, kong_flags, shown, made, win = read
     parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
-    if parts is None or isinstance(parts, (MjcalcError, ScoreResult)):
+    if isinstance(parts, MjcalcError):
+        return parts.fresh()  # the game raises it; the row's own may be shared by every hand refused alike
+    if parts is None or isinstance(parts, ScoreResult):
         return parts
     value, items, patterns, patterns_json, payments, rest = parts
     before = f'{_opening(_head(rs)[0], counts, shown, win, value)}{items.decode("utf-8")}], "patterns": {patterns_json}, '

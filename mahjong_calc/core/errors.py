@@ -90,6 +90,11 @@ class MjcalcError(Exception):
             named.position = named.source = None
         return named
 
+    def fresh(self) -> Self:
+        """A copy to raise: an error a cache shares must not be raised itself, since raising gives it
+        a traceback, which would keep the frames of its last raise (and all they hold) alive."""
+        return self._copy()  # type: ignore[return-value]
+
     def rewritten(self, rewrite: Callable[[str], str]) -> Self:
         """A copy whose message, once rendered, goes through `rewrite` (`--discarder` → `discarder`)."""
         named = self._copy()
