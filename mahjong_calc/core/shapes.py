@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import Literal
 
+from .counting import suit_sizes, tiles_held, tiles_in
 from .hand import Hand
 from .tiles import NUM_TILES, format_tiles
 
@@ -120,35 +121,6 @@ def _weight(c: list[int]) -> int:
     for i in range(len(c)):
         weight += i * c[i]
     return weight
-
-
-# Tiles are counted by loops, not sum(): compiled, a loop over ints runs natively, while sum()
-# is a call through the builtins module that reads each int as an object.
-
-def tiles_in(counts: tuple[int, ...], start: int, stop: int) -> int:
-    """How many tiles counts[start:stop] holds."""
-    total = 0
-    for i in range(start, stop):
-        total += counts[i]
-    return total
-
-
-def tiles_held(counts: list[int], start: int, stop: int) -> int:
-    """`tiles_in` of a list."""
-    total = 0
-    for i in range(start, stop):
-        total += counts[i]
-    return total
-
-
-def _suit_sizes(counts: tuple[int, ...]) -> list[int]:
-    """Each suit's number of tiles (m, p, s, z), in one pass."""
-    m = p = s = 0
-    for i in range(9):
-        m += counts[i]
-        p += counts[i + 9]
-        s += counts[i + 18]
-    return [m, p, s, tiles_in(counts, 27, NUM_TILES)]
 
 
 def _fits_with_pair(c: list[int], n: int, suited: bool, weight: int) -> bool:
@@ -286,7 +258,7 @@ def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], .
     Splits come pair by pair in tile order, each pair's sets in search order
     (lowest tile first, pung before chow); the work is done per suit and memoised there.
     """
-    sizes = _suit_sizes(counts)
+    sizes = suit_sizes(counts)
     if (sizes[0] + sizes[1] + sizes[2] + sizes[3]) % 3 != 2:
         return ()
     parts = [counts[a:b] for a, b in _GROUPS]
@@ -380,7 +352,7 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     """
     have = held or counts13
     parts = [counts13[a:b] for a, b in _GROUPS]
-    sizes = [size % 3 for size in _suit_sizes(counts13)]
+    sizes = [size % 3 for size in suit_sizes(counts13)]
     out: list[int] = []
     for g in range(4):
         # the tile goes to suit g: afterwards exactly one suit may hold the pair

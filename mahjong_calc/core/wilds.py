@@ -19,7 +19,7 @@ from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Literal
 
-from .shapes import tiles_in
+from .counting import tiles_in
 from .tiles import NUM_TILES, is_honour
 
 ANY = -1

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements, tiles_held
+from ...core.counting import tiles_held
+from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE, tiles_held
+from ...core.counting import tiles_held
+from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE
 from ...core.tiles import WHITE
 from ...core.wilds import (
     ANY,

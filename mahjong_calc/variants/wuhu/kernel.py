@@ -18,7 +18,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
-from ...core.shapes import code_arrangements, tiles_held, waits
+from ...core.counting import tiles_held
+from ...core.shapes import code_arrangements, waits
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
