@@ -1,4 +1,4 @@
-"""mypyc against Cython's pure-Python mode on one kernel: the per-suit search of core/shapes.py.
+"""mypyc against Cython's pure-Python mode on one kernel: the per-suit search of core/suits.py.
 
     .venv/bin/pip install cython      # Cython is optional: without it only Python and mypyc are timed
     .venv/bin/python bench/compilers.py [--runs 5]
@@ -6,7 +6,7 @@
 The kernel is the search a cold cache pays for on a batch of distinct hands: every way to
 cut one suit's counts into pungs and chows (`_cut_all`), whether a suit is sets only or a
 pair plus sets (`_fits`, `_fits_with_pair`, `_ok_now`), and the tiles that complete a suit
-(`_group_completions`). Their source is read from mahjong_calc/core/shapes.py itself (one
+(`_group_completions`). Their source is read from mahjong_calc/core/suits.py itself (one
 source: nothing is copied into the repository), its memo emptied before each run, into one
 module in a temporary directory, which is then
 
@@ -35,21 +35,22 @@ from itertools import product
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FUNCTIONS = ("_fits", "_fits_with_pair", "_cut_all", "_ok_now", "_group_completions")
-HEADER = '''"""The per-suit search of mahjong_calc/core/shapes.py, without its memo (bench/compilers.py)."""
+FUNCTIONS = ("tiles_in", "tiles_held", "_fits", "_fits_with_pair", "_weight", "_cut_all", "_ok_now", "_group_completions")
+HEADER = '''"""The per-suit search of mahjong_calc/core/suits.py, without its memo (bench/compilers.py)."""
 
 from __future__ import annotations
 
 PUNG_CODE = 0
 CHOW_CODE = 1
-_SUIT_MEMO_LIMIT = 1 << 17
-_COMPLETION_MEMO: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
 '''
 PXD = '''
 import cython
 
+cdef int tiles_in(tuple counts, int start, int stop)
+cdef int tiles_held(list counts, int start, int stop)
 cdef bint _fits(list c, int n, bint suited)
-cdef bint _fits_with_pair(list c, int n, bint suited)
+cdef int _weight(list c)
+cdef bint _fits_with_pair(list c, int n, bint suited, int weight)
 cdef _cut_all(list c, int i, int n, bint suited, int base, list prefix, list out)
 cdef bint _ok_now(list c, bint honour)
 cpdef tuple _group_completions(tuple part, bint honour)
@@ -57,8 +58,6 @@ cpdef tuple _group_completions(tuple part, bint honour)
 WORKLOAD = '''
 def workload(vectors: list[tuple[int, ...]]) -> int:
     """Every vector's cuts and completions, as a cold cache pays for them."""
-    for memo in _COMPLETION_MEMO:
-        memo.clear()
     found = 0
     for part in vectors:
         work = list(part)
@@ -72,13 +71,12 @@ def workload(vectors: list[tuple[int, ...]]) -> int:
 
 
 def kernel_source() -> str:
-    """The functions' source from core/shapes.py, decorators dropped."""
-    from mahjong_calc.core import shapes
+    """The functions' source from core/suits.py (and the tile counts it uses, core/counting.py)."""
+    from mahjong_calc.core import suits
 
     parts = [HEADER]
     for name in FUNCTIONS:
-        source = textwrap.dedent(inspect.getsource(getattr(shapes, name).__wrapped__ if hasattr(getattr(shapes, name), "__wrapped__")
-                                                   else getattr(shapes, name)))
+        source = textwrap.dedent(inspect.getsource(getattr(suits, name)))
         lines = [line for line in source.splitlines() if not line.startswith("@")]
         parts.append("\n".join(lines) + "\n")
     parts.append(WORKLOAD)
@@ -130,7 +128,7 @@ def main() -> None:
     args = parser.parse_args()
     n = len(vectors())
     has_cython = importlib.util.find_spec("Cython") is not None
-    print(f"the per-suit search of core/shapes.py over {n:,} suit count vectors, best of {args.runs}; "
+    print(f"the per-suit search of core/suits.py over {n:,} suit count vectors, best of {args.runs}; "
           f"load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "suitkernel.py"

@@ -31,6 +31,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.batch_record",
     "mahjong_calc.core.result",
     "mahjong_calc.core.counting",
+    "mahjong_calc.core.suits",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",
     "mahjong_calc.core.shanten",

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_calc.core.shapes import SetKind, splits, waits
+from mahjong_calc.core.shapes import SetKind, splits
+from mahjong_calc.core.suits import waits
 from mahjong_calc.core.tiles import NUM_TILES, is_honour
 
 

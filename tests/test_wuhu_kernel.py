@@ -22,6 +22,7 @@ from mahjong_calc.api import score_hand
 from mahjong_calc.api.explain import explain
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, outcome
 from mahjong_calc.core import shapes as decompose
+from mahjong_calc.core import suits
 from mahjong_calc.core.batch_record import normalize
 from mahjong_calc.core.flags import key_fields
 from mahjong_calc.core.tiles import format_tiles, tile_str
@@ -196,7 +197,7 @@ def test_integer_half_up_rounding_equals_decimal(n: int, factor: str) -> None:
     assert wuhu_kernel.round_half_up(n, exact.as_integer_ratio()) == round_half_up(n * exact)
 
 
-KINDS = {"pung": decompose.PUNG_CODE, "chow": decompose.CHOW_CODE}
+KINDS = {"pung": suits.PUNG_CODE, "chow": suits.CHOW_CODE}
 
 
 @pytest.mark.slow
@@ -209,7 +210,7 @@ def test_the_suit_tables_split_as_the_search_does(tiles: list[int]) -> None:
     if max(counts) > 4:
         return
     wanted = tuple((pair, tuple(KINDS[kind] * 34 + first for kind, first in sets)) for pair, sets in decompose.splits(tuple(counts)))
-    assert decompose.split_codes(tuple(counts)) == wanted  # the set codes the Wuhu kernel reads
+    assert suits.split_codes(tuple(counts)) == wanted  # the set codes the Wuhu kernel reads
 
 
 @pytest.mark.slow

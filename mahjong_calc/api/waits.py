@@ -19,7 +19,7 @@ from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import Spelling
 from ..core.hand import Hand, Meld, make_context, parse_meld, tiles_dict
 from ..core.result import ScoreResult
-from ..core.shapes import waits as shape_waits
+from ..core.suits import waits as shape_waits
 from ..core.tiles import NUM_TILES, parse_tiles, tile_str
 from ..core.words import N_, Text
 from ..rules.ruleset import Ruleset

@@ -6,8 +6,6 @@ that reads each int as an object (about 900 instructions a call, where a kernel 
 
 from __future__ import annotations
 
-from .tiles import NUM_TILES
-
 
 def tiles_in(counts: tuple[int, ...], start: int, stop: int) -> int:
     """How many tiles counts[start:stop] holds."""
@@ -23,13 +21,3 @@ def tiles_held(counts: list[int], start: int, stop: int) -> int:
     for i in range(start, stop):
         total += counts[i]
     return total
-
-
-def suit_sizes(counts: tuple[int, ...]) -> list[int]:
-    """Each suit's number of tiles (m, p, s, z), in one pass."""
-    m = p = s = 0
-    for i in range(9):
-        m += counts[i]
-        p += counts[i + 9]
-        s += counts[i + 18]
-    return [m, p, s, tiles_in(counts, 27, NUM_TILES)]

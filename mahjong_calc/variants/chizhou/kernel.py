@@ -12,11 +12,10 @@ counts); the detectors run over one `SetsRead` per hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.counting import tiles_held
-from ...core.shapes import CHOW_CODE, KONG_CODE, code_arrangements
+from ...core.suits import CHOW_CODE, KONG_CODE, code_arrangements
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead
@@ -75,22 +74,23 @@ class KernelNumbers:
 
 
 @final
-@dataclass(eq=False)
 class KernelReading:
     """One reading's integers. `found` holds (pattern index, times) in the ruleset's order;
     `sources` (set index, 花 source) for each set that brings 花; `arrangement` indexes the
     hand's arrangements."""
 
-    value: int
-    found: tuple[tuple[int, int], ...]
-    product: int
-    multiplier: int
-    la_zi: bool
-    sources: tuple[tuple[int, int], ...]
-    flowers: int
-    need: int
-    need_kind: int
-    arrangement: int
+    def __init__(self, value: int, found: tuple[tuple[int, int], ...], product: int, multiplier: int, la_zi: bool,
+                 sources: tuple[tuple[int, int], ...], flowers: int, need: int, need_kind: int, arrangement: int) -> None:
+        self.value = value
+        self.found = found
+        self.product = product
+        self.multiplier = multiplier
+        self.la_zi = la_zi
+        self.sources = sources
+        self.flowers = flowers
+        self.need = need
+        self.need_kind = need_kind
+        self.arrangement = arrangement
 
     @property
     def wins(self) -> bool:
@@ -98,18 +98,19 @@ class KernelReading:
 
 
 @final
-@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, NOT_ENOUGH_FLOWERS with the
     reading that came closest (`best`), or NOT_A_WINNING_HAND."""
 
-    code: int
-    best: KernelReading | None
-    most_flowers: int  # the most 花 of any reading (the chow restriction reads it)
-    pays: int  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
-    pay: int
-    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
-    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
+    def __init__(self, code: int, best: KernelReading | None, most_flowers: int, pays: int, pay: int,
+                 arrangements: tuple[tuple[int, tuple[int, ...], int], ...], every: tuple[KernelReading, ...]) -> None:
+        self.code = code
+        self.best = best
+        self.most_flowers = most_flowers  # the most 花 of any reading (the chow restriction reads it)
+        self.pays = pays  # what a payer pays (PAY_EACH: each of three; PAY_DISCARDER: the discarder)
+        self.pay = pay
+        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
+        self.every = every  # every reading, when asked for (`explain`)
 
 
 def flower_source(code: int, declared: bool, concealed: bool, completes_on_discard: bool, exposed_on_discard: bool) -> int:

@@ -5,7 +5,7 @@ compiler the same code runs. The rules of Wuhu scoring (八支, 压档, 底番, 
 交, kongs, dealer) are written here once; `build.py` turns the integers into
 the ScoreResult (labels, detail text, JSON), and is the only place text is made.
 
-The hand's arrangements and waits are core/shapes.py's, in set codes (`kind * 34 +
+The hand's arrangements and waits are core/suits.py's, in set codes (`kind * 34 +
 first tile`, split suit by suit and memoised on each suit's counts): each (split,
 place of the winning tile) is one arrangement. The detectors run over one `WuhuRead`
 per hand.
@@ -13,13 +13,12 @@ per hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
 from ...core.counting import tiles_held
-from ...core.shapes import code_arrangements, waits
+from ...core.suits import arrangements_and_waits
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
@@ -103,34 +102,35 @@ class KernelNumbers:
 
 
 @final
-@dataclass(eq=False)
 class KernelReading:
     """One reading's integers: its value, items, patterns found (indexes into KernelNumbers.keys), 交, 压档.
 
     `arrangement` indexes the hand's arrangements (see `arrangements`).
     """
 
-    value: int
-    items: tuple[KernelItem, ...]
-    found: tuple[int, ...]
-    jiao: bool
-    ya: int
-    dealer_extra: int
-    arrangement: int
+    def __init__(self, value: int, items: tuple[KernelItem, ...], found: tuple[int, ...], jiao: bool, ya: int, dealer_extra: int, arrangement: int) -> None:
+        self.value = value
+        self.items = items
+        self.found = found
+        self.jiao = jiao
+        self.ya = ya
+        self.dealer_extra = dealer_extra
+        self.arrangement = arrangement
 
 
 @final
-@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading, or why not (NO_BA_ZHI, NOT_A_WINNING_HAND)."""
 
-    code: int
-    zhi: int
-    waits: tuple[int, ...]
-    best: KernelReading | None
-    payments: tuple[int, int, int]  # next, opposite, previous
-    arrangements: tuple[tuple[int, tuple[int, ...], int], ...]  # (pair, sets, win_in): concealed sets, then melds
-    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
+    def __init__(self, code: int, zhi: int, waits: tuple[int, ...], best: KernelReading | None, payments: tuple[int, int, int],
+                 arrangements: tuple[tuple[int, tuple[int, ...], int], ...], every: tuple[KernelReading, ...]) -> None:
+        self.code = code
+        self.zhi = zhi
+        self.waits = waits
+        self.best = best
+        self.payments = payments  # next, opposite, previous
+        self.arrangements = arrangements  # (pair, sets, win_in): concealed sets, then melds
+        self.every = every  # every reading, when asked for (`explain`)
 
 
 def factor_of(value: float) -> Decimal:
@@ -258,13 +258,10 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     zhi = max(suit_len)
     if zhi < kn.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
-    arrs = code_arrangements(concealed, melds, win)
+    held[win] -= 1
+    arrs, wait = arrangements_and_waits(concealed, melds, win, tuple(held))
     if not arrs:
         return Outcome(NOT_A_WINNING_HAND, zhi, (), None, (0, 0, 0), (), ())
-    before = list(concealed)
-    before[win] -= 1
-    held[win] -= 1
-    wait = waits(tuple(before), tuple(held))
     single = len(wait) == 1 and wait[0] == win
 
     r = WuhuRead(suit_len, tiles_held(held, 27, 34) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
