@@ -14,7 +14,6 @@ one `SetsRead` per hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.counting import tiles_held
@@ -92,7 +91,6 @@ class KernelNumbers:
 
 
 @final
-@dataclass(eq=False)
 class KernelReading:
     """One reading's integers: `refusal` (WINS, or why not), value, base 子, 子, 番, the patterns found
     as (index, times), the 番 of 抢杠, and what build.py needs to show it: the shape, how many
@@ -100,36 +98,40 @@ class KernelReading:
     reading its pair and sets (group ids, core/wilds.py) and where the winning tile sits;
     for 七对 its pairs (face, jokers) in the order shown; the wilds' faces (-1: none, 三财神)."""
 
-    refusal: int
-    value: int
-    base: int  # the 子 the hand starts from (numbers.base_zi, or a pattern's base)
-    zi: int
-    fan: int
-    found: tuple[tuple[int, int], ...]
-    qiang_gang: int
-    pungs: int
-    shape: int
-    whites: int
-    pair: int
-    sets: tuple[int, ...]
-    win_in: int
-    pairs: tuple[tuple[int, int], ...]
-    faces: tuple[int, ...]
+    def __init__(self, refusal: int, value: int, base: int, zi: int, fan: int, found: tuple[tuple[int, int], ...], qiang_gang: int, pungs: int,
+                 shape: int, whites: int, pair: int, sets: tuple[int, ...], win_in: int, pairs: tuple[tuple[int, int], ...],
+                 faces: tuple[int, ...]) -> None:
+        self.refusal = refusal
+        self.value = value
+        self.base = base  # the 子 the hand starts from (numbers.base_zi, or a pattern's base)
+        self.zi = zi
+        self.fan = fan
+        self.found = found
+        self.qiang_gang = qiang_gang
+        self.pungs = pungs
+        self.shape = shape
+        self.whites = whites
+        self.pair = pair
+        self.sets = sets
+        self.win_in = win_in
+        self.pairs = pairs
+        self.faces = faces
 
 
 @final
-@dataclass(eq=False)
 class Outcome:
     """What the kernel says of a hand: WIN with its best reading and what each seat pays (next,
     opposite, previous), or NO_WIN with the refusal that got furthest (None: no shape at all)."""
 
-    code: int
-    best: KernelReading | None
-    best_index: int  # where the best stands among every reading
-    payments: tuple[int, int, int]
-    jokers: int  # wilds held
-    whites_held: int  # 白板 that could play as the wild's face
-    every: tuple[KernelReading, ...]  # every reading, when asked for (`explain`)
+    def __init__(self, code: int, best: KernelReading | None, best_index: int, payments: tuple[int, int, int], jokers: int, whites_held: int,
+                 every: tuple[KernelReading, ...]) -> None:
+        self.code = code
+        self.best = best
+        self.best_index = best_index  # where the best stands among every reading
+        self.payments = payments
+        self.jokers = jokers  # wilds held
+        self.whites_held = whites_held  # 白板 that could play as the wild's face
+        self.every = every  # every reading, when asked for (`explain`)
 
 
 @final

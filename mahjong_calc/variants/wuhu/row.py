@@ -20,6 +20,20 @@ if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 _texts = TextCache()
+_facts: dict[int, tuple[WinContext, tuple[bool, bool, bool, bool, bool, int]]] = {}
+
+
+def _facts_of(ctx: WinContext) -> tuple[bool, bool, bool, bool, bool, int]:
+    """(self_draw, after_kong, heavenly, earthly, dealer, the paying dealer's place) of a WinContext.
+
+    Read once per context (the lean path keeps one per combination of flags): compiled code reads
+    a WinContext's attribute, a Python dataclass's, through the generic lookup, each time."""
+    entry = _facts.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_facts) >= 4096:
+            _facts.clear()
+        entry = _facts[id(ctx)] = (ctx, (ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, build.SEAT_PLACE[ctx.dealer_seat]))
+    return entry[1]
 
 
 def _item_json(rs: Ruleset[Any, Any, Any], one: k.KernelItem, arr: tuple[int, tuple[int, ...], int], melds_concealed: tuple[bool, ...], self_draw: bool) -> str:
@@ -33,8 +47,8 @@ def _item_json(rs: Ruleset[Any, Any, Any], one: k.KernelItem, arr: tuple[int, tu
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
     """The row's parts of a Wuhu hand, or why it does not win (score.py's words)."""
-    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly,
-                  ctx.dealer, build.SEAT_PLACE[ctx.dealer_seat], False, ctx)
+    self_draw, after_kong, heavenly, earthly, dealer, dealer_seat = _facts_of(ctx)
+    out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, self_draw, after_kong, heavenly, earthly, dealer, dealer_seat, False, ctx)
     best = out.best
     if out.code == k.NO_BA_ZHI:
         return not_a_win("no_ba_zhi", out.zhi, rs)
@@ -42,7 +56,6 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         return not_a_win("not_a_winning_hand", out.zhi, rs)
     texts = _texts.of(rs)
     arr = out.arrangements[best.arrangement]
-    self_draw = ctx.self_draw
     items: list[bytes] = []
     for one in best.items:
         code = one[0]
