@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..core import flags as flag_table
 from ..core.context import Seat, WinContext
@@ -42,10 +42,10 @@ Row = tuple[bytes, str, int, int, tuple[int, int, int], tuple[str, ...]]
 # A hand read by _read: its 34 counts, set codes, which sets are concealed kongs, the melds' JSON, the Melds, the winning tile.
 _Read = tuple[list[int], tuple[int, ...], tuple[bool, ...], list[str], list[Meld], int]
 
-encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
+encode: Final = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
 
-TILE_JSON = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
-KEPT = 4096  # entries each cache below keeps before it starts afresh
+TILE_JSON: Final = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
+KEPT: Final = 4096  # entries each cache below keeps before it starts afresh
 
 
 class _Fields:
@@ -65,13 +65,13 @@ class _Fields:
         self.piao_by = at.get("piao_by", -1)
 
 
-_contexts: dict[tuple[Any, ...], WinContext | None] = {}
+_contexts: Final[dict[tuple[Any, ...], WinContext | None]] = {}
 # (text, concealed) -> its set code, is a chow, its JSON, is a kong, the Meld
-_melds: dict[tuple[str, bool], tuple[int, bool, str, bool, Meld] | None] = {}
-_heads: dict[int, tuple[Ruleset[Any, Any, Any], str, tuple[bool, ...], bool]] = {}
+_melds: Final[dict[tuple[str, bool], tuple[int, bool, str, bool, Meld] | None]] = {}
+_heads: Final[dict[int, tuple[Ruleset[Any, Any, Any], str, tuple[bool, ...], bool]]] = {}
 
 
-_field_table: flag_table.Derived[_Fields] = flag_table.derived(_Fields)
+_field_table: Final[flag_table.Derived[_Fields]] = flag_table.derived(_Fields)
 
 
 def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]) -> WinContext | None:
@@ -122,7 +122,7 @@ def _head(rs: Ruleset[Any, Any, Any]) -> tuple[str, tuple[bool, ...], bool]:
     return entry[1], entry[2], entry[3]
 
 
-_DIGITS: tuple[tuple[str, ...], ...] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
+_DIGITS: Final[tuple[tuple[str, ...], ...]] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
 
 
 def _concealed_json(counts: list[int]) -> str:

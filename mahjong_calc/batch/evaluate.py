@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..api import resolve_ruleset, score_hand
 from ..api.row import score_row
@@ -28,9 +28,9 @@ from ..rules.ruleset import Ruleset
 from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
 WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
-CACHE_SIZE = 8192
-CACHED_TEXT = 4096  # characters of text in a record the cache may keep (8,192 of those at most); a larger one is scored afresh
-MESSAGE_LIMIT = 200  # characters of an unforeseen exception's text kept in a message
+CACHE_SIZE: Final = 8192
+CACHED_TEXT: Final = 4096  # characters of text in a record the cache may keep (8,192 of those at most); a larger one is scored afresh
+MESSAGE_LIMIT: Final = 200  # characters of an unforeseen exception's text kept in a message
 
 
 class Outcome(NamedTuple):
@@ -53,7 +53,7 @@ class Outcome(NamedTuple):
     extra: Mapping[str, Any] | None = None  # --extra-fields keep: the record's keys that are not fields, echoed
 
 
-_new_outcome = tuple.__new__
+_new_outcome: Final = tuple.__new__
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -140,7 +140,7 @@ def current_defaults() -> Defaults:
     return _defaults
 
 
-_lean_rulesets: dict[str | None, Ruleset[Any, Any, Any] | None] = {}  # variant -> its ruleset under the batch's --set
+_lean_rulesets: Final[dict[str | None, Ruleset[Any, Any, Any] | None]] = {}  # variant -> its ruleset under the batch's --set
 
 
 def _lean_ruleset(variant: str | None, defaults: Defaults) -> Ruleset[Any, Any, Any] | None:
@@ -232,7 +232,7 @@ def _answer(err: MjcalcError, variant: str | None) -> Outcome:
     return error_outcome(err.rewritten(in_field_words), variant or "wuhu315")
 
 
-_answers: dict[tuple[Any, ...], Outcome] = {}
+_answers: Final[dict[tuple[Any, ...], Outcome]] = {}
 
 
 @lru_cache(maxsize=1024)
@@ -286,7 +286,7 @@ def scored(key: Key, text: int) -> Outcome:
     return _outcome(key, language()) if text <= CACHED_TEXT else fresh_outcome(key)
 
 
-_DECODER = json.JSONDecoder()
+_DECODER: Final = json.JSONDecoder()
 
 
 def loads(payload: bytes) -> Any:
@@ -376,7 +376,7 @@ def _evaluate(item: RawRecord) -> tuple[int, RecordId, Outcome]:
     return line, rid, scored(key, text)
 
 
-BAD_ID = InputError("bad_field", "field 'id' is not valid Unicode text (it holds a lone surrogate such as \\udcff)")
+BAD_ID: Final = InputError("bad_field", "field 'id' is not valid Unicode text (it holds a lone surrogate such as \\udcff)")
 
 
 def check_id(rid: RecordId) -> None:

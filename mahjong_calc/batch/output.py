@@ -16,13 +16,13 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..core.batch_record import RecordId
 from .evaluate import ERROR, WIN, Outcome
 
 CSV_COLUMNS = ("line", "id", "status", "variant", "value", "total", "next", "opposite", "previous", "patterns", "code", "message")
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _id_text(rid: RecordId) -> bytes:

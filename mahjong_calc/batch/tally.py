@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..core.batch_record import RecordId
 from .evaluate import NOT_A_WIN, WIN, Outcome
 
-FAILURES_SHOWN = 20  # distinct failure messages the summary lists
-LINES_SHOWN = 3  # the first lines (and ids) the summary gives for each
+FAILURES_SHOWN: Final = 20  # distinct failure messages the summary lists
+LINES_SHOWN: Final = 3  # the first lines (and ids) the summary gives for each
 
 
 class Failure(NamedTuple):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from . import flags as flag_table
 from .errors import InputError, shown
@@ -33,7 +33,7 @@ class _Fields:
         self.empty_key: list[Any] = [by_name[name].default for name in self.names]  # every field absent
 
 
-_fields: flag_table.Derived[_Fields] = flag_table.derived(_Fields)
+_fields: Final[flag_table.Derived[_Fields]] = flag_table.derived(_Fields)
 
 
 def record_kinds() -> dict[str, str]:
@@ -41,7 +41,7 @@ def record_kinds() -> dict[str, str]:
     return _fields().kinds
 
 
-_KIND_TEXT = {
+_KIND_TEXT: Final = {
     "str": N_("a string"),
     "bool": N_("true or false"),
     "int": N_("an integer"),
@@ -53,7 +53,7 @@ _KIND_TEXT = {
 Key = tuple[Any, ...]  # values of flags.key_fields(), in that order
 RecordId = str | int | None
 
-EXTRA_FIELDS = ("error", "keep")  # --extra-fields: a field that is not one is an unknown_field error row, or echoed under "extra"
+EXTRA_FIELDS: Final = ("error", "keep")  # --extra-fields: a field that is not one is an unknown_field error row, or echoed under "extra"
 
 
 def check_extra_fields(mode: str) -> str:
@@ -64,8 +64,8 @@ def check_extra_fields(mode: str) -> str:
     return mode
 
 
-_TRUE = frozenset({"true", "1"})
-_FALSE = frozenset({"false", "0"})
+_TRUE: Final = frozenset({"true", "1"})
+_FALSE: Final = frozenset({"false", "0"})
 
 
 def _bad(name: str, value: Any) -> InputError:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from .errors import InputError, shown
 from .words import N_, Text
@@ -45,18 +45,18 @@ Spelling = Literal["field", "cli"]
 # than the WinContext, or not at all because the game works it out (`game_note` says how).
 GameUse = Literal["winner", "hand", "table", "computed"]
 
-SEAT_NAMES: tuple[str, ...] = ("next", "opposite", "previous")
+SEAT_NAMES: Final[tuple[str, ...]] = ("next", "opposite", "previous")
 
 # 飘财神: seed 002 counts one 飘 per 财神 the winner discards on a 财神吊头 wait and,
 # while 飘ing, one per kong ("飘财的人一杠属于一飘, 一飘一翻"). Three 财神 exist
 # ("财神有三个") and a hand holds at most four kongs, so no game reaches more than 7.
-MAX_PIAO = 7
+MAX_PIAO: Final = 7
 # A payer's exposed pungs, an exposed kong entered as 2 (docs/rules/pujiang.md): four sets at most.
-MAX_PUNGS = 8
+MAX_PUNGS: Final = 8
 # An integer `id` must fit in 64 bits, so that any JSON reader can echo it back.
-ID_RANGE = (-(2**63), 2**63 - 1)
+ID_RANGE: Final = (-(2**63), 2**63 - 1)
 # A Pujiang hand's 番: at most 7 飘 plus 财神头, 全碰子, 杠开, 抢杠, 七对 or 真真13 (2) and 三财神.
-MAX_FAN = 16
+MAX_FAN: Final = 16
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,10 @@ class Field:
         return value is not None and value != self.default
 
 
-_DEFAULTS: dict[str, Any] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
-_RECORD_KINDS = {"text": "str", "tile": "str", "seat": "str", "count": "int", "maybe_count": "int", "melds": "list"}
+_DEFAULTS: Final[dict[str, Any]] = {"bool": False, "melds": (), "count": 0}  # other kinds: None
+_RECORD_KINDS: Final = {"text": "str", "tile": "str", "seat": "str", "count": "int", "maybe_count": "int", "melds": "list"}
 
-_FIELDS: tuple[Field, ...] = (  # read through fields()
+_FIELDS: Final[tuple[Field, ...]] = (  # read through fields()
     Field("id", "id", "Echoed back as the result's id (a string, or an integer of at most 64 bits).",
           "原样返回的记录编号", role="id", game="hand"),
     Field("variant", "text", "Shipped ruleset (see `mjcalc variants`). Default wuhu315.",
@@ -211,7 +211,7 @@ _FIELDS: tuple[Field, ...] = (  # read through fields()
 # (any one of them set is the clash; the message names them all, joined by "/"). What a flag
 # `implies` reaches them too, checked after these: a flag implying self_draw clashes with
 # --discarder with no line of its own, and the message names the flag given.
-_CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (  # read through clashes()
+_CLASHES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (  # read through clashes()
     ("heavenly", ("earthly",)),
     ("self_draw", ("discarder",)),
     ("robbing_kong", ("self_draw",)),
@@ -226,7 +226,7 @@ _CLASHES: tuple[tuple[str, tuple[str, ...]], ...] = (  # read through clashes()
 
 # Scorers without discard wins (点炮, 冲): a win is a self-draw, or 抢杠 where `robbing_kong` is
 # theirs (Pujiang, seed 002: 只能自摸). Messages about how a win was won follow from it.
-SELF_DRAW_ONLY: tuple[str, ...] = ("pujiang",)
+SELF_DRAW_ONLY: Final[tuple[str, ...]] = ("pujiang",)
 
 class _Declaration:
     """The fields and clashes declared now: the shipped ones, and what `register_flag` or
@@ -243,7 +243,7 @@ class _Declaration:
         self.version += 1
 
 
-_NOW = _Declaration(_FIELDS, _CLASHES)
+_NOW: Final = _Declaration(_FIELDS, _CLASHES)
 T = TypeVar("T")
 
 
@@ -369,7 +369,7 @@ def parse_count(value: int | str, field: Field, spelling: Spelling = "cli") -> i
     return number
 
 
-_PUNGS = re.compile(r" *([0-9]) *, *([0-9]) *, *([0-9]) *")
+_PUNGS: Final = re.compile(r" *([0-9]) *, *([0-9]) *, *([0-9]) *")
 
 
 def parse_pungs(value: Iterable[int] | str, spelling: Spelling = "cli") -> tuple[int, int, int]:

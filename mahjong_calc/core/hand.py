@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from . import flags as flag_table
 from .context import SEATS, Seat, WinContext
@@ -67,7 +67,7 @@ def tiles_dict(concealed: Sequence[int], melds: Sequence[Meld]) -> dict[str, obj
     }
 
 
-_FACTS: frozenset[str] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
+_FACTS: Final[frozenset[str]] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
 
 
 
@@ -89,8 +89,8 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
     raise InputError("bad_meld", "{flag} {meld} is not {shape}", flag=flag, meld=shown(text), shape=shape)
 
 
-SEAT_ZH: dict[str, Seat] = {"下家": "next", "对家": "opposite", "上家": "previous"}
-SEAT_CHOICES = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())  # a catalogue text: each language says it its own way
+SEAT_ZH: Final[dict[str, Seat]] = {"下家": "next", "对家": "opposite", "上家": "previous"}
+SEAT_CHOICES: Final = ", ".join(f"{en} ({zh})" for zh, en in SEAT_ZH.items())  # a catalogue text: each language says it its own way
 
 
 def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
@@ -182,7 +182,7 @@ class _Flags:
         self.needing: tuple[Field, ...] = tuple(f for f in self.parse_order if f.needs)  # in parse order
 
 
-_flags: flag_table.Derived[_Flags] = flag_table.derived(_Flags)
+_flags: Final[flag_table.Derived[_Flags]] = flag_table.derived(_Flags)
 
 
 def _check_implied_clashes(on: set[str], spelling: Spelling, table: _Flags) -> None:
@@ -247,7 +247,7 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     return win_context(facts)
 
 
-WAITS_HINT = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
+WAITS_HINT: Final = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"
 
 
 def tile_count_message(concealed: Sequence[int], melds: int, expected: int) -> Text:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from .context import SEATS, Seat
 from .hand import Hand
@@ -30,9 +30,9 @@ class Item:
 
 
 # json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
-_encode = json.JSONEncoder(ensure_ascii=False).encode
-_ITEM_TEXT: dict[tuple[Item, str | None], str] = {}  # an item's JSON in a language; items repeat (a scorer may share them)
-_KEYS = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
+_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+_ITEM_TEXT: Final[dict[tuple[Item, str | None], str]] = {}  # an item's JSON in a language; items repeat (a scorer may share them)
+_KEYS: Final = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
 
 
 def _item_text(one: Item) -> str:

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
-MAX_SETS = 4
+MAX_SETS: Final = 4
 # A table maps (sets, pairs, pungs) to the most tiles kept and the tiles (bit i: the group's
 # tile i) that some target keeping that many lacks; sets <= 4, pairs <= 1, pungs <= 4. Both are
 # packed in ints, no tuple made per cover: the key as sets << 4 | pairs << 3 | pungs, the value
 # as kept << KEPT | lacking (a group has at most 9 tiles).
 Table = dict[int, int]
-KEPT = 12
-LACKING = (1 << KEPT) - 1
+KEPT: Final = 12
+LACKING: Final = (1 << KEPT) - 1
 Entry = tuple[int, int, int, int, int]  # sets, pairs, pungs, tiles kept, lacking tiles
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from typing import Literal
+from typing import Final, Literal
 
 from . import suits
 from .hand import Hand
@@ -86,8 +86,8 @@ class Arrangement:
 Split = tuple[int, tuple[tuple[SetKind, int], ...]]  # (pair tile, ((kind, first tile), ...))
 
 
-_KIND_CODES: dict[str, int] = {"pung": PUNG_CODE, "chow": CHOW_CODE, "kong": KONG_CODE}
-CODE_KINDS: tuple[SetKind, ...] = ("pung", "chow", "kong")  # a set code's kind (code // 34)
+_KIND_CODES: Final[dict[str, int]] = {"pung": PUNG_CODE, "chow": CHOW_CODE, "kong": KONG_CODE}
+CODE_KINDS: Final[tuple[SetKind, ...]] = ("pung", "chow", "kong")  # a set code's kind (code // 34)
 
 
 @lru_cache(maxsize=4096)

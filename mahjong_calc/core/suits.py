@@ -9,17 +9,17 @@ so that mypyc can compile it.
 
 from __future__ import annotations
 
-from typing import final
+from typing import Final, final
 
 from .counting import tiles_held, tiles_in
 from .tiles import NUM_TILES
 
-PUNG_CODE = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
-CHOW_CODE = 1
-KONG_CODE = 2
+PUNG_CODE: Final = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
+CHOW_CODE: Final = 1
+KONG_CODE: Final = 2
 
 
-_SUIT_MEMO_LIMIT = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
+_SUIT_MEMO_LIMIT: Final = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
 
 
 def _fits(c: list[int], n: int, suited: bool) -> bool:
@@ -223,7 +223,7 @@ class SuitShape:
         return found
 
 
-_SUITS: tuple[dict[tuple[int, ...], SuitShape], ...] = ({}, {}, {}, {})
+_SUITS: Final[tuple[dict[tuple[int, ...], SuitShape], ...]] = ({}, {}, {}, {})
 
 
 def _suit(g: int, part: tuple[int, ...]) -> SuitShape:

@@ -9,34 +9,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import InputError
 from .words import N_, Text, language
 
-SUITS = "mpsz"
-NUM_TILES = 34
-MAX_INPUT = 200
+SUITS: Final = "mpsz"
+NUM_TILES: Final = 34
+MAX_INPUT: Final = 200
 
-HONOUR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
-HONOUR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "發": 32, "中": 33}
+HONOUR_LETTERS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
+HONOUR_CHARS: Final = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "發": 32, "中": 33}
 # Players write suits in 汉字 too: 万 (萬) characters, 筒 or 饼 (餅) dots, 条 (條) or 索 bamboos.
-SUIT_CHARS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
-NUMBER_CHARS = {c: n for n, c in enumerate("一二三四五六七八九", start=1)}
-_UPPER_SUITS = "MPSZ"
+SUIT_CHARS: Final = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+NUMBER_CHARS: Final = {c: n for n, c in enumerate("一二三四五六七八九", start=1)}
+_UPPER_SUITS: Final = "MPSZ"
 
-_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
-_SUIT_EN = {"m": "Character", "p": "Dot", "s": "Bamboo"}
-_NUM_ZH = "一二三四五六七八九"
-_HONOUR_ZH = ["东", "南", "西", "北", "白", "发", "中"]
-_HONOUR_EN = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"]
+_SUIT_ZH: Final = {"m": "万", "p": "筒", "s": "条"}
+_SUIT_EN: Final = {"m": "Character", "p": "Dot", "s": "Bamboo"}
+_NUM_ZH: Final = "一二三四五六七八九"
+_HONOUR_ZH: Final = ["东", "南", "西", "北", "白", "发", "中"]
+_HONOUR_EN: Final = ["East", "South", "West", "North", "White Dragon", "Green Dragon", "Red Dragon"]
 
-_DIGITS = "123456789"
+_DIGITS: Final = "123456789"
 # Plain mpsz notation (the common case) is parsed in one pass; anything else takes the careful path.
-_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
-_RUN = re.compile(r"([1-9]+)([mpsz])")
+_PLAIN: Final = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_RUN: Final = re.compile(r"([1-9]+)([mpsz])")
 
-WHITE = 31
-RED = 33
+WHITE: Final = 31
+RED: Final = 33
 
 
 def tile_of(number: int, suit: str) -> int:
@@ -74,8 +75,8 @@ def tile_name(tile: int, lang: str = "zh") -> str:
     return f"{number}-{_SUIT_EN[suit]}"
 
 
-_HONOUR_SAID = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")  # one honour, as players name it
-_SAID_RUN = re.compile(r"([1-9]+)([mpsz])")
+_HONOUR_SAID: Final = ("东风", "南风", "西风", "北风", "白板", "发财", "红中")  # one honour, as players name it
+_SAID_RUN: Final = re.compile(r"([1-9]+)([mpsz])")
 
 
 def _said_run(match: re.Match[str]) -> str:

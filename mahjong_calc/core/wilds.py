@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
-from typing import Literal
+from typing import Final, Literal
 
 from .counting import tiles_in
 from .tiles import NUM_TILES, is_honour
 
-ANY = -1
+ANY: Final = -1
 GroupKind = Literal["pair", "pung", "chow"]
 
 
@@ -118,17 +118,17 @@ def _all_groups() -> list[Group]:
 
 # Every group as a small int: its index here, in the order a split's sets are sorted
 # (first tile, kind, jokers' faces), so sorting ids sorts the groups.
-GROUPS: tuple[Group, ...] = tuple(_all_groups())
-GROUP_ID: dict[Group, int] = {g: i for i, g in enumerate(GROUPS)}
-GROUP_PAIR: tuple[bool, ...] = tuple([g.kind == "pair" for g in GROUPS])
-GROUP_CHOW: tuple[bool, ...] = tuple([g.kind == "chow" for g in GROUPS])
-GROUP_FIRST: tuple[int, ...] = tuple([g.first for g in GROUPS])
-GROUP_WILDS: tuple[int, ...] = tuple([g.wilds for g in GROUPS])
-GROUP_NATURALS: tuple[tuple[int, ...], ...] = tuple([g.naturals() for g in GROUPS])
-GROUP_FACES: tuple[tuple[int, ...], ...] = tuple([g.wild_faces for g in GROUPS])
+GROUPS: Final[tuple[Group, ...]] = tuple(_all_groups())
+GROUP_ID: Final[dict[Group, int]] = {g: i for i, g in enumerate(GROUPS)}
+GROUP_PAIR: Final[tuple[bool, ...]] = tuple([g.kind == "pair" for g in GROUPS])
+GROUP_CHOW: Final[tuple[bool, ...]] = tuple([g.kind == "chow" for g in GROUPS])
+GROUP_FIRST: Final[tuple[int, ...]] = tuple([g.first for g in GROUPS])
+GROUP_WILDS: Final[tuple[int, ...]] = tuple([g.wilds for g in GROUPS])
+GROUP_NATURALS: Final[tuple[tuple[int, ...], ...]] = tuple([g.naturals() for g in GROUPS])
+GROUP_FACES: Final[tuple[tuple[int, ...], ...]] = tuple([g.wild_faces for g in GROUPS])
 _ANY_PAIR: int = GROUP_ID[Group("pair", ANY, (ANY, ANY))]
 _ANY_PUNG: int = GROUP_ID[Group("pung", ANY, (ANY, ANY, ANY))]
-_SUITS = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
+_SUITS: Final = ((0, 9), (9, 18), (18, 27), (27, NUM_TILES))
 
 Option = tuple[int, tuple[int, ...], int, tuple[tuple[int, int], ...]]  # (group id, naturals, jokers, (tile, copies) needed)
 
@@ -149,7 +149,7 @@ def _option_table() -> tuple[tuple[Option, ...], ...]:
     return tuple(table)
 
 
-_OPTIONS: tuple[tuple[Option, ...], ...] = _option_table()  # index: tile * 2 + need_pair
+_OPTIONS: Final[tuple[tuple[Option, ...], ...]] = _option_table()  # index: tile * 2 + need_pair
 
 SuitCut = tuple[tuple[int, ...], int, int]  # (the sets' group ids sorted, the pair's id or -1, jokers used)
 
@@ -164,10 +164,10 @@ def _option_deltas() -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-_DELTAS: tuple[tuple[int, ...], ...] = _option_deltas()
-_MAX_JOKERS = 63  # the tables' keys hold the jokers in six bits
-_CUTS: dict[int, tuple[SuitCut, ...]] = {}  # (suit key, jokers, suit) -> its cuts
-_CUTS_LIMIT = 1 << 18  # entries kept before the table starts again (a bound on memory)
+_DELTAS: Final[tuple[tuple[int, ...], ...]] = _option_deltas()
+_MAX_JOKERS: Final = 63  # the tables' keys hold the jokers in six bits
+_CUTS: Final[dict[int, tuple[SuitCut, ...]]] = {}  # (suit key, jokers, suit) -> its cuts
+_CUTS_LIMIT: Final = 1 << 18  # entries kept before the table starts again (a bound on memory)
 
 
 def _with(sets: tuple[int, ...], gid: int) -> tuple[int, ...]:
@@ -365,7 +365,7 @@ def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tupl
     return tuple(pairs)
 
 
-THIRTEEN_GROUPS = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as offsets in a suit
+THIRTEEN_GROUPS: Final = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147, 258, 369 as offsets in a suit
 
 
 def _wide(numbers: list[int]) -> bool:

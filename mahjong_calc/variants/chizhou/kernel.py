@@ -216,4 +216,4 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
 
 
-numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Chizhou ruleset, built once
+numbers_for: Final[PerRuleset[KernelNumbers]] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Chizhou ruleset, built once

@@ -5,6 +5,8 @@ Each reads the kernel's `SetsRead` (variants/common/read.py), one per hand.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..common import detectors as common
 from ..common.detector_types import Detectors
 from ..common.read import SetsRead
@@ -29,7 +31,7 @@ def qiang_gang(r: SetsRead) -> int:
 
 
 # The keys a Chizhou ruleset may list under `patterns:` (each with its 番).
-DETECTORS: Detectors = {
+DETECTORS: Final[Detectors] = {
     "dui_dui_hu": common.dui_dui_hu,
     "qing_yi_se": common.qing_yi_se,
     "hun_yi_se": common.hun_yi_se,

@@ -8,7 +8,7 @@ the error those checks raise, from the same functions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.context import WinContext
 from ...core.errors import InputError
@@ -23,8 +23,8 @@ from .score import check_chow_restriction, check_context, not_a_winning_hand
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-_texts = TextCache()
-_PLACE = {"next": 0, "opposite": 1, "previous": 2}
+_texts: Final = TextCache()
+_PLACE: Final = {"next": 0, "opposite": 1, "previous": 2}
 
 
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,

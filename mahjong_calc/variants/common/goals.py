@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
+from typing import Final
 
 from ...core.hand import Meld
 from ...core.shanten import Entry, combine, group_table, kept_index, merged
 from ...core.tiles import NUM_TILES, WHITE, is_honour
 from ...rules.schema import Tiles, tile_in_variant
 
-FAR = 99  # no target fits (never reached with the shipped tile sets)
-GROUPS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, NUM_TILES, False))  # first, end, chows
+FAR: Final = 99  # no target fits (never reached with the shipped tile sets)
+GROUPS: Final = ((0, 9, True), (9, 18, True), (18, 27, True), (27, NUM_TILES, False))  # first, end, chows
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ def thirteen_kept(counts: Sequence[int], avail: Sequence[int], wilds: int, wide_
 # --- goals: one kind of target, and the distance after each possible draw -------------
 
 Limit = tuple[int, int, int]  # (least tiles the group holds, least sets, 1: must hold tiles / -1: must hold none / 0)
-FREE: Limit = (0, 0, 0)
+FREE: Final[Limit] = (0, 0, 0)
 
 
 @lru_cache(maxsize=65536)

@@ -8,13 +8,13 @@ for the old one), and at most 256 are kept.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 P = TypeVar("P")  # a kernel's KernelNumbers class
-KEPT = 256
+KEPT: Final = 256
 
 
 class PerRuleset(Generic[P]):

@@ -9,7 +9,7 @@ tests/test_row.py holds the two paths to the same bytes.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.errors import InputError, NotAWin
 from ...core.hand import Meld
@@ -21,7 +21,7 @@ from ...core.words import language
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
+encode: Final = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False), as ScoreResult.to_json
 
 # A row scorer's answer: (value, the items' JSON joined by ", " as UTF-8, the patterns, their JSON, the
 # payments next/opposite/previous, the JSON from "decomposition" on without the closing brace). The
@@ -31,19 +31,19 @@ RowParts = tuple[int, bytes, tuple[str, ...], str, tuple[int, int, int], str]
 # InputError the variant's scorer would raise (not raised), or None where the full path must answer.
 RowAnswer = RowParts | ScoreResult | NotAWin | InputError | None
 
-N_CODES = 3 * 34  # set codes: kind * 34 + first tile
-TILE_JSON: tuple[str, ...] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
-PAIR_JSON: tuple[str, ...] = tuple(encode(_pair_text(t)) for t in range(NUM_TILES))
+N_CODES: Final = 3 * 34  # set codes: kind * 34 + first tile
+TILE_JSON: Final[tuple[str, ...]] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
+PAIR_JSON: Final[tuple[str, ...]] = tuple(encode(_pair_text(t)) for t in range(NUM_TILES))
 # a concealed set's notation (index: its code), then a declared one's (code + N_CODES: exposed,
 # code + 2 * N_CODES: a concealed kong), as JSON; a code that names no real set is never asked for
-SET_JSON: tuple[str, ...] = tuple(
+SET_JSON: Final[tuple[str, ...]] = tuple(
     encode(_tile_set(CODE_KINDS[code // 34], code % 34, declared, concealed).notation()) if code % 34 <= (26 if code // 34 == 1 else 33) else ""
     for declared, concealed in ((False, True), (True, False), (True, True))
     for code in range(N_CODES)
 )
 
 
-_MELDS: dict[tuple[int, bool], Meld] = {}
+_MELDS: Final[dict[tuple[int, bool], Meld]] = {}
 
 
 def meld_of(code: int, concealed: bool) -> Meld:

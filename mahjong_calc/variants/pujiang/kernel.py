@@ -436,4 +436,4 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     return Outcome(WIN, best, choice.best_index, pays, jokers, whites_held, every)
 
 
-numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Pujiang ruleset, built once
+numbers_for: Final[PerRuleset[KernelNumbers]] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Pujiang ruleset, built once

@@ -8,6 +8,8 @@ wilds pair) and `san_cai_shen` (all wilds held).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..common import detectors as common
 from ..common.detector_types import Detectors
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
@@ -55,7 +57,7 @@ def san_cai_shen(r: SetsRead) -> int:
 
 
 # The keys a Pujiang ruleset may list under `patterns:` (each with its 番, and maybe its 子).
-DETECTORS: Detectors = {
+DETECTORS: Final[Detectors] = {
     "cai_shen_tou": cai_shen_tou,
     "quan_peng_zi": quan_peng_zi,
     "qi_dui": qi_dui,

@@ -10,7 +10,7 @@ error those checks raise, and one that does not win build.refusal's NotAWin.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
@@ -26,13 +26,13 @@ from .score import check_wilds_held, check_win_facts
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-_texts = TextCache()
+_texts: Final = TextCache()
 # (ruleset, WinContext, wilds held) -> what score.py's checks of them raise (None: they pass). A
 # batch holds few distinct WinContexts (api/row.py makes one per combination of flags): found by
 # identity, each kept beside its answer, so that a new object at a reused id is never mistaken.
-_checked: dict[tuple[int, int, int], tuple[Any, WinContext, NotAWin | InputError | None]] = {}
-_OPEN = '"decomposition": {'
-_STANDARD = f'{_OPEN}"shape": {encode(SHAPE_NAMES[STANDARD])}, '
+_checked: Final[dict[tuple[int, int, int], tuple[Any, WinContext, NotAWin | InputError | None]]] = {}
+_OPEN: Final = '"decomposition": {'
+_STANDARD: Final = f'{_OPEN}"shape": {encode(SHAPE_NAMES[STANDARD])}, '
 
 
 def _items(texts: dict[Any, Any], key: Any, made: Any) -> bytes:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.context import WinContext
 from ...core.hand import Hand
@@ -23,7 +23,7 @@ from . import kernel as k
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-TILE_TEXT = tuple(tile_str(t) for t in range(NUM_TILES))
+TILE_TEXT: Final = tuple(tile_str(t) for t in range(NUM_TILES))
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, 
 
 
 # Items are values: one per (ruleset, kernel item, how the hand was won) is made, then shared
-_ITEMS: dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]] = {}
+_ITEMS: Final[dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]]] = {}
 
 
 def items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
@@ -132,7 +132,7 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
                    WuhuFacts(arr, scored.ya, scored.dealer_extra))
 
 
-SEAT_PLACE = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat` as the kernel reads it
+SEAT_PLACE: Final = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat` as the kernel reads it
 
 
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:

@@ -297,4 +297,4 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     return Outcome(WIN, zhi, wait, best, payments, arrs, tuple(every))
 
 
-numbers_for: PerRuleset[KernelNumbers] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Wuhu ruleset, built once
+numbers_for: Final[PerRuleset[KernelNumbers]] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Wuhu ruleset, built once

@@ -116,7 +116,7 @@ def shuang_ba_zhi(r: WuhuRead) -> int:
 WuhuDetector = Callable[[WuhuRead], int]
 
 # The keys a Wuhu ruleset may list under `patterns:` (each with its role, 嘴子 or 交).
-DETECTORS: dict[str, WuhuDetector] = {
+DETECTORS: Final[dict[str, WuhuDetector]] = {
     "dui_dui_hu": common.dui_dui_hu,
     "tong_tian": tong_tian,
     "si_he": si_he,

@@ -6,7 +6,7 @@ value and kept as JSON; `row` only joins them, so a row is what `result(...).to_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.context import WinContext
 from ...core.result import _item_text
@@ -19,8 +19,8 @@ from .score import not_a_win
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
-_texts = TextCache()
-_facts: dict[int, tuple[WinContext, tuple[bool, bool, bool, bool, bool, int]]] = {}
+_texts: Final = TextCache()
+_facts: Final[dict[int, tuple[WinContext, tuple[bool, bool, bool, bool, bool, int]]]] = {}
 
 
 def _facts_of(ctx: WinContext) -> tuple[bool, bool, bool, bool, bool, int]:
