@@ -65,9 +65,10 @@ class _Fields:
         self.piao_by = at.get("piao_by", -1)
 
 
-_contexts: Final[dict[tuple[Any, ...], WinContext | None]] = {}
+_contexts: Final[dict[tuple[int, tuple[Any, ...]], tuple[Ruleset[Any, Any, Any], WinContext | None]]] = {}
 # (text, concealed) -> its set code, is a chow, its JSON, is a kong, the Meld
 _melds: Final[dict[tuple[str, bool], tuple[int, bool, str, bool, Meld] | None]] = {}
+_paid: Final[dict[tuple[int, int, int], str]] = {}  # payments -> their keys and the total, as a row writes them
 _heads: Final[dict[int, tuple[Ruleset[Any, Any, Any], str, tuple[bool, ...], bool]]] = {}
 
 
@@ -76,9 +77,10 @@ _field_table: Final[flag_table.Derived[_Fields]] = flag_table.derived(_Fields)
 
 def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]) -> WinContext | None:
     """The checked facts of a win with these flag values under `rs`'s variant (None: the full path says why not)."""
-    key = (rs.scorer, rs.name, values)
-    if key in _contexts:
-        return _contexts[key]
+    key = (id(rs), values)  # the ruleset is kept beside its contexts, so its id is its own
+    known = _contexts.get(key)
+    if known is not None and known[0] is rs:
+        return known[1]
     ctx: WinContext | None
     given = {name: value for name, value, absent in zip(table.flag_names, values, table.absent) if value is not absent and value != absent}
     try:
@@ -88,7 +90,7 @@ def _context(rs: Ruleset[Any, Any, Any], table: _Fields, values: tuple[Any, ...]
         ctx = None
     if len(_contexts) >= KEPT:
         _contexts.clear()
-    _contexts[key] = ctx
+    _contexts[key] = (rs, ctx)
     return ctx
 
 
@@ -280,7 +282,12 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcE
     value, items, patterns, patterns_json, payments, rest = parts
     a, b, c = payments
     total = a + b + c
-    after = f'], "patterns": {patterns_json}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {total}, {rest}}}'
+    paid = _paid.get(payments)
+    if paid is None:
+        if len(_paid) >= KEPT:
+            _paid.clear()
+        paid = _paid[payments] = f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {total}, '
+    after = f'], "patterns": {patterns_json}, {paid}{rest}}}'
     try:
         data = b"".join([_opening(_head(rs)[0], counts, shown, win, value).encode("utf-8"), items, after.encode("utf-8")])
     except UnicodeEncodeError:
