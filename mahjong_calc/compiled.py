@@ -25,6 +25,7 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 MODULES: tuple[str, ...] = (
+    "mahjong_calc.core.language",
     "mahjong_calc.core.tiles",
     "mahjong_calc.core.flags",
     "mahjong_calc.core.hand",

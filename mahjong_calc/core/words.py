@@ -22,52 +22,20 @@ language chosen by then.
 from __future__ import annotations
 
 import ast
-import contextlib
 import gettext
 import os
-from collections.abc import Iterator, Mapping
-from contextvars import ContextVar
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+from .language import _LANG
+from .language import LANGUAGES as LANGUAGES  # the chosen language is language.py's, shown here with the words
+from .language import language as language
+from .language import set_language as set_language
+from .language import speaking as speaking
+
 DOMAIN = "mjcalc"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-LANGUAGES = ("zh", "en")
-
-_LANG: list[str | None] = [None]  # None: no language chosen (English messages, bilingual tables)
-# the language of one request of the page (`speaking`), over the process's own; a 1-tuple when set
-_SPOKEN: ContextVar[tuple[str | None] | None] = ContextVar("mjcalc_language", default=None)
-
-
-def set_language(lang: str | None) -> None:
-    """Show texts in `lang` (`zh` or `en`) from now on; None: as with no language chosen (English)."""
-    if lang is not None and lang not in LANGUAGES:
-        raise ValueError(f"not a language of mjcalc: {lang!r}")
-    _LANG[0] = lang
-
-
-def language() -> str | None:
-    """The language chosen with `speaking` for this context, else with `set_language` (None: none)."""
-    spoken = _SPOKEN.get()
-    return _LANG[0] if spoken is None else spoken[0]
-
-
-@contextlib.contextmanager
-def speaking(lang: str | None) -> Iterator[None]:
-    """Texts rendered in this context (a request of the page, its threads) are in `lang`; None
-    leaves the process's language (`set_language`). Other threads and requests are not affected."""
-    if lang is None:
-        yield
-        return
-    if lang not in LANGUAGES:
-        raise ValueError(f"not a language of mjcalc: {lang!r}")
-    token = _SPOKEN.set((lang,))
-    try:
-        yield
-    finally:
-        _SPOKEN.reset(token)
-
-
 def language_of_header(value: str | None) -> str | None:
     """`zh`, `en` or None from an HTTP `Accept-Language` header: the most preferred of the two
     languages it names (`zh-CN,zh;q=0.9,en;q=0.8` -> `zh`); None when it names neither."""

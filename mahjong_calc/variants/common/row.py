@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ...core.errors import InputError, NotAWin
 from ...core.hand import Meld
+from ...core.language import language
 from ...core.result import ScoreResult
 from ...core.shapes import CODE_KINDS, _pair_text, _tile_set
 from ...core.tiles import NUM_TILES, tile_str
-from ...core.words import language
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
