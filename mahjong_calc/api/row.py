@@ -21,7 +21,8 @@ kernel and assembles the row's pieces from its own cached texts.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from ..core import flags as flag_table
@@ -60,9 +61,17 @@ class _Fields:
         self.melds, self.kongs = at["melds"], at["concealed_kongs"]
         flag_fields = [f for f in flag_table.fields() if f.role == "flag" and f.name in at]
         self.flags = tuple(at[f.name] for f in flag_fields)
+        self.take_flags = _taker(self.flags)
         self.flag_names = tuple(f.name for f in flag_fields)
         self.absent = tuple(f.default for f in flag_fields)
         self.piao_by = at.get("piao_by", -1)
+
+
+def _taker(indexes: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A function giving a key's values at `indexes`, as a tuple (in C: itemgetter)."""
+    if len(indexes) > 1:
+        return itemgetter(*indexes)
+    return lambda key: tuple([key[i] for i in indexes])
 
 
 _contexts: Final[dict[tuple[int, tuple[Any, ...]], tuple[Ruleset[Any, Any, Any], WinContext | None]]] = {}
@@ -202,9 +211,11 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
     kong_flags: list[bool] = []
     shown: list[str] = []
     made: list[Meld] = []
-    held = counts.copy()
+    held = counts  # with melds, a copy that counts them too
     any_kong = False
-    for texts, concealed in ((meld_texts, False), (kong_texts, True)):
+    for texts, concealed in ((meld_texts, False), (kong_texts, True)) if meld_texts or kong_texts else ():
+        if held is counts:
+            held = counts.copy()
         for meld_text in texts:
             if "@" in meld_text:
                 return None  # a meld that names its feeder is settled too
@@ -257,7 +268,7 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcE
     if row_of is None:
         return None
     table = _field_table()
-    values = tuple([key[i] for i in table.flags])
+    values = table.take_flags(key)
     if table.piao_by >= 0 and key[table.piao_by] is not None:
         return None  # settled too: the full path's liability
     ctx = _context(rs, table, values)

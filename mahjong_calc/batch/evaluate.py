@@ -27,7 +27,9 @@ from ..present.errors import error_dict, error_where
 from ..rules.ruleset import Ruleset
 from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 
-WIN, NOT_A_WIN, ERROR = "win", "not_a_win", "error"
+WIN: Final = "win"
+NOT_A_WIN: Final = "not_a_win"
+ERROR: Final = "error"
 CACHE_SIZE: Final = 8192
 CACHED_TEXT: Final = 4096  # characters of text in a record the cache may keep (8,192 of those at most); a larger one is scored afresh
 MESSAGE_LIMIT: Final = 200  # characters of an unforeseen exception's text kept in a message
