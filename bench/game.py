@@ -115,6 +115,15 @@ def compact_game(n: int, variant: str, seed: int) -> list[str]:
     return [lines[0]] + ['{"draw":true}' if rng.random() < 1 / 3 else rng.choice(pool) for _ in range(n)]
 
 
+def run_outside_checkout() -> None:
+    """Run `python -m mahjong_calc` from outside any checkout, and say which package that is: from
+    a checkout's root it imports the source tree (plain Python, nothing compiled) instead of the
+    installed package."""
+    os.chdir(tempfile.gettempdir())
+    status = subprocess.run([sys.executable, "-m", "mahjong_calc", "--version"], capture_output=True, text=True, check=True).stdout
+    print(f"  timed: {sys.executable} -m mahjong_calc, {status.splitlines()[-1][:100]}")
+
+
 def peak_rss(command: list[str]) -> tuple[int, int, float]:
     """(peak RSS in bytes, exit status, wall seconds) of `command` with stdout to /dev/null, in a process of its own."""
     probe = (
@@ -178,6 +187,7 @@ def main() -> None:
     parser.add_argument("--memory-hands", type=int, default=1_000_000)
     parser.add_argument("--games", type=int, default=0, help="time the table of a log of this many one-hand games instead")
     args = parser.parse_args()
+    run_outside_checkout()
     if args.games:
         bench_games(args.games, args.variant, args.seed, min(args.runs, 3))
         return

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from game import PLAYERS, make_game, peak_rss
+from game import PLAYERS, make_game, peak_rss, run_outside_checkout
 
 from mahjong_calc.game.log import open_games
 from mahjong_calc.game.stats import Season
@@ -74,6 +74,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory", action="store_true", help="peak RSS at 1,500 and 20,000 games, hands from a pool of 30,000")
     args = parser.parse_args()
+    run_outside_checkout()
     if args.memory:
         bench_memory(args.hands, args.variant, args.seed)
         return
