@@ -6,7 +6,7 @@ compiler the same code runs. The rules of Chizhou scoring (番 multiplied and ca
 `build.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
 the only place Chizhou text is made.
 
-The arrangements come from core/shapes.py (suit by suit, memoised on each suit's
+The arrangements come from core/suits.py (suit by suit, memoised on each suit's
 counts); the detectors run over one `SetsRead` per hand.
 """
 

@@ -5,7 +5,7 @@
 add their own facts. A Chizhou or Pujiang kernel keeps one `SetsRead` per hand and points it at each way of reading the tiles
 (`arrange`, or `shape` for Pujiang's other shapes); every detector has the same
 signature, `SetsRead -> times the pattern occurs`. A set is one int, `kind * 34 +
-first tile` (core/shapes.py: PUNG_CODE, CHOW_CODE, KONG_CODE). Plain typed Python, so
+first tile` (core/suits.py: PUNG_CODE, CHOW_CODE, KONG_CODE). Plain typed Python, so
 that mypyc can compile it.
 """
 
