@@ -2,7 +2,7 @@
 context (`speaking`, a request of the page), read by `language()` wherever a text is rendered.
 
 Apart from words.py (the catalogue) so that it can be compiled: the batch engine asks for the
-language once a record, and a compiled call of a compiled function is a C call.
+language twice a record, and a compiled call of a compiled function is a C call.
 """
 
 from __future__ import annotations
