@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc.core.shapes import SetKind, splits
-from mahjong_calc.core.suits import waits
+from mahjong_calc.core.suits import arrangements_and_waits, code_arrangements, waits
 from mahjong_calc.core.tiles import NUM_TILES, is_honour
 
 
@@ -84,6 +84,32 @@ def test_waits_match_the_whole_hand_search(chosen: list[int]) -> None:
     counts = _counts(chosen)
     if counts is not None and sum(counts) % 3 == 1:
         assert waits(counts, counts) == reference_waits(counts, counts)
+
+
+@settings(max_examples=400)
+@given(tiles, st.integers(0, 13), st.sampled_from([(), (2 * 34 + 30,), (26, 1 * 34 + 9)]))
+def test_the_kernels_one_pass_gives_the_arrangements_and_the_waits_of_the_search(chosen: list[int], last: int, melds: tuple[int, ...]) -> None:
+    """arrangements_and_waits (the 14 tiles' arrangements and the waits of the 13 before the winning
+    tile, from one lookup of each suit) gives code_arrangements and the whole-hand search's waits."""
+    counts = _counts(chosen)
+    if counts is None or sum(counts) % 3 != 2:
+        return
+    win = chosen[last % len(chosen)]
+    held = list(counts)
+    held[win] -= 1
+    for code in melds:  # a kong of 4z, or a pung of 9s and a chow of 1p-3p, held besides
+        first = code % 34
+        for t in ((first,) * 4 if code >= 68 else (first, first + 1, first + 2) if code >= 34 else (first,) * 3):
+            held[t] += 1
+    if max(held) > 4:
+        return
+    arrs, waited = arrangements_and_waits(counts, melds, win, tuple(held))
+    assert arrs == code_arrangements(counts, melds, win)
+    before = list(counts)
+    before[win] -= 1
+    assert waited == (reference_waits(tuple(before), tuple(held)) if arrs else ())
+    if arrs:
+        assert win in waited or held[win] >= 4
 
 
 def test_known_split_order() -> None:
