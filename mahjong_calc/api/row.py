@@ -211,11 +211,9 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
     kong_flags: list[bool] = []
     shown: list[str] = []
     made: list[Meld] = []
-    held = counts  # with melds, a copy that counts them too
+    held = counts.copy() if meld_texts or kong_texts else counts  # every tile held, the melds' too
     any_kong = False
-    for texts, concealed in ((meld_texts, False), (kong_texts, True)) if meld_texts or kong_texts else ():
-        if held is counts:
-            held = counts.copy()
+    for texts, concealed in ((meld_texts, False), (kong_texts, True)) if held is not counts else ():
         for meld_text in texts:
             if "@" in meld_text:
                 return None  # a meld that names its feeder is settled too

@@ -10,12 +10,11 @@ from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import Final, Literal
 
-from . import suits
 from .hand import Hand
 from .suits import CHOW_CODE as CHOW_CODE
 from .suits import KONG_CODE as KONG_CODE
 from .suits import PUNG_CODE as PUNG_CODE
-from .suits import split_codes
+from .suits import clear_suits, split_codes
 from .tiles import NUM_TILES, format_tiles
 
 SetKind = Literal["pung", "kong", "chow"]
@@ -99,7 +98,7 @@ def splits(counts: tuple[int, ...]) -> tuple[Split, ...]:
 
 def clear_tables() -> None:
     """Forget every memoised suit and hand (to time a cold start)."""
-    suits.clear_suits()
+    clear_suits()
     splits.cache_clear()
 
 

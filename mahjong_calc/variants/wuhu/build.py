@@ -135,13 +135,18 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
 SEAT_PLACE: Final = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat` as the kernel reads it
 
 
+def kernel_facts(ctx: WinContext) -> tuple[bool, bool, bool, bool, bool, int]:
+    """The facts of a win the kernel reads: self_draw, after_kong, heavenly, earthly, dealer, the
+    paying dealer's place."""
+    return ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat]
+
+
 def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
     """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
     counts, melds, concealed = kernel_input(hand)
-    return k.score(
-        k.numbers_for(rs), counts, melds, concealed, hand.win_tile,
-        ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat], keep_all, ctx,
-    )
+    self_draw, after_kong, heavenly, earthly, dealer, dealer_seat = kernel_facts(ctx)
+    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, self_draw, after_kong, heavenly, earthly, dealer, dealer_seat,
+                   keep_all, ctx)
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:

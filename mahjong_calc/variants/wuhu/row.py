@@ -24,15 +24,14 @@ _facts: Final[dict[int, tuple[WinContext, tuple[bool, bool, bool, bool, bool, in
 
 
 def _facts_of(ctx: WinContext) -> tuple[bool, bool, bool, bool, bool, int]:
-    """(self_draw, after_kong, heavenly, earthly, dealer, the paying dealer's place) of a WinContext.
-
-    Read once per context (the lean path keeps one per combination of flags): compiled code reads
-    a WinContext's attribute, a Python dataclass's, through the generic lookup, each time."""
+    """build.kernel_facts of a WinContext, read once per context (the lean path keeps one per
+    combination of flags): compiled code reads a WinContext's attribute, a Python dataclass's,
+    through the generic lookup, each time."""
     entry = _facts.get(id(ctx))
     if entry is None or entry[0] is not ctx:
         if len(_facts) >= 4096:
             _facts.clear()
-        entry = _facts[id(ctx)] = (ctx, (ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, build.SEAT_PLACE[ctx.dealer_seat]))
+        entry = _facts[id(ctx)] = (ctx, build.kernel_facts(ctx))
     return entry[1]
 
 
