@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc.core.tiles import NUM_TILES, counts_of, parse_tiles
-from mahjong_calc.core.wilds import ANY, GROUPS, Group, WildSplit, _groups_with, split_ids, wild_splits
+from mahjong_calc.core.wilds import ANY, GROUPS, Group, WildSplit, _groups_with, clear_tables, split_ids, suit_cuts, wild_splits
 
 
 def _first_nonzero(counts: tuple[int, ...]) -> int:
@@ -83,6 +83,24 @@ def hands(draw: st.DrawFn) -> tuple[tuple[int, ...], int]:
 def test_the_tables_give_the_search_s_readings_in_its_order(hand: tuple[tuple[int, ...], int]) -> None:
     counts, jokers = hand
     assert list(wild_splits(counts, jokers)) == oracle(counts, jokers)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(), st.booleans())
+def test_a_suit_searched_with_fewer_jokers_gives_the_same_cuts_less_those_that_use_more(hand: tuple[tuple[int, ...], int], cold: bool) -> None:
+    counts, jokers = hand
+    first = _first_nonzero(counts)
+    if first == NUM_TILES:
+        return
+    lo, hi = (27, NUM_TILES) if first >= 27 else (first // 9 * 9, first // 9 * 9 + 9)
+    suit = tuple(n if lo <= t < hi else 0 for t, n in enumerate(counts))
+    for need_pair in (True, False):
+        every = suit_cuts(suit, jokers, need_pair)
+        assert len(set(every)) == len(every)  # each cut once
+        for fewer in range(jokers):
+            if cold:  # searched afresh, not read from the larger search's states
+                clear_tables()
+            assert list(suit_cuts(suit, fewer, need_pair)) == [cut for cut in every if cut[2] <= fewer]
 
 
 def test_a_reading_is_group_ids_and_the_ids_sort_as_the_groups() -> None:

@@ -165,8 +165,9 @@ def _option_deltas() -> tuple[tuple[int, ...], ...]:
 
 
 _DELTAS: Final[tuple[tuple[int, ...], ...]] = _option_deltas()
+_MAX_OPTIONS: Final = max([len(options) for options in _OPTIONS])  # the tables' keys hold the first option allowed below this
 _MAX_JOKERS: Final = 63  # the tables' keys hold the jokers in six bits
-_CUTS: Final[dict[int, tuple[SuitCut, ...]]] = {}  # (suit key, jokers, suit) -> its cuts
+_CUTS: Final[dict[int, tuple[SuitCut, ...]]] = {}  # (suit key, jokers, suit, first option allowed) -> its cuts
 _CUTS_LIMIT: Final = 1 << 18  # entries kept before the table starts again (a bound on memory)
 
 
@@ -181,18 +182,23 @@ def _with(sets: tuple[int, ...], gid: int) -> tuple[int, ...]:
     return sets[:k] + (gid,) + sets[k:]
 
 
-def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int) -> tuple[SuitCut, ...]:
+def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int, least: int) -> tuple[SuitCut, ...]:
     """One suit's distinct cuts with at most `jokers` jokers, the pair in it or not: `work` holds
     the suit's tiles from `i` to `end` (restored on return), `key` their counts as base-8
     digits. The search takes the lowest tile first, its groups in `_groups_with`'s order
-    (through `_OPTIONS`), each cut kept where it first appears; a state's cuts are memoised.
+    (through `_OPTIONS`); a state's cuts are memoised.
+
+    Each cut is made once: the groups that hold the same lowest tile are taken in the order of
+    their options (`least`: the first option still allowed at tile `i`, if tile `i` is still
+    held), so that of a cut's orders only the first in the search is followed. The cuts
+    therefore come in the order in which they first appear among every order of the groups.
 
     Why one list serves every caller: with fewer jokers, or with the pair placed already, the
     search skips options and keeps the same order for the rest, so its cuts are this list's
-    cuts that use no more jokers and hold no pair, in this order (callers skip the others).
-    And a group put before a state's distinct cuts gives distinct cuts, in the order in which
-    they first appear among every one of the state's readings."""
-    memo = (key * (_MAX_JOKERS + 1) + jokers) * 4 + suit
+    cuts that use no more jokers and hold no pair, in this order (callers skip the others)."""
+    if least and work[i] == 0:
+        least = 0
+    memo = ((key * (_MAX_JOKERS + 1) + jokers) * 4 + suit) * _MAX_OPTIONS + least
     found = _CUTS.get(memo)
     if found is not None:
         return found
@@ -203,10 +209,9 @@ def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int) -
         _CUTS[memo] = found
         return found
     out: list[SuitCut] = []
-    seen: set[SuitCut] = set()
     options = _OPTIONS[i * 2 + 1]
     deltas = _DELTAS[i * 2 + 1]
-    for o in range(len(options)):
+    for o in range(least, len(options)):
         gid, naturals, used, needs = options[o]
         if used > jokers:
             continue
@@ -220,19 +225,16 @@ def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int) -
         is_pair = GROUP_PAIR[gid]
         for t in naturals:
             work[t] -= 1
-        rest = _cuts(work, key - deltas[o], i, end, suit, jokers - used)
+        rest = _cuts(work, key - deltas[o], i, end, suit, jokers - used, o)
         for t in naturals:
             work[t] += 1
         for sets, pair, more in rest:
             if is_pair:
                 if pair >= 0:
                     continue
-                cut: SuitCut = (sets, gid, used + more)
+                out.append((sets, gid, used + more))
             else:
-                cut = (_with(sets, gid), pair, used + more)
-            if cut not in seen:
-                seen.add(cut)
-                out.append(cut)
+                out.append((_with(sets, gid), pair, used + more))
     found = tuple(out)
     _CUTS[memo] = found
     return found
@@ -258,7 +260,7 @@ def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Su
     for suit in range(4):
         a, b = _SUITS[suit]
         if any(counts[a:b]):
-            every = _cuts(list(counts), _suit_key(counts, a, b), a, b, suit, jokers)
+            every = _cuts(list(counts), _suit_key(counts, a, b), a, b, suit, jokers, 0)
             return tuple([cut for cut in every if need_pair or cut[1] < 0])
     return (((), -1, 0),)
 
@@ -270,14 +272,13 @@ def clear_tables() -> None:
     wild_splits.cache_clear()
 
 
-def _combine(
-    work: list[int], parts: list[tuple[int, int, int, int]], jokers: int, g: int, left: int, pair: int, sets: tuple[int, ...],
-    out: list[tuple[int, tuple[int, ...]]],
-) -> None:
-    """Suit `parts[g]`'s cuts (its key, first tile, end, suit) with at most `left` of the hand's
-    `jokers` and the pair if none yet, each followed by the later suits' (the search order of
-    the whole hand); at the end, the jokers left make the pair (if none yet) and pungs of
-    jokers only.
+def _combine(work: list[int], parts: list[tuple[int, int, int, int]], g: int, left: int, pair: int, sets: tuple[int, ...],
+             out: list[tuple[int, tuple[int, ...]]]) -> None:
+    """Suit `parts[g]`'s cuts (its key, first tile, end, suit) with at most the `left` jokers and
+    the pair if none yet, each followed by the later suits' (the search order of the whole
+    hand); at the end, the jokers left make the pair (if none yet) and pungs of jokers only.
+    A suit is searched with the jokers left, not the hand's: that search is smaller, and its
+    cuts are the same, in the same order, less those that use more.
 
     A hand's reading is its suits' cuts (groups of different suits never share an id, and
     group ids sort by first tile, jokers-only groups first), so distinct combinations are
@@ -294,9 +295,7 @@ def _combine(
         return
     key, a, b, suit = parts[g]
     last = g + 1 == len(parts)  # the last suit's readings are finished here, not one call each
-    for cut, here, used in _cuts(work, key, a, b, suit, jokers):
-        if used > left:
-            continue
+    for cut, here, used in _cuts(work, key, a, b, suit, left, 0):
         now = pair
         if here >= 0:
             if pair >= 0:
@@ -304,7 +303,7 @@ def _combine(
             now = here
         rest = left - used
         if not last:
-            _combine(work, parts, jokers, g + 1, rest, now, sets + cut, out)
+            _combine(work, parts, g + 1, rest, now, sets + cut, out)
             continue
         if now < 0:
             if rest < 2:
@@ -334,7 +333,7 @@ def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[in
         if key:
             parts.append((key, a, b, suit))
     out: list[tuple[int, tuple[int, ...]]] = []
-    _combine(list(counts), parts, jokers, 0, jokers, -1, (), out)
+    _combine(list(counts), parts, 0, jokers, -1, (), out)
     return tuple(out)
 
 
