@@ -345,22 +345,24 @@ def wild_splits(counts: tuple[int, ...], jokers: int) -> tuple[WildSplit, ...]:
 
 def seven_pairs(counts: tuple[int, ...], jokers: int, four_as_two: bool) -> tuple[tuple[int, int], ...] | None:
     """七对 with jokers: seven (face, jokers in it) pairs, or None. Jokers-only pairs have face ANY."""
-    if tiles_in(counts, 0, NUM_TILES) + jokers != 14:
-        return None
-    pairs: list[tuple[int, int]] = []
-    left = jokers
-    for face, n in enumerate(counts):
+    held = 0
+    odd = 0
+    for n in counts:  # most hands are not 七对: told from the counts before a pair is made
         if n > 2 and not four_as_two:
             return None
-        pairs += [(face, 0)] * (n // 2)
-        if n % 2:
-            if left == 0:
-                return None
-            left -= 1
-            pairs.append((face, 1))
-    if left % 2:
+        held += n
+        odd += n & 1
+    if held + jokers != 14 or odd > jokers or (jokers - odd) % 2:
         return None
-    pairs += [(ANY, 2)] * (left // 2)
+    pairs: list[tuple[int, int]] = []
+    for face in range(len(counts)):
+        n = counts[face]
+        for _ in range(n // 2):
+            pairs.append((face, 0))
+        if n % 2:
+            pairs.append((face, 1))
+    for _ in range((jokers - odd) // 2):
+        pairs.append((ANY, 2))
     return tuple(pairs)
 
 
@@ -380,7 +382,12 @@ def thirteen(counts: tuple[int, ...], jokers: int, wide_gaps: bool = False) -> t
     (never honours). Filling 147/258/369 is tried first, lowest gaps first, so a
     hand that can be 真真13 is read so.
     """
-    if sum(counts) + jokers != 14 or any(n > 1 for n in counts):
+    tiles = 0
+    for n in counts:
+        if n > 1:
+            return None
+        tiles += n
+    if tiles + jokers != 14:
         return None
     honours = sum(counts[27:])
     free: list[int] = []
