@@ -501,5 +501,34 @@ def test_a_refusal_row_is_worded_once_per_message_and_language() -> None:
             set_language(lang)
             for err in (zero, false, check, NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets")):
                 assert _answered(err, "chizhou") == _answer(err, "chizhou"), (lang, err)
+                # the same instance again (a row scorer shares its refusals), under another variant too
+                assert _answered(err, "chizhou") == _answer(err, "chizhou"), (lang, err)
+                assert _answered(err, "pujiang") == _answer(err, "pujiang"), (lang, err)
     finally:
         set_language(before)
+
+
+def test_a_pujiang_refusal_is_one_instance_per_refusal_and_its_row_is_the_full_path_s() -> None:
+    from mahjong_calc.api import resolve_ruleset
+    from mahjong_calc.api.row import score_row
+    from mahjong_calc.batch.evaluate import full_outcome, outcome
+    from mahjong_calc.core.batch_record import normalize
+
+    rs = resolve_ruleset("pujiang", None, ())
+    records = {  # hand -> the refusal's code; the first two are refused alike, for the same count of pungs
+        "123m456m789m123p11s": "needs_three_pungs",
+        "234m567m789m123p11s": "needs_three_pungs",
+        "111m456m789m123p11s": "needs_three_pungs",
+        "13579m2468p13579s": "not_a_winning_hand",
+    }
+    answers = {}
+    for hand, code in records.items():
+        key, _ = normalize({"variant": "pujiang", "hand": hand, "self_draw": True})
+        answer = score_row(key, rs)
+        assert getattr(answer, "code", None) == code, hand
+        assert outcome(key) == full_outcome(key), hand
+        answers[hand] = answer
+    first, second, third, _ = answers.values()
+    assert first is second  # made once
+    assert first is not third  # one pung more: another message
+    assert str(first.message) != str(third.message)

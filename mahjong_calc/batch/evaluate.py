@@ -135,6 +135,7 @@ def configure(defaults: Defaults) -> None:
         _compiled.cache_clear()
         _refusal.cache_clear()
         _answers.clear()
+        _answered_errors.clear()
         _lean_rulesets.clear()
 
 
@@ -212,10 +213,13 @@ def _answered(err: MjcalcError, variant: str | None) -> Outcome:
     message can shape the row (no position, context or rewrite), it is made once per distinct
     message (and language), without rendering it again: a message by its msgid and parameters,
     each with its type (0 and False are equal, but are written apart)."""
+    lang = language()
+    seen = _answered_errors.get(id(err))
+    if seen is not None and seen[0] is err and seen[1] == variant and seen[2] == lang:
+        return seen[3]
     if err.position is None and err.source is None and err.winner is None and not err.context and not err.rewrites:
         text = err.text
-        key = (type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]), variant,
-               language())
+        key = (type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]), variant, lang)
         try:
             known = _answers.get(key)
         except TypeError:  # a parameter that cannot be hashed: worded afresh
@@ -224,6 +228,9 @@ def _answered(err: MjcalcError, variant: str | None) -> Outcome:
             if len(_answers) >= 1024:
                 _answers.clear()
             known = _answers[key] = _answer(err, variant)
+        if len(_answered_errors) >= 1024:
+            _answered_errors.clear()
+        _answered_errors[id(err)] = (err, variant, lang, known)  # the error kept, so that its id is not reused
         return known
     return _answer(err, variant)
 
@@ -235,6 +242,9 @@ def _answer(err: MjcalcError, variant: str | None) -> Outcome:
 
 
 _answers: Final[dict[tuple[Any, ...], Outcome]] = {}
+# A row scorer's shared refusal (the same instance for the same refusal), found by identity:
+# id -> (the error, variant, language, its row)
+_answered_errors: Final[dict[int, tuple[MjcalcError, str | None, str | None, Outcome]]] = {}
 
 
 @lru_cache(maxsize=1024)

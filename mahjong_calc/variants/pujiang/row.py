@@ -85,11 +85,17 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         return refused
     out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
+    texts = _texts.of(rs)
     if out.code != k.WIN or best is None:
-        return build.refusal(rs, best)
+        # what build.refusal reads: the refusal, and the pungs of one refused for too few
+        code = k.NOT_A_WINNING_HAND if best is None else best.refusal
+        refusal_key = ("refusal", code, best.pungs if best is not None and code == k.NEEDS_THREE_PUNGS else 0)
+        refusal = texts.get(refusal_key)
+        if refusal is None:
+            refusal = texts[refusal_key] = build.refusal(rs, best)
+        return refusal
     if best.shape != STANDARD and best.shape != QI_DUI:
         return build.result(hand_of_counts(counts, made, win), ctx, rs, out)
-    texts = _texts.of(rs)
     any_face = wild if wild is not None else 0
     # value_detail reads these facts of the win, and the reading's base, 子, 番 and patterns
     first = ("base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)
