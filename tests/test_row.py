@@ -265,14 +265,40 @@ def test_pujiang_lean_rows_are_the_full_paths(overrides: tuple[str, ...]) -> Non
     finally:
         configure(before)
     assert lean >= RECORDS // 2, f"the lean path answered {lean} of {RECORDS} records"
-    # the row's own texts were made for each kind of case, not only the ScoreResult's fallback
+    # the row's own texts were made for each kind of case
     assert any(key[0] == "qi_dui" for key in made)
     assert any(key[0] == "faces" and key[3] for key in made) or "options.white_as_wild_face=false" in overrides, "no 白板 reading"
     assert any(key[0] == "faces" and key[2] for key in made), "no 财神 reading"
+    assert any(key[0] == "faces" and None in key[2] for key in made), "no 三财神 row"
     assert any(key[0] == "base" and key[5] for key in made), "no 抢杠"
     assert any(key[0] == "base" and key[8] is not None for key in made), "no opponents' pungs"
     if overrides:
         assert any(key[0] == "base" and key[7] is not None for key in made), "no robbed 番"
+
+
+@pytest.mark.parametrize("record, shape", [
+    ({"hand": "147m258p369s12345z", "self_draw": True}, "zhen_zhen_13"),
+    ({"hand": "147m25p36s1234567z", "robbing_kong": True, "discarder": "next"}, "zhen_13"),
+    ({"hand": "147m258p3s1234567z", "self_draw": True, "wild": "3s"}, "zhen_13"),  # a wild, and a 白板 as itself
+    ({"hand": "3s3s3s147m2p5p9p1z1z", "melds": ["555z"], "self_draw": True, "wild": "3s"}, "san_cai_shen"),  # with a meld
+    ({"hand": "3s3s3s147m2p5p9p1z1z", "concealed_kongs": ["5555z"], "self_draw": True, "wild": "3s", "opponent_pungs": [1, 0, 2]}, "san_cai_shen"),
+])
+def test_pujiang_rows_of_the_tiles_held_are_the_lean_paths(record: dict[str, Any], shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """真13 and 三财神, whose decomposition is the tiles held, are joined by the lean row, not by build.result."""
+    from mahjong_calc.variants.pujiang import build
+
+    rs = evaluate._lean_ruleset("pujiang", current_defaults())
+    assert rs is not None
+    key = normalize({"variant": "pujiang", **record})[0]
+
+    def full_path(*_: Any) -> None:
+        raise AssertionError("the lean row fell back to build.result")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(build, "result", full_path)
+        row = evaluate.score_row(key, rs)
+    assert type(row) is tuple and f'"shape": "{shape}"'.encode() in row[0], row
+    assert evaluate.fresh_outcome(key) == full_outcome(key), key
 
 
 @pytest.mark.parametrize("record", [

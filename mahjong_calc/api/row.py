@@ -9,8 +9,8 @@ spelling the quick parser does not take, a bad field, a clash, a hand that does 
 meld that names its feeder, a variant without a row scorer) is `None`, and the caller takes
 the full path, which builds the ScoreResult and words the error. It never guesses.
 A variant's row scorer (`Variant.row`, variants/<v>/row.py) answers with the row's parts
-(variants/common/row.RowParts), a ScoreResult (whose JSON is the row), the NotAWin its
-scorer would raise, or None.
+(variants/common/row.RowParts), the NotAWin its scorer would raise, the InputError of its own
+checks, or None.
 
 The facts of a win depend only on a record's flags, of which a batch holds few combinations:
 each combination's WinContext (checked by `make_context`, the same function the full path
@@ -29,7 +29,6 @@ from ..core import flags as flag_table
 from ..core.context import Seat, WinContext
 from ..core.errors import MjcalcError
 from ..core.hand import Hand, Meld, hand_of_counts, make_context, parse_meld
-from ..core.result import ScoreResult
 from ..core.shapes import set_code
 from ..core.tiles import MAX_INPUT, NUM_TILES, tile_str
 from .score import tiles_in_variant
@@ -279,15 +278,6 @@ def score_row(key: tuple[Any, ...], rs: Ruleset[Any, Any, Any]) -> Row | MjcalcE
     parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
     if parts is None or isinstance(parts, MjcalcError):
         return parts
-    if isinstance(parts, ScoreResult):  # a variant whose row is its ScoreResult's JSON
-        result = parts
-        pays = result.payments
-        payments = (pays["next"], pays["opposite"], pays["previous"])
-        try:
-            data = result.to_json()[1:].encode("utf-8")
-        except UnicodeEncodeError:
-            return None
-        return data, result.variant, result.value, result.total, payments, tuple(result.patterns)
     value, items, patterns, patterns_json, payments, rest = parts
     a, b, c = payments
     total = a + b + c
@@ -348,10 +338,9 @@ class RowResult:
 
 
 def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str | None, meld_texts: Sequence[str],
-              kong_texts: Sequence[str]) -> RowResult | ScoreResult | MjcalcError | None:
-    """One win of a game, scored on the lean path: its RowResult (a ScoreResult where the variant's
-    row is one), the NotAWin or InputError its scorer would raise (not raised), or None where `score`
-    must answer."""
+              kong_texts: Sequence[str]) -> RowResult | MjcalcError | None:
+    """One win of a game, scored on the lean path: its RowResult, the NotAWin or InputError its
+    scorer would raise (not raised), or None where `score` must answer."""
     row_of = rs.variant.row
     if row_of is None:
         return None
@@ -362,8 +351,8 @@ def score_win(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: 
     parts = row_of(rs, tuple(counts), melds, kong_flags, win, ctx)
     if isinstance(parts, MjcalcError):
         return parts.fresh()  # the game raises it; the row's own may be shared by every hand refused alike
-    if parts is None or isinstance(parts, ScoreResult):
-        return parts
+    if parts is None:
+        return None
     value, items, patterns, patterns_json, payments, rest = parts
     before = f'{_opening(_head(rs)[0], counts, shown, win, value)}{items.decode("utf-8")}], "patterns": {patterns_json}, '
     hand = hand_of_counts(counts, tuple(made), win)

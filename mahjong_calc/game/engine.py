@@ -118,11 +118,11 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult |
         try:
             ctx = _context(values, key[4:])  # the values after the tiles
             rs = game.ruleset
-            won = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
-            if isinstance(won, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
-                raise won
-            if won is None:
-                won = score(build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
+            lean = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
+            if isinstance(lean, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
+                raise lean
+            won: ScoreResult | RowResult = lean if lean is not None else score(
+                build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
             cached = (won, ctx)
         except MjcalcError as err:
             cached = err

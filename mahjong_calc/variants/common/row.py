@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Final
 from ...core.errors import InputError, NotAWin
 from ...core.hand import Meld
 from ...core.language import language
-from ...core.result import ScoreResult
 from ...core.shapes import CODE_KINDS, _pair_text, _tile_set
 from ...core.tiles import NUM_TILES, tile_str
 
@@ -27,9 +26,9 @@ encode: Final = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value,
 # payments next/opposite/previous, the JSON from "decomposition" on without the closing brace). The
 # items are the row's Chinese: kept encoded, so that the rest of a row is ASCII text, encoded in a copy.
 RowParts = tuple[int, bytes, tuple[str, ...], str, tuple[int, int, int], str]
-# What a row scorer answers: the parts, a ScoreResult (its JSON is the row), the NotAWin or the
-# InputError the variant's scorer would raise (not raised), or None where the full path must answer.
-RowAnswer = RowParts | ScoreResult | NotAWin | InputError | None
+# What a row scorer answers: the parts, the NotAWin or the InputError the variant's scorer would
+# raise (not raised), or None where the full path must answer.
+RowAnswer = RowParts | NotAWin | InputError | None
 
 N_CODES: Final = 3 * 34  # set codes: kind * 34 + first tile
 TILE_JSON: Final[tuple[str, ...]] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))

@@ -3,9 +3,9 @@
 Every text comes from build.py's own functions (`base_item`, `zi_item`, `fan_items`,
 `face_items`, `pattern_keys`, `wild_rows`, `decomposition`), made once per distinct value of
 what it reads and kept as JSON; `row` only joins them, so a row is what `result(...).to_json()`
-gives. A standard or 七对 reading is joined here; 真13 and 三财神 (whose text is the tiles held)
-are answered by build.result's ScoreResult. A hand that score.py's checks refuse gets the
-error those checks raise, and one that does not win build.refusal's NotAWin.
+gives. The decomposition of 真13 and 三财神 is the tiles held, so build.shape makes it each time.
+A hand that score.py's checks refuse gets the error those checks raise, and one that does not
+win build.refusal's NotAWin.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def _refused(rs: Ruleset[Any, Any, Any], ctx: WinContext, wilds: int) -> NotAWin
 
 def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int,
         ctx: WinContext) -> RowAnswer:
-    """The row's parts of a Pujiang hand, or its ScoreResult, or why it does not win, or the InputError of score.py's checks."""
+    """The row's parts of a Pujiang hand, or why it does not win, or the InputError of score.py's checks."""
     made = tuple([meld_of(code, conc) for code, conc in zip(melds, melds_concealed)])
     wild = ctx.wild
     refused = _refused(rs, ctx, -1 if wild is None else _wilds_held(wild, counts, melds))
@@ -94,35 +94,37 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         if refusal is None:
             refusal = texts[refusal_key] = build.refusal(rs, best)
         return refusal
-    if best.shape != STANDARD and best.shape != QI_DUI:
-        return build.result(hand_of_counts(counts, made, win), ctx, rs, out)
     any_face = wild if wild is not None else 0
+    wild_faces: tuple[int | None, ...] = best.faces
+    decomposition = ""
+    if best.shape != STANDARD and best.shape != QI_DUI:  # 真13 or 三财神
+        seen = build.shape(hand_of_counts(counts, made, win), ctx, out, best)
+        wild_faces = seen.wild_faces
+        decomposition = '"decomposition": ' + encode(build.decomposition(seen))
     # value_detail reads these facts of the win, and the reading's base, 子, 番 and patterns
     first = ("base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)
     parts = [_items(texts, first, lambda: [build.base_item(ctx, rs, best)])]
-    codes: tuple[int, ...] = ()
-    if best.shape == STANDARD:
-        codes = build.concealed_codes(best, any_face)
-        n = len(codes)
-        for i, code in enumerate(codes + melds):
-            declared = i >= n
-            conc = melds_concealed[i - n] if declared else True
-            key = ("set", code, declared, conc)
-            text = texts.get(key)
-            if text is None:
-                one = build.zi_item(rs, _tile_set(CODE_KINDS[code // 34], code % 34, declared, conc))
-                text = texts[key] = b"" if one is None else _item_text(one).encode("utf-8")
-            if text:
-                parts.append(text)
+    codes: tuple[int, ...] = build.concealed_codes(best, any_face) if best.shape == STANDARD else ()
+    n = len(codes)
+    for i, code in enumerate(codes + melds):  # the sets' 子: the concealed sets', then the melds' (三财神 may have melds)
+        declared = i >= n
+        conc = melds_concealed[i - n] if declared else True
+        key = ("set", code, declared, conc)
+        text = texts.get(key)
+        if text is None:
+            one = build.zi_item(rs, _tile_set(CODE_KINDS[code // 34], code % 34, declared, conc))
+            text = texts[key] = b"" if one is None else _item_text(one).encode("utf-8")
+        if text:
+            parts.append(text)
     fans = _items(texts, ("fan", best.found, best.qiang_gang, out.jokers > 0), lambda: build.fan_items(rs, out.jokers, best))
     if fans:
         parts.append(fans)
     whites = build.white_faces(ctx, out, best)
-    faces_key = ("faces", wild, best.faces, whites)
+    faces_key = ("faces", wild, wild_faces, whites)
     faces = texts.get(faces_key)
     if faces is None:
-        items = ", ".join([_item_text(one) for one in build.face_items(rs, wild, best.faces, whites)]).encode("utf-8")
-        faces = texts[faces_key] = (items, encode(build.wild_rows(best.faces, whites, wild)))
+        items = ", ".join([_item_text(one) for one in build.face_items(rs, wild, wild_faces, whites)]).encode("utf-8")
+        faces = texts[faces_key] = (items, encode(build.wild_rows(wild_faces, whites, wild)))
     if faces[0]:
         parts.append(faces[0])
     found_key = ("patterns", best.found, best.qiang_gang)
@@ -133,7 +135,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     if best.shape == STANDARD:
         decomposition = _STANDARD + decomposition_json(build.group_first(best.pair, any_face), codes + melds, best.win_in,
                                                        melds_concealed)[len(_OPEN):]
-    else:
+    elif best.shape == QI_DUI:
         seven_key = ("qi_dui", best.pairs, wild, best.faces, whites)
         seven = texts.get(seven_key)
         if seven is None:
