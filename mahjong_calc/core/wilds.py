@@ -268,7 +268,6 @@ def suit_cuts(counts: tuple[int, ...], jokers: int, need_pair: bool) -> tuple[Su
 def clear_tables() -> None:
     """Forget every memoised cut and reading (to time a cold start)."""
     _CUTS.clear()
-    split_ids.cache_clear()
     wild_splits.cache_clear()
 
 
@@ -316,7 +315,6 @@ def _combine(work: list[int], parts: list[tuple[int, int, int, int]], g: int, le
         out.append((now, (_ANY_PUNG,) * (rest // 3) + whole if rest else whole))
 
 
-@lru_cache(maxsize=65536)
 def split_ids(counts: tuple[int, ...], jokers: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every pair + sets reading of `counts` (34 counts, no wilds) with `jokers` wilds, deduplicated,
     as (pair's group id, sets' group ids sorted): suit by suit from the memoised cuts."""

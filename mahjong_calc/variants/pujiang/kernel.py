@@ -355,8 +355,9 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                 win_faces.append(wild)
         else:
             win_faces.append(win)
+        readings = split_ids(ft, jokers)  # the same for each face of the winning tile
         for win_face in win_faces:
-            for pair, set_ids in split_ids(ft, jokers):
+            for pair, set_ids in readings:
                 pungs = meld_pungs
                 for gid in set_ids:
                     if not GROUP_CHOW[gid]:
