@@ -106,7 +106,7 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
 
         print_summary(tally, pattern_names(tally, defaults))
     elif tally.errors and sys.stderr is not None and _to_a_file(sys.stdout):
-        codes = ", ".join(f"{code} {n}" for code, n in tally.error_codes.most_common())
+        codes = ", ".join(f"{code} {n}" for code, n in tally.codes_by_count())
         sys.stderr.write("mjcalc: " + N_("{errors} of {records} records failed ({codes}); their rows say why", errors=tally.errors,
                                          records=tally.records, codes=codes).render() + "\n")
     return 1 if tally.errors else 0

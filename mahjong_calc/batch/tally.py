@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
@@ -31,10 +30,12 @@ class Tally:
     not_wins: int = 0
     errors: int = 0
     compiled: int = 0  # records answered by the compiled scorer (or its cached answer)
-    value_by_variant: Counter[str] = field(default_factory=Counter)
-    wins_by_variant: Counter[str] = field(default_factory=Counter)
-    patterns: Counter[str] = field(default_factory=Counter)
-    error_codes: Counter[str] = field(default_factory=Counter)  # error rows per code
+    # plain dicts, not Counters: a Counter's __delitem__ routes every store through a slot that looks
+    # up __setitem__ by name (about 1,000 instructions a store, compiled)
+    value_by_variant: dict[str, int] = field(default_factory=dict)
+    wins_by_variant: dict[str, int] = field(default_factory=dict)
+    patterns: dict[str, int] = field(default_factory=dict)  # in the order first seen (the summary sorts by count)
+    error_codes: dict[str, int] = field(default_factory=dict)  # error rows per code
     failures: dict[tuple[str, str], Failure] = field(default_factory=dict)  # the first FAILURES_SHOWN distinct messages
     failures_other: int = 0  # error rows whose message is not among them
 
@@ -44,17 +45,29 @@ class Tally:
             self.compiled += 1
         if out.status == WIN:
             self.wins += 1
-            self.value_by_variant[out.variant or "?"] += out.value
-            self.wins_by_variant[out.variant or "?"] += 1
+            variant = out.variant or "?"
+            value_by = self.value_by_variant
+            value_by[variant] = value_by.get(variant, 0) + out.value
+            wins_by = self.wins_by_variant
+            wins_by[variant] = wins_by.get(variant, 0) + 1
             patterns = self.patterns
-            for key in out.patterns:  # not Counter.update: its Mapping check costs more than these few keys
-                patterns[key] += 1
+            for key in out.patterns:
+                patterns[key] = patterns.get(key, 0) + 1
         elif out.status == NOT_A_WIN:
             self.not_wins += 1
         else:
             self.errors += 1
-            self.error_codes[out.code] += 1
+            codes = self.error_codes
+            codes[out.code] = codes.get(out.code, 0) + 1
             self._fail(Failure(out.code, out.message + out.where, 1, ((line, rid),)))
+
+    def patterns_by_count(self) -> list[tuple[str, int]]:
+        """The patterns as Counter.most_common gives them: the most wins first, ties in the order first seen."""
+        return _by_count(self.patterns)
+
+    def codes_by_count(self) -> list[tuple[str, int]]:
+        """The error codes, the most rows first, ties in the order first seen."""
+        return _by_count(self.error_codes)
 
     def _fail(self, failure: Failure) -> None:
         key = (failure.code, failure.message)
@@ -74,10 +87,21 @@ class Tally:
         self.not_wins += other.not_wins
         self.errors += other.errors
         self.compiled += other.compiled
-        self.value_by_variant.update(other.value_by_variant)
-        self.wins_by_variant.update(other.wins_by_variant)
-        self.patterns.update(other.patterns)
-        self.error_codes.update(other.error_codes)
+        _add_counts(self.value_by_variant, other.value_by_variant)
+        _add_counts(self.wins_by_variant, other.wins_by_variant)
+        _add_counts(self.patterns, other.patterns)
+        _add_counts(self.error_codes, other.error_codes)
         for failure in other.failures.values():  # chunks come in input order
             self._fail(failure)
         self.failures_other += other.failures_other
+
+
+def _add_counts(mine: dict[str, int], theirs: dict[str, int]) -> None:
+    """Counter.update of plain dicts: each count added, a new key at the end."""
+    for key, n in theirs.items():
+        mine[key] = mine.get(key, 0) + n
+
+
+def _by_count(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """Counter.most_common: the highest count first, equal counts in the order first seen."""
+    return sorted(counts.items(), key=lambda pair: -pair[1])

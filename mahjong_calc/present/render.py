@@ -192,7 +192,7 @@ def print_summary(tally: Any, names: dict[str, tuple[str, str]] | None = None, f
         heads = [N_("pattern").render(), *(["名称"] if lang is None else []), N_("times").render()]  # no language: both names
         for head, justify in zip(heads, ["left"] * (len(heads) - 1) + ["right"], strict=True):
             _fold(patterns, head, justify)
-        for key, times in tally.patterns.most_common():
+        for key, times in tally.patterns_by_count():
             zh, en = names.get(key, (key, key))
             patterns.add_row(*((en, zh) if lang is None else (zh,) if lang == "zh" else (en,)), str(times))
         console.print(_whole_words(patterns, console.width))
@@ -201,7 +201,7 @@ def print_summary(tally: Any, names: dict[str, tuple[str, str]] | None = None, f
         codes = _table(console)
         _fold(codes, N_("error code").render())
         _fold(codes, N_("records").render(), "right")
-        for code, number in tally.error_codes.most_common():
+        for code, number in tally.codes_by_count():
             codes.add_row(code, str(number))
         console.print(_whole_words(codes, console.width))
         shown = sum(f.records for f in tally.failures.values())
