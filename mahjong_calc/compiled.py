@@ -56,6 +56,13 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.batch.evaluate",
     "mahjong_calc.batch.output",
     "mahjong_calc.batch.tally",
+    "mahjong_calc.game.engine",
+    "mahjong_calc.core.seats",
+    "mahjong_calc.game.stats",
+    "mahjong_calc.variants.common.settlement",
+    "mahjong_calc.variants.wuhu.liability",
+    "mahjong_calc.variants.chizhou.liability",
+    "mahjong_calc.variants.pujiang.liability",
 )
 
 PURE_ENV = "MJCALC_PURE_PYTHON"

@@ -10,7 +10,7 @@ always settles to the same totals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -107,10 +107,15 @@ def _context(values: dict[str, Any], key: tuple[Any, ...]) -> WinContext:
     return made
 
 
+# The lean path a win takes first. A module global, not Final, so that even compiled code reads it
+# at each call: tests/test_game_lean.py sends every win through `score` with it, and compares.
+lean_win: Callable[[Any, WinContext, str, str | None, Sequence[str], Sequence[str]], RowResult | MjcalcError | None] = score_win
+
+
 def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult | RowResult, WinContext]:
     """Score one winner's tiles; memoised per game, since long games repeat hands.
 
-    The lean path (api/row.score_win: the kernel's integers and cached texts) answers what it
+    The lean path (`lean_win`, api/row.score_win: the kernel's integers and cached texts) answers what it
     can, exactly as `score` would; anything else goes to `score`, which words every error."""
     key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
     cached = game.cache.get(key)
@@ -118,7 +123,7 @@ def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult |
         try:
             ctx = _context(values, key[4:])  # the values after the tiles
             rs = game.ruleset
-            lean = score_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
+            lean = lean_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
             if isinstance(lean, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
                 raise lean
             won: ScoreResult | RowResult = lean if lean is not None else score(

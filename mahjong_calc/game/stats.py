@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from ..api.row import RowResult
@@ -67,9 +67,12 @@ class Counts:
         return self.win_value / self.wins if self.wins else 0.0
 
     def merge(self, other: Counts) -> None:
-        mine = vars(self)
-        for key, value in vars(other).items():  # a Counts holds its counts only
-            mine[key] += value
+        """Add `other`'s counts to these (each field of a Counts, not a subclass's others)."""
+        for name in _COUNT_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_COUNT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Counts))
 
 
 @dataclass
