@@ -165,31 +165,36 @@ def _suit_base(letter: int) -> int:
     return -1
 
 
+_BASE_OF: Final[tuple[int, ...]] = tuple([_suit_base(code) for code in range(128)])  # _suit_base of each ASCII code
+
+
 def _tile_counts(text: str, counts: list[int]) -> int:
     """Add the tiles of `text` to `counts` and give how many; -1 (counts then spoiled) unless `text`
     is the notation tiles.parse_tiles reads in one pass: runs of digits 1-9, each ended by m, p or s
     (1-7 for z), at most MAX_INPUT characters, one tile at least. Its last tile is then the last
-    digit in the last letter's suit."""
+    digit in the last letter's suit. Read from the end, so that a digit's suit is known when it is
+    read: each character once."""
     n = len(text)
     if n > MAX_INPUT:
         return -1
-    start = 0  # the first digit of the run not yet ended
+    base = -1  # the suit of the digits now read (-1: no letter yet, so a digit here ends the text)
     tiles = 0
-    for i in range(n):
+    mark = 0  # the tiles read when that letter was
+    for i in range(n - 1, -1, -1):
         code = ord(text[i])
         if 49 <= code <= 57:  # 1-9
-            continue
-        base = _suit_base(code)
-        if base < 0 or i == start:
-            return -1
-        for j in range(start, i):
-            digit = ord(text[j]) - 49
-            if base == 27 and digit > 6:
+            if base < 0 or (base == 27 and code > 55):  # a digit with no letter after it, or 8z, 9z
                 return -1
-            counts[base + digit] += 1
-        tiles += i - start
-        start = i + 1
-    return tiles if start == n and tiles else -1
+            counts[base + code - 49] += 1
+            tiles += 1
+            continue
+        if base >= 0 and tiles == mark:  # a letter right before another: a run with no digit
+            return -1
+        base = _BASE_OF[code] if code < 128 else -1
+        if base < 0:
+            return -1
+        mark = tiles
+    return tiles if tiles > mark else -1  # the text begins with a digit
 
 
 def _last_tile(text: str) -> int:
