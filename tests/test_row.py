@@ -276,6 +276,23 @@ def test_pujiang_lean_rows_are_the_full_paths(overrides: tuple[str, ...]) -> Non
         assert any(key[0] == "base" and key[7] is not None for key in made), "no robbed 番"
 
 
+@pytest.mark.parametrize("record, code", [
+    ({"variant": "chizhou", "hand": "123m456p789s111z22z"}, "missing_discarder"),
+    ({"variant": "chizhou", "hand": "6z6z6z6m6m1p2p3p", "melds": ["234m", "333p"], "self_draw": True}, "chow_restricted"),
+    ({"variant": "pujiang", "hand": "111m222p333s444z55z", "discarder": "next"}, "discard_win_not_allowed"),
+    ({"variant": "pujiang", "hand": "111m222p333s55z", "melds": ["4444z"], "self_draw": True, "wild": "4z"}, "too_many_wilds"),
+])
+def test_a_check_a_row_answers_carries_no_traceback(record: dict[str, Any], code: str) -> None:
+    """A check the row scorer catches and answers (or keeps) holds no traceback: its frames, and the
+    game or the chunk they hold, would live as long as the answer is kept."""
+    variant = record["variant"]
+    rs = evaluate._lean_ruleset(variant, current_defaults())
+    assert rs is not None
+    answer = evaluate.score_row(normalize(record)[0], rs)
+    assert getattr(answer, "code", None) == code, answer
+    assert answer.__traceback__ is None  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("record, shape", [
     ({"hand": "147m258p369s12345z", "self_draw": True}, "zhen_zhen_13"),
     ({"hand": "147m25p36s1234567z", "robbing_kong": True, "discarder": "next"}, "zhen_13"),

@@ -33,7 +33,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
     try:
         check_context(ctx)
     except InputError as err:
-        return err  # missing_discarder
+        return err.with_traceback(None)  # missing_discarder (an answer, not raised: its frames are not kept)
     out = k.score(k.numbers_for(rs), counts, melds, melds_concealed, win, ctx)
     best = out.best
     if out.code == k.NOT_A_WINNING_HAND or best is None:
@@ -43,7 +43,7 @@ def row(rs: Ruleset[Any, Any, Any], counts: tuple[int, ...], melds: tuple[int, .
         try:
             check_chow_restriction(hand, out.most_flowers, rs)
         except InputError as err:
-            return err  # chow_restricted
+            return err.with_traceback(None)  # chow_restricted
     texts = _texts.of(rs)
     if out.code != k.WIN:
         # what build.refusal reads: the rule's option (of rs), 抢杠, and the reading's 花 against those needed

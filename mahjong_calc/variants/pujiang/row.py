@@ -68,7 +68,7 @@ def _refused(rs: Ruleset[Any, Any, Any], ctx: WinContext, wilds: int) -> NotAWin
         check_win_facts(ctx, rs)
         check_wilds_held(wilds, ctx, rs)
     except (NotAWin, InputError) as err:
-        refused = err
+        refused = err.with_traceback(None)  # kept: its traceback would keep the frames of that call (and the game they hold) alive
     if len(_checked) >= 1024:
         _checked.clear()
     _checked[key] = (rs, ctx, refused)
