@@ -57,6 +57,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.batch.output",
     "mahjong_calc.batch.tally",
     "mahjong_calc.game.engine",
+    "mahjong_calc.game.winner",
     "mahjong_calc.core.seats",
     "mahjong_calc.game.stats",
     "mahjong_calc.variants.common.settlement",

@@ -19,7 +19,7 @@ from test_row import random_record
 
 from mahjong_calc.api import row as lean_row
 from mahjong_calc.core.seats import absolute
-from mahjong_calc.game import engine, read_game, report_dict, report_json, settle_game
+from mahjong_calc.game import read_game, report_dict, report_json, settle_game, winner
 from mahjong_calc.game.fields import game_fields
 from mahjong_calc.game.log import open_games
 from mahjong_calc.game.stats import Season, season_dict
@@ -112,9 +112,9 @@ def test_a_games_lean_fold_is_the_full_paths(variant: str, tmp_path: Any, monkey
     for i, text in enumerate(_games(variant, seed=len(variant))):
         path = tmp_path / f"game{i}.jsonl"
         path.write_text(text, encoding="utf-8")
-        monkeypatch.setattr(engine, "lean_win", counted)
+        monkeypatch.setattr(winner, "lean_win", counted)
         lean = _settled(str(path))
-        monkeypatch.setattr(engine, "lean_win", lambda *args: None)  # every win through `score`
+        monkeypatch.setattr(winner, "lean_win", lambda *args: None)  # every win through `score`
         full = _settled(str(path))
         assert lean[0] == full[0], f"game {i}"
         assert lean[1] == full[1], f"game {i}"

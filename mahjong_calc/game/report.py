@@ -9,8 +9,9 @@ from typing import Any
 
 from ..api.row import RowResult
 from ..core.context import SEATS
-from .engine import HandRow, Report, Scored, State
+from .engine import HandRow, Report, State
 from .game_file import GameFile
+from .winner import Scored
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
 _NAMES_JSON: dict[tuple[str, ...], tuple[str, ...] | None] = {}  # a game's players -> each name as JSON (None: two share a name)
