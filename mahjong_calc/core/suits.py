@@ -138,6 +138,62 @@ def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[in
     return tuple(pairs)
 
 
+# A suit's counts as one int, three bits a tile (a count is at most 4, so a 5th copy reads as 5 and
+# no field carries into the next). The shapes that are whole, sets only or a pair plus sets, are few
+# (2,869 and 18,874 in a number suit, of at most 14 tiles), so each is a set of such ints, made
+# once, when first asked for: a shape is then whole by one lookup, and its completions by nine.
+_TILE_BITS: Final = 3
+_HIGH_BITS: Final = 0o444444444  # the top bit of each tile's field
+_MAX_TABLED: Final = 14  # the tiles of the largest shape the tables hold: four sets and a pair
+_TABLES: Final[list[tuple[frozenset[int], frozenset[int]]]] = []  # number suits', then honours': (sets only, pair plus sets)
+
+
+def _suit_key(part: tuple[int, ...]) -> int:
+    """A suit's counts as one int, three bits a tile."""
+    key = 0
+    for i in range(len(part)):
+        key |= part[i] << (_TILE_BITS * i)
+    return key
+
+
+def _over_four(key: int) -> bool:
+    """Whether some tile of a suit key counts more than 4 (5-7: its top bit and another)."""
+    return (key & ((key << 1) | (key << 2)) & _HIGH_BITS) != 0
+
+
+def _whole_shapes(tiles: int, chows: bool) -> tuple[frozenset[int], frozenset[int]]:
+    """Every suit key that is up to four sets, and every one that is a pair plus up to four sets."""
+    shapes = [3 << (_TILE_BITS * i) for i in range(tiles)]
+    if chows:
+        shapes += [0o111 << (_TILE_BITS * i) for i in range(tiles - 2)]
+    sets_only = [0]
+    frontier = [(0, 0)]  # (key, the first shape the next set may be), so that each multiset is made once
+    for _ in range(4):
+        grown: list[tuple[int, int]] = []
+        for key, start in frontier:
+            for j in range(start, len(shapes)):
+                bigger = key + shapes[j]
+                if not _over_four(bigger):
+                    sets_only.append(bigger)
+                    grown.append((bigger, j))
+        frontier = grown
+    with_pair: list[int] = []
+    for key in sets_only:
+        for i in range(tiles):
+            if (key >> (_TILE_BITS * i)) & 7 <= 2:
+                with_pair.append(key + (2 << (_TILE_BITS * i)))
+    return frozenset(sets_only), frozenset(with_pair)
+
+
+def _whole(honour: bool, paired: bool) -> frozenset[int]:
+    """The keys of the whole shapes of a suit: sets only, or (`paired`) a pair plus sets."""
+    if not _TABLES:
+        _TABLES.append(_whole_shapes(9, True))
+        _TABLES.append(_whole_shapes(7, False))
+    tables = _TABLES[1 if honour else 0]
+    return tables[1] if paired else tables[0]
+
+
 def _ok_now(c: list[int], honour: bool) -> bool:
     """Whether one suit's counts are sets only (size 3k) or a pair plus sets (size 3k+2)."""
     size = tiles_held(c, 0, len(c)) % 3
@@ -146,14 +202,32 @@ def _ok_now(c: list[int], honour: bool) -> bool:
     return size == 2 and _fits_with_pair(c, len(c), not honour, 0 if honour else _weight(c))
 
 
-def _group_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
-    """Tiles of this suit (counted from 0) that, added to `part`, leave it sets only or a pair plus sets."""
-    out: list[int] = []
-    work = list(part)
+def _group_completions(part: tuple[int, ...], honour: bool, key: int) -> tuple[int, ...]:
+    """Tiles of this suit (counted from 0) that, added to `part` (whose suit key is `key`), leave
+    it sets only or a pair plus sets."""
     size = len(part)
-    after = (tiles_in(part, 0, size) + 1) % 3  # the suit's size with the tile, mod 3
+    held = tiles_in(part, 0, size)
+    after = (held + 1) % 3  # the suit's size with the tile, mod 3
     if after == 1:
         return ()
+    if held >= _MAX_TABLED:
+        return _searched_completions(part, honour)
+    whole = _whole(honour, after == 2)
+    out: list[int] = []
+    for i in range(size):
+        if key + (1 << (_TILE_BITS * i)) in whole:
+            out.append(i)
+    return tuple(out)
+
+
+def _searched_completions(part: tuple[int, ...], honour: bool) -> tuple[int, ...]:
+    """`_group_completions` by a search, for a suit too large for the tables."""
+    size = len(part)
+    after = (tiles_in(part, 0, size) + 1) % 3
+    if after == 1:
+        return ()
+    out: list[int] = []
+    work = list(part)
     weight = 0 if honour else _weight(work)
     for i in range(size):
         if after == 0 and not honour and (weight + i) % 3:
@@ -184,6 +258,7 @@ class SuitShape:
         self.group = g
         self.part = part
         self.size = tiles_in(part, 0, len(part))
+        self.key = _suit_key(part)
         self._cuts: tuple[tuple[int, ...], ...] | None = None
         self._pairs: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] | None = None
         self._ok = -1  # -1: not yet known
@@ -211,6 +286,8 @@ class SuitShape:
                 self._ok = 1 if self._cuts else 0
             elif size == 2 and self._pairs is not None:
                 self._ok = 1 if self._pairs else 0
+            elif self.size <= _MAX_TABLED:
+                self._ok = 1 if size != 1 and self.key in _whole(self.group == 3, size == 2) else 0
             else:
                 self._ok = 1 if _ok_now(list(self.part), self.group == 3) else 0
         return self._ok == 1
@@ -219,7 +296,7 @@ class SuitShape:
         """The tiles of the suit (counted from its first) that would leave it `ok`."""
         found = self._completions
         if found is None:
-            found = self._completions = _group_completions(self.part, self.group == 3)
+            found = self._completions = _group_completions(self.part, self.group == 3, self.key)
         return found
 
 
@@ -290,14 +367,22 @@ def clear_suits() -> None:
 
 def _waits(suits: list[SuitShape], have: tuple[int, ...]) -> tuple[int, ...]:
     """`waits` of the 13 tiles whose suits these are."""
+    # With the tile, every suit must be sets only (size 3k) but one, the pair's (3k + 2): so
+    # before it, one suit is 3k + 1 and the rest 3k (the tile goes there), or two are 3k + 2
+    # and the rest 3k (it goes to either). No other sizes can wait.
+    ones = 0
+    twos = 0
+    for g in range(4):
+        size = suits[g].size % 3
+        if size == 1:
+            ones += 1
+        elif size == 2:
+            twos += 1
+    if not ((ones == 1 and twos == 0) or (ones == 0 and twos == 2)):
+        return ()
     out: list[int] = []
     for g in range(4):
-        # the tile goes to suit g: afterwards exactly one suit may hold the pair
-        pairs = 0
-        for h in range(4):
-            if (suits[h].size + (1 if h == g else 0)) % 3 == 2:
-                pairs += 1
-        if pairs != 1:
+        if suits[g].size % 3 == 0:
             continue
         ok = True
         for h in range(4):
