@@ -6,7 +6,8 @@
 The kernel is the search a cold cache pays for on a batch of distinct hands: every way to
 cut one suit's counts into pungs and chows (`_cut_all`), whether a suit is sets only or a
 pair plus sets (`_fits`, `_fits_with_pair`, `_ok_now`), and the tiles that complete a suit
-(`_group_completions`). Their source is read from mahjong_calc/core/suits.py itself (one
+(`_searched_completions`; the package reads a whole suit from its tables of whole shapes, and
+searches only a suit too large for them). Their source is read from mahjong_calc/core/suits.py itself (one
 source: nothing is copied into the repository), its memo emptied before each run, into one
 module in a temporary directory, which is then
 
@@ -35,7 +36,7 @@ from itertools import product
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FUNCTIONS = ("tiles_in", "tiles_held", "_fits", "_fits_with_pair", "_weight", "_cut_all", "_ok_now", "_group_completions")
+FUNCTIONS = ("tiles_in", "tiles_held", "_fits", "_fits_with_pair", "_weight", "_cut_all", "_ok_now", "_searched_completions")
 HEADER = '''"""The per-suit search of mahjong_calc/core/suits.py, without its memo (bench/compilers.py)."""
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ cdef int _weight(list c)
 cdef bint _fits_with_pair(list c, int n, bint suited, int weight)
 cdef _cut_all(list c, int i, int n, bint suited, int base, list prefix, list out)
 cdef bint _ok_now(list c, bint honour)
-cpdef tuple _group_completions(tuple part, bint honour)
+cpdef tuple _searched_completions(tuple part, bint honour)
 '''
 WORKLOAD = '''
 def workload(vectors: list[tuple[int, ...]]) -> int:
@@ -65,7 +66,7 @@ def workload(vectors: list[tuple[int, ...]]) -> int:
             out: list[tuple[int, ...]] = []
             _cut_all(work, 0, 9, True, 0, [], out)
             found += len(out)
-        found += _ok_now(work, False) + len(_group_completions(part, False))
+        found += _ok_now(work, False) + len(_searched_completions(part, False))
     return found
 '''
 

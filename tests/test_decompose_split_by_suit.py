@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mahjong_calc.core.shapes import SetKind, splits
-from mahjong_calc.core.suits import arrangements_and_waits, code_arrangements, waits
+from mahjong_calc.core.suits import arrangements_and_waits, code_arrangements, suit_shapes, waits
 from mahjong_calc.core.tiles import NUM_TILES, is_honour
 
 
@@ -103,7 +103,7 @@ def test_the_kernels_one_pass_gives_the_arrangements_and_the_waits_of_the_search
             held[t] += 1
     if max(held) > 4:
         return
-    arrs, waited = arrangements_and_waits(counts, melds, win, tuple(held))
+    arrs, waited = arrangements_and_waits(suit_shapes(counts), melds, win, tuple(held))
     assert arrs == code_arrangements(counts, melds, win)
     before = list(counts)
     before[win] -= 1

@@ -162,34 +162,53 @@ def test_rules_file_takes_the_full_path(tmp_path: Any) -> None:
 PLAIN = r"(?:[1-9]+[mps]|[1-7]+z)+"  # what tiles.parse_tiles reads in one pass
 
 
-@pytest.mark.parametrize("text", [
-    "123456m13m99p555p2m", "7z8p6p3m7z9p7p9p3m6p9p9p3m7z", "1234567z", "1m", "", "m", "12", "0m", "8z", "9z1m", "11mm",
-    "1m2", "１m", "1M", "123m ", " 123m", "1x", "12m3", "z1", "1p" * 101, "1p" * 100, "٣m", "1m\n",
-])
-def test_the_hand_text_reader_takes_exactly_the_plain_notation(text: str) -> None:
+def _plain(text: str, allowed: tuple[bool, ...] = (True,) * 34) -> bool:
+    """Whether `text` is the plain notation, of at most four of each tile, all of them `allowed`."""
     import re
 
-    from mahjong_calc.api.row import _last_tile, _tile_counts
     from mahjong_calc.core.tiles import MAX_INPUT, parse_tiles
 
+    if len(text) > MAX_INPUT or re.fullmatch(PLAIN, text) is None:
+        return False
+    tiles = parse_tiles(text)
+    return all(tiles.count(t) <= 4 and (allowed[t] or not tiles.count(t)) for t in range(34))
+
+
+@pytest.mark.parametrize("text", [
+    "123456m13m99p555p2m", "7z8p6p3m7z9p7p9p3m6p9p9p3m7z", "1234567z", "1m", "", "m", "12", "0m", "8z", "9z1m", "11mm",
+    "1m2", "１m", "1M", "123m ", " 123m", "1x", "12m3", "z1", "1p" * 101, "1p" * 100, "٣m", "1m\n", "11111m", "1111m1m",
+    "1111m2222p3333s44z",
+])
+def test_the_hand_text_reader_takes_exactly_the_plain_notation(text: str) -> None:
+    from mahjong_calc.api.row import _last_tile, _tile_counts
+    from mahjong_calc.core.tiles import parse_tiles
+
     counts = [0] * 34
-    read = _tile_counts(text, counts)
-    plain = len(text) <= MAX_INPUT and re.fullmatch(PLAIN, text) is not None
+    read = _tile_counts(text, counts, (True,) * 34)
+    plain = _plain(text)
     assert (read >= 0) == plain, text
     if plain:
         tiles = parse_tiles(text)
         assert counts == [tiles.count(t) for t in range(34)] and read == len(tiles) and _last_tile(text) == tiles[-1]
 
 
-def test_the_hand_text_reader_on_random_texts() -> None:
-    import re
+@pytest.mark.parametrize(("text", "read"), [("123m", 3), ("99s", 2), ("123m11z", -1), ("5z123m", -1), ("1z", -1)])
+def test_the_hand_text_reader_refuses_a_tile_the_variant_lacks(text: str, read: int) -> None:
+    from mahjong_calc.api.row import _tile_counts
 
+    allowed = tuple(t < 27 for t in range(34))  # a variant of the number suits only
+    assert _tile_counts(text, [0] * 34, allowed) == read
+
+
+def test_the_hand_text_reader_on_random_texts() -> None:
     from mahjong_calc.api.row import _tile_counts
 
     rng = random.Random(7)
+    allowed = tuple(t != 20 for t in range(34))  # 3s is missing
     for _ in range(20000):
         text = "".join(rng.choice("0123456789mpsz x") for _ in range(rng.randint(0, 12)))
-        assert (_tile_counts(text, [0] * 34) >= 0) == (re.fullmatch(PLAIN, text) is not None), text
+        assert (_tile_counts(text, [0] * 34, (True,) * 34) >= 0) == _plain(text), text
+        assert (_tile_counts(text, [0] * 34, allowed) >= 0) == _plain(text, allowed), text
 
 
 # --- Pujiang: 财神 and 白板 readings, 七对, 三财神, 飘 and 抢杠, drawn on purpose ------------------

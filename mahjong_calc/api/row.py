@@ -168,29 +168,31 @@ def _suit_base(letter: int) -> int:
 _BASE_OF: Final[tuple[int, ...]] = tuple([_suit_base(code) for code in range(128)])  # _suit_base of each ASCII code
 
 
-def _tile_counts(text: str, counts: list[int]) -> int:
+def _tile_counts(text: str, counts: list[int], allowed: tuple[bool, ...]) -> int:
     """Add the tiles of `text` to `counts` and give how many; -1 (counts then spoiled) unless `text`
     is the notation tiles.parse_tiles reads in one pass: runs of digits 1-9, each ended by m, p or s
-    (1-7 for z), at most MAX_INPUT characters, one tile at least. Its last tile is then the last
-    digit in the last letter's suit. Read from the end, so that a digit's suit is known when it is
-    read: each character once."""
-    n = len(text)
-    if n > MAX_INPUT:
+    (1-7 for z), at most MAX_INPUT characters, one tile at least, of `allowed` tiles only and at most
+    four of each. Its last tile is then the last digit in the last letter's suit. Read from the end,
+    so that a digit's suit is known when it is read: each character once."""
+    if len(text) > MAX_INPUT or not text.isascii():
         return -1
     base = -1  # the suit of the digits now read (-1: no letter yet, so a digit here ends the text)
     tiles = 0
     mark = 0  # the tiles read when that letter was
-    for i in range(n - 1, -1, -1):
-        code = ord(text[i])
+    for code in reversed(text.encode()):
         if 49 <= code <= 57:  # 1-9
             if base < 0 or (base == 27 and code > 55):  # a digit with no letter after it, or 8z, 9z
                 return -1
-            counts[base + code - 49] += 1
+            tile = base + code - 49
+            count = counts[tile] + 1
+            if count > 4 or not allowed[tile]:
+                return -1
+            counts[tile] = count
             tiles += 1
             continue
         if base >= 0 and tiles == mark:  # a letter right before another: a run with no digit
             return -1
-        base = _BASE_OF[code] if code < 128 else -1
+        base = _BASE_OF[code]
         if base < 0:
             return -1
         mark = tiles
@@ -206,11 +208,11 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
           kong_texts: Sequence[str]) -> _Read | None:
     """A hand's counts, set codes, kong flags, melds' JSON and Melds and winning tile, checked as the
     full path checks them (None: the full path answers)."""
+    _, allowed, chows_allowed = _head(rs)
     counts = [0] * NUM_TILES
-    n_concealed = _tile_counts(text, counts)
+    n_concealed = _tile_counts(text, counts, allowed)
     if n_concealed < 0:
         return None
-    _, allowed, chows_allowed = _head(rs)
     melds: list[int] = []
     kong_flags: list[bool] = []
     shown: list[str] = []
@@ -231,13 +233,15 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
             made.append(meld[4])
             any_kong = any_kong or meld[3]
             if code >= 68:  # a kong: 2 * 34 + its tile
-                held[code - 68] += 4
+                first, last, copies = code - 68, code - 68, 4
             elif code >= 34:  # a chow
-                held[code - 34] += 1
-                held[code - 33] += 1
-                held[code - 32] += 1
+                first, last, copies = code - 34, code - 32, 1
             else:
-                held[code] += 3
+                first, last, copies = code, code, 3
+            for t in range(first, last + 1):
+                held[t] += copies
+                if held[t] > 4 or not allowed[t]:
+                    return None
     if n_concealed != 14 - 3 * len(melds) or (ctx.after_kong and not any_kong):
         return None
     if win_text is None:
@@ -250,9 +254,6 @@ def _read(rs: Ruleset[Any, Any, Any], ctx: WinContext, text: str, win_text: str 
             return None
         win = base + digit
         if not counts[win]:
-            return None
-    for t in range(NUM_TILES):
-        if held[t] and (held[t] > 4 or not allowed[t]):
             return None
     return counts, tuple(melds), tuple(kong_flags), shown, made, win
 

@@ -314,7 +314,7 @@ def _suit(g: int, part: tuple[int, ...]) -> SuitShape:
     return found
 
 
-def _suits(counts: tuple[int, ...]) -> list[SuitShape]:
+def suit_shapes(counts: tuple[int, ...]) -> list[SuitShape]:
     """The SuitShape of each suit of a 34-count tuple (m, p, s, z)."""
     return [_suit(0, counts[0:9]), _suit(1, counts[9:18]), _suit(2, counts[18:27]), _suit(3, counts[27:NUM_TILES])]
 
@@ -356,7 +356,7 @@ def split_codes(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], .
     Splits come pair by pair in tile order, each pair's sets in search order
     (lowest tile first, pung before chow); the work is done per suit and memoised there.
     """
-    return _split(_suits(counts))
+    return _split(suit_shapes(counts))
 
 
 def clear_suits() -> None:
@@ -403,7 +403,7 @@ def waits(counts13: tuple[int, ...], held: tuple[int, ...] | None = None) -> tup
     `held` counts every tile the player holds (melds included); a tile of which all
     four copies are already held cannot be waited on.
     """
-    return _waits(_suits(counts13), held or counts13)
+    return _waits(suit_shapes(counts13), held or counts13)
 
 
 def _placed(splits: tuple[tuple[int, tuple[int, ...]], ...], melds: tuple[int, ...], win: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
@@ -438,17 +438,17 @@ def code_arrangements(counts: tuple[int, ...], melds: tuple[int, ...], win: int)
     return _placed(split_codes(counts), melds, win)
 
 
-def arrangements_and_waits(counts: tuple[int, ...], melds: tuple[int, ...], win: int,
+def arrangements_and_waits(suits: list[SuitShape], melds: tuple[int, ...], win: int,
                            held: tuple[int, ...]) -> tuple[tuple[tuple[int, tuple[int, ...], int], ...], tuple[int, ...]]:
     """`code_arrangements(counts, melds, win)` and, where there are any, the `waits` of the
     tiles before the winning one (`held`: every tile held then, melds included), in one pass
-    over the suits: only the winning tile's suit differs between the two."""
-    suits = _suits(counts)
+    over the suits (`suit_shapes(counts)`): only the winning tile's suit differs between the two."""
     arrs = _placed(_split(suits), melds, win)
     if not arrs:
         return arrs, ()
     g = 0 if win < 9 else 1 if win < 18 else 2 if win < 27 else 3
     before = list(suits[g].part)
     before[win - g * 9] -= 1
-    suits[g] = _suit(g, tuple(before))
-    return arrs, _waits(suits, held)
+    suits_before = suits.copy()
+    suits_before[g] = _suit(g, tuple(before))
+    return arrs, _waits(suits_before, held)

@@ -17,8 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
-from ...core.counting import tiles_held
-from ...core.suits import arrangements_and_waits
+from ...core.suits import arrangements_and_waits, suit_shapes
 from ..common.best import better
 from ..common.per_ruleset import PerRuleset
 from .patterns import CHOW, KONG, WuhuDetector, WuhuRead
@@ -243,28 +242,34 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     kongs, `dealer_seat` is 0 (none) or the paying dealer's place 1-3 (next, opposite,
     previous). The best reading is the first of the highest value; `keep_all` also keeps
     every reading (for `--explain`)."""
+    suits = suit_shapes(concealed)
     held = list(concealed)
+    lens = [suits[0].size, suits[1].size, suits[2].size, suits[3].size]  # tiles of each suit held, melds included
     for code in melds:
         if code >= KONG * 34:
-            held[code - KONG * 34] += 4
+            first = code - KONG * 34
+            held[first] += 4
+            lens[first // 9] += 4
         elif code >= CHOW * 34:
             first = code - CHOW * 34
             held[first] += 1
             held[first + 1] += 1
             held[first + 2] += 1
+            lens[first // 9] += 3
         else:
             held[code] += 3
-    suit_len = (tiles_held(held, 0, 9), tiles_held(held, 9, 18), tiles_held(held, 18, 27))
+            lens[code // 9] += 3
+    suit_len = (lens[0], lens[1], lens[2])
     zhi = max(suit_len)
     if zhi < kn.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
     held[win] -= 1
-    arrs, wait = arrangements_and_waits(concealed, melds, win, tuple(held))
+    arrs, wait = arrangements_and_waits(suits, melds, win, tuple(held))
     if not arrs:
         return Outcome(NOT_A_WINNING_HAND, zhi, (), None, (0, 0, 0), (), ())
     single = len(wait) == 1 and wait[0] == win
 
-    r = WuhuRead(suit_len, tiles_held(held, 27, 34) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
+    r = WuhuRead(suit_len, lens[3] - (1 if win >= 27 else 0) > 0, melds, melds_concealed, self_draw, after_kong, heavenly, earthly, kn.tong_tian_overlapping,
                  kn.si_he_exposed_pung, kn.si_he_three_extra, kn.kongs_same_suit, ctx)
     detectors = kn.detectors
     n_melds = len(melds)
