@@ -59,9 +59,12 @@ def legal_wins(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, ...]]:
         starts = [s * 9 + n for s in suits for n in range(7 if chow else 9)]
         if not chow and not where and not in_main and draw(st.integers(0, 2)) == 0:
             starts = [RED]  # 红中 often enough for 混一色
-        fits = [t for t in starts if all(held[u] + (1 if chow else size) <= 4 for u in (range(t, t + 3) if chow else [t]))]
-        if not fits:
-            fits = [t for t in range(27) if held[t] + size <= 4]
+        def room(t: int) -> bool:
+            return all(held[u] + (1 if chow else size) <= 4 for u in (range(t, t + 3) if chow else [t]))
+
+        fits = [t for t in starts if room(t)]
+        if not fits:  # any tile of the number suits with room; a chow within its suit (8m 9m 1p is none)
+            fits = [t for t in range(27) if (not chow or t % 9 <= 6) and room(t)]
         first = draw(st.sampled_from(fits))
         for u in range(first, first + 3) if chow else [first] * size:
             held[u] += 1
