@@ -281,8 +281,8 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
         r.arrange(sets, len(sets) - n_melds)
         ya = ya_dang(kn, sets, win_in, win, wait)
         found: list[int] = []
-        for k in range(len(detectors)):
-            if detectors[k](r):
+        for k, detect in enumerate(detectors):
+            if detect(r):
                 found.append(k)
         scored = read(kn, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
         if keep_all:

@@ -95,8 +95,10 @@ def shuang_si_he(r: WuhuRead) -> int:
 
 def shuang_ba_zhi(r: WuhuRead) -> int:
     """双八支: one suit has 8+ 支 and another suit holds two kongs."""
+    if len(r.melds) < 2:  # a kong is always declared: the concealed sets are pungs and chows
+        return 0
     kongs = [0, 0, 0]  # kongs of each suit
-    for code in r.sets:
+    for code in r.melds:
         if KONG * 34 <= code < KONG * 34 + 27:
             kongs[(code - KONG * 34) // 9] += 1
     for suit in range(3):
