@@ -119,9 +119,10 @@ def _cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None = None, key: int = 0) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
     """Suit g's counts as a pair plus sets: (pair tile, its cuts as `_cuts`) for each pair
-    that leaves sets, in tile order."""
+    that leaves sets, in tile order. With `sets_only` (the table of whole sets-only keys, for a
+    suit it holds) and the suit's `key`, a pair whose rest is not in it is not searched."""
     c = list(part)
     n = len(c)
     suited = g < 3
@@ -129,6 +130,8 @@ def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[in
     pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
     for p in range(n):
         if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
+            if sets_only is not None and key - (2 << (_TILE_BITS * p)) not in sets_only:
+                continue
             c[p] -= 2
             out: list[tuple[int, ...]] = []
             _cut_all(c, 0, n, suited, g * 9, [], out)
@@ -146,14 +149,6 @@ _TILE_BITS: Final = 3
 _HIGH_BITS: Final = 0o444444444  # the top bit of each tile's field
 _MAX_TABLED: Final = 14  # the tiles of the largest shape the tables hold: four sets and a pair
 _TABLES: Final[list[tuple[frozenset[int], frozenset[int]]]] = []  # number suits', then honours': (sets only, pair plus sets)
-
-
-def _suit_key(part: tuple[int, ...]) -> int:
-    """A suit's counts as one int, three bits a tile."""
-    key = 0
-    for i in range(len(part)):
-        key |= part[i] << (_TILE_BITS * i)
-    return key
 
 
 def _over_four(key: int) -> bool:
@@ -257,8 +252,13 @@ class SuitShape:
     def __init__(self, g: int, part: tuple[int, ...]) -> None:
         self.group = g
         self.part = part
-        self.size = tiles_in(part, 0, len(part))
-        self.key = _suit_key(part)
+        size = 0
+        key = 0
+        for i in range(len(part)):
+            size += part[i]
+            key |= part[i] << (_TILE_BITS * i)
+        self.size = size
+        self.key = key  # the suit key: three bits a tile
         self._cuts: tuple[tuple[int, ...], ...] | None = None
         self._pairs: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] | None = None
         self._ok = -1  # -1: not yet known
@@ -268,14 +268,22 @@ class SuitShape:
         """Its cuts into sets only (for a size of 3k)."""
         found = self._cuts
         if found is None:
-            found = self._cuts = _cuts(self.group, self.part)
+            if self.size <= _MAX_TABLED and self.key not in _whole(self.group == 3, False):
+                found = self._cuts = ()  # not whole: nothing to search
+            else:
+                found = self._cuts = _cuts(self.group, self.part)
         return found
 
     def pairs(self) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
         """Its cuts into a pair plus sets (for a size of 3k + 2), pair by pair."""
         found = self._pairs
         if found is None:
-            found = self._pairs = _pair_cuts(self.group, self.part)
+            if self.size > _MAX_TABLED:
+                found = self._pairs = _pair_cuts(self.group, self.part)
+            elif self.key not in _whole(self.group == 3, True):
+                found = self._pairs = ()  # not a pair plus sets: nothing to search
+            else:
+                found = self._pairs = _pair_cuts(self.group, self.part, _whole(self.group == 3, False), self.key)
         return found
 
     def ok(self) -> bool:
