@@ -197,11 +197,10 @@ def _ok_now(c: list[int], honour: bool) -> bool:
     return size == 2 and _fits_with_pair(c, len(c), not honour, 0 if honour else _weight(c))
 
 
-def _group_completions(part: tuple[int, ...], honour: bool, key: int) -> tuple[int, ...]:
-    """Tiles of this suit (counted from 0) that, added to `part` (whose suit key is `key`), leave
-    it sets only or a pair plus sets."""
+def _group_completions(part: tuple[int, ...], honour: bool, key: int, held: int) -> tuple[int, ...]:
+    """Tiles of this suit (counted from 0) that, added to `part` (whose suit key is `key`, and
+    which holds `held` tiles), leave it sets only or a pair plus sets."""
     size = len(part)
-    held = tiles_in(part, 0, size)
     after = (held + 1) % 3  # the suit's size with the tile, mod 3
     if after == 1:
         return ()
@@ -304,7 +303,7 @@ class SuitShape:
         """The tiles of the suit (counted from its first) that would leave it `ok`."""
         found = self._completions
         if found is None:
-            found = self._completions = _group_completions(self.part, self.group == 3, self.key)
+            found = self._completions = _group_completions(self.part, self.group == 3, self.key, self.size)
         return found
 
 
