@@ -32,6 +32,7 @@ MODULES: tuple[str, ...] = (
     "mahjong_calc.core.batch_record",
     "mahjong_calc.core.result",
     "mahjong_calc.core.counting",
+    "mahjong_calc.core.suit_tables",
     "mahjong_calc.core.suits",
     "mahjong_calc.core.shapes",
     "mahjong_calc.core.wilds",

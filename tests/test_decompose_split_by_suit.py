@@ -125,13 +125,19 @@ def test_known_split_order() -> None:
 
 
 @st.composite
-def one_suit(draw: st.DrawFn) -> tuple[int, ...]:
-    """Every tile of one suit (a number suit or the honours) 0-4 times, up to 14 tiles in all."""
+def any_suit(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
+    """A suit (0-2 a number suit, 3 the honours) and any counts of its tiles (0-4 each, up to 14 in all)."""
     suit = draw(st.integers(0, 3))
     size = 9 if suit < 3 else 7
-    part = draw(st.lists(st.integers(0, 4), min_size=size, max_size=size).filter(lambda p: sum(p) <= 14))
+    return suit, tuple(draw(st.lists(st.integers(0, 4), min_size=size, max_size=size).filter(lambda p: sum(p) <= 14)))
+
+
+@st.composite
+def one_suit(draw: st.DrawFn) -> tuple[int, ...]:
+    """Every tile of one suit (a number suit or the honours) 0-4 times, up to 14 tiles in all, as 34 counts."""
+    suit, part = draw(any_suit())
     counts = [0] * NUM_TILES
-    counts[suit * 9 : suit * 9 + size] = part
+    counts[suit * 9 : suit * 9 + len(part)] = part
     return tuple(counts)
 
 
@@ -193,14 +199,6 @@ def near_whole_suit(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
     if max(part) > 4:
         part = [min(n, 4) for n in part]
     return suit, tuple(part)
-
-
-@st.composite
-def any_suit(draw: st.DrawFn) -> tuple[int, tuple[int, ...]]:
-    """A suit and any counts of its tiles (0-4 each, up to 14 in all)."""
-    suit = draw(st.integers(0, 3))
-    size = 9 if suit < 3 else 7
-    return suit, tuple(draw(st.lists(st.integers(0, 4), min_size=size, max_size=size).filter(lambda p: sum(p) <= 14)))
 
 
 @settings(max_examples=1500)

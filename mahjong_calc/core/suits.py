@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final, final
 
 from .counting import tiles_held, tiles_in
+from .suit_tables import MAX_TABLED, TILE_BITS, whole_shapes
 from .tiles import NUM_TILES
 
 PUNG_CODE: Final = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
@@ -130,7 +131,7 @@ def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None =
     pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
     for p in range(n):
         if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
-            if sets_only is not None and key - (2 << (_TILE_BITS * p)) not in sets_only:
+            if sets_only is not None and key - (2 << (TILE_BITS * p)) not in sets_only:
                 continue
             c[p] -= 2
             out: list[tuple[int, ...]] = []
@@ -139,54 +140,6 @@ def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None =
             if out:
                 pairs.append((g * 9 + p, tuple(out)))
     return tuple(pairs)
-
-
-# A suit's counts as one int, three bits a tile (a count is at most 4, so a 5th copy reads as 5 and
-# no field carries into the next). The shapes that are whole, sets only or a pair plus sets, are few
-# (2,869 and 18,874 in a number suit, of at most 14 tiles), so each is a set of such ints, made
-# once, when first asked for: a shape is then whole by one lookup, and its completions by nine.
-_TILE_BITS: Final = 3
-_HIGH_BITS: Final = 0o444444444  # the top bit of each tile's field
-_MAX_TABLED: Final = 14  # the tiles of the largest shape the tables hold: four sets and a pair
-_TABLES: Final[list[tuple[frozenset[int], frozenset[int]]]] = []  # number suits', then honours': (sets only, pair plus sets)
-
-
-def _over_four(key: int) -> bool:
-    """Whether some tile of a suit key counts more than 4 (5-7: its top bit and another)."""
-    return (key & ((key << 1) | (key << 2)) & _HIGH_BITS) != 0
-
-
-def _whole_shapes(tiles: int, chows: bool) -> tuple[frozenset[int], frozenset[int]]:
-    """Every suit key that is up to four sets, and every one that is a pair plus up to four sets."""
-    shapes = [3 << (_TILE_BITS * i) for i in range(tiles)]
-    if chows:
-        shapes += [0o111 << (_TILE_BITS * i) for i in range(tiles - 2)]
-    sets_only = [0]
-    frontier = [(0, 0)]  # (key, the first shape the next set may be), so that each multiset is made once
-    for _ in range(4):
-        grown: list[tuple[int, int]] = []
-        for key, start in frontier:
-            for j in range(start, len(shapes)):
-                bigger = key + shapes[j]
-                if not _over_four(bigger):
-                    sets_only.append(bigger)
-                    grown.append((bigger, j))
-        frontier = grown
-    with_pair: list[int] = []
-    for key in sets_only:
-        for i in range(tiles):
-            if (key >> (_TILE_BITS * i)) & 7 <= 2:
-                with_pair.append(key + (2 << (_TILE_BITS * i)))
-    return frozenset(sets_only), frozenset(with_pair)
-
-
-def _whole(honour: bool, paired: bool) -> frozenset[int]:
-    """The keys of the whole shapes of a suit: sets only, or (`paired`) a pair plus sets."""
-    if not _TABLES:
-        _TABLES.append(_whole_shapes(9, True))
-        _TABLES.append(_whole_shapes(7, False))
-    tables = _TABLES[1 if honour else 0]
-    return tables[1] if paired else tables[0]
 
 
 def _ok_now(c: list[int], honour: bool) -> bool:
@@ -204,12 +157,12 @@ def _group_completions(part: tuple[int, ...], honour: bool, key: int, held: int)
     after = (held + 1) % 3  # the suit's size with the tile, mod 3
     if after == 1:
         return ()
-    if held >= _MAX_TABLED:
+    if held >= MAX_TABLED:
         return _searched_completions(part, honour)
-    whole = _whole(honour, after == 2)
+    whole = whole_shapes(honour, after == 2)
     out: list[int] = []
     for i in range(size):
-        if key + (1 << (_TILE_BITS * i)) in whole:
+        if key + (1 << (TILE_BITS * i)) in whole:
             out.append(i)
     return tuple(out)
 
@@ -255,7 +208,7 @@ class SuitShape:
         key = 0
         for i in range(len(part)):
             size += part[i]
-            key |= part[i] << (_TILE_BITS * i)
+            key |= part[i] << (TILE_BITS * i)
         self.size = size
         self.key = key  # the suit key: three bits a tile
         self._cuts: tuple[tuple[int, ...], ...] | None = None
@@ -267,7 +220,7 @@ class SuitShape:
         """Its cuts into sets only (for a size of 3k)."""
         found = self._cuts
         if found is None:
-            if self.size <= _MAX_TABLED and self.key not in _whole(self.group == 3, False):
+            if self.size <= MAX_TABLED and self.key not in whole_shapes(self.group == 3, False):
                 found = self._cuts = ()  # not whole: nothing to search
             else:
                 found = self._cuts = _cuts(self.group, self.part)
@@ -277,12 +230,12 @@ class SuitShape:
         """Its cuts into a pair plus sets (for a size of 3k + 2), pair by pair."""
         found = self._pairs
         if found is None:
-            if self.size > _MAX_TABLED:
+            if self.size > MAX_TABLED:
                 found = self._pairs = _pair_cuts(self.group, self.part)
-            elif self.key not in _whole(self.group == 3, True):
+            elif self.key not in whole_shapes(self.group == 3, True):
                 found = self._pairs = ()  # not a pair plus sets: nothing to search
             else:
-                found = self._pairs = _pair_cuts(self.group, self.part, _whole(self.group == 3, False), self.key)
+                found = self._pairs = _pair_cuts(self.group, self.part, whole_shapes(self.group == 3, False), self.key)
         return found
 
     def ok(self) -> bool:
@@ -293,8 +246,8 @@ class SuitShape:
                 self._ok = 1 if self._cuts else 0
             elif size == 2 and self._pairs is not None:
                 self._ok = 1 if self._pairs else 0
-            elif self.size <= _MAX_TABLED:
-                self._ok = 1 if size != 1 and self.key in _whole(self.group == 3, size == 2) else 0
+            elif self.size <= MAX_TABLED:
+                self._ok = 1 if size != 1 and self.key in whole_shapes(self.group == 3, size == 2) else 0
             else:
                 self._ok = 1 if _ok_now(list(self.part), self.group == 3) else 0
         return self._ok == 1
