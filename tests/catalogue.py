@@ -2,7 +2,7 @@
 (`pybabel extract -k N_ -k InputError:2 ...`), with the standard library's ast alone.
 
 A message is the string literal given as an error's message (the second argument of the error
-classes and of `_fail`, the first of `_bad` and `_damaged`) or as the first argument of `N_`.
+classes and of `hand_error` and `file_error`, the first of `bad_file`, `_bad` and `_damaged`) or as the first argument of `N_`.
 An f-string (or a sum of strings) in that place is a message not yet in the catalogue:
 `unconverted` lists them.
 """
@@ -13,8 +13,8 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mahjong_calc"
-CODE_FIRST = {"ApiError", "InputError", "NotAWin", "RuleRefused", "SiteError", "RulesetError", "StoreError", "GameFileError", "HandError", "MjcalcError", "BatchStopped", "_fail"}
-MESSAGE_FIRST = {"_bad", "_damaged", "N_"}
+CODE_FIRST = {"ApiError", "InputError", "NotAWin", "RuleRefused", "SiteError", "RulesetError", "StoreError", "GameFileError", "HandError", "MjcalcError", "BatchStopped", "_fail", "hand_error", "file_error"}
+MESSAGE_FIRST = {"_bad", "bad_file", "_damaged", "N_"}
 
 
 def _calls(tree: ast.AST) -> list[tuple[ast.Call, ast.expr]]:

@@ -30,7 +30,7 @@ def _no_language_chosen_after() -> object:
 @pytest.fixture(autouse=True)
 def _batch_defaults_as_found() -> Iterator[None]:
     """Every test leaves the batch-wide --rules/--set as it found them: a later test's records
-    (and its lean path) would be scored under them. Imports nothing a test did not."""
+    would be scored under them. Imports nothing a test did not."""
     yield
     evaluate = sys.modules.get("mahjong_calc.batch.evaluate")
     if evaluate is not None:

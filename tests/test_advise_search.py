@@ -18,9 +18,10 @@ import pytest
 from mahjong_calc.api import resolve_ruleset
 from mahjong_calc.api.advise import advise_of
 from mahjong_calc.api.score import score
+from mahjong_calc.core import sets as set_codes
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import MjcalcError
-from mahjong_calc.core.hand import Hand, Meld, make_context
+from mahjong_calc.core.hand import Meld, hand_of_tiles, make_context, meld_of
 from mahjong_calc.core.shapes import splits
 from mahjong_calc.core.tiles import NUM_TILES, format_tiles, is_honour, tile_str
 from mahjong_calc.core.wilds import seven_pairs, thirteen, wild_splits
@@ -76,7 +77,7 @@ class Oracle:
             return False
         concealed = tuple(t for t in range(NUM_TILES) for _ in range(counts[t]))
         try:
-            score(Hand(concealed, self.melds, last), self.ctx, self.rs)
+            score(hand_of_tiles(concealed, self.melds, last), self.ctx, self.rs)
         except MjcalcError:
             return False
         return True
@@ -142,9 +143,9 @@ def random_hand(rng: random.Random, variant: str, with_meld: bool, wild: int | N
         if with_meld:
             first = rng.choice(tiles)
             if variant == "chizhou" and not is_honour(first) and first % 9 <= 6 and rng.random() < 0.5:
-                melds = (Meld("chow", (first, first + 1, first + 2)),)
+                melds = (meld_of(set_codes.chow(first)),)
             else:
-                melds = (Meld("pung", (first,) * 3),)
+                melds = (meld_of(set_codes.pung(first)),)
         size = 14 - 3 * len(melds)
         oracle_tiles = Oracle.__new__(Oracle)
         oracle_tiles.tiles = tiles

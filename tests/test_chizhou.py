@@ -390,4 +390,4 @@ def test_the_kernels_flower_sources_follow_the_schemas_order() -> None:
     assert build.FLOWER_KEYS == ("zi_peng", "zi_an_ke", "ming_gang", "an_gang", "zi_ming_gang", "zi_an_gang")
     assert [getattr(k, key.upper()) for key in build.FLOWER_KEYS] == list(range(len(build.FLOWER_KEYS)))
     rs = load_ruleset("chizhou", overrides=[f"numbers.flowers.{key}={10 + i}" for i, key in enumerate(build.FLOWER_KEYS)])
-    assert k.KernelNumbers(rs).flowers == tuple(10 + i for i in range(len(build.FLOWER_KEYS)))
+    assert rs.tables.flowers == tuple(10 + i for i in range(len(build.FLOWER_KEYS)))

@@ -83,8 +83,7 @@ def test_waits_says_which_declared_flags_are_self_drawn() -> None:
 
 def test_the_wuhu_kernel_takes_its_undoubled_zui_zi_from_the_declaration() -> None:
     from mahjong_calc.rules.loader import load_ruleset
-    from mahjong_calc.variants.wuhu.kernel import KernelNumbers
 
-    kn = KernelNumbers(load_ruleset("wuhu315"))
+    kn = load_ruleset("wuhu315").tables
     undoubled = {key for key, doubles in zip(kn.keys, kn.doubles, strict=True) if not doubles}
     assert undoubled == set(by_name()["after_kong"].not_doubled) == {"gang_hou_kai_hua"}

@@ -87,26 +87,14 @@ def test_score_hand_accepts_every_declared_keyword() -> None:
         make_context(nonsense=True)
 
 
-# each kind's keyword type in score_hand's signature
-SCORE_HAND_TYPE = {"bool": "bool", "seat": "str | None", "tile": "str | None", "count": "int", "maybe_count": "int | None",
-                   "pungs": "Sequence[int] | str | None"}
-
-
-def test_score_hand_has_one_keyword_per_declared_flag_and_passes_each_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its keywords are written out (for mypy and editors); they must be the declaration's, in its
-    order, each typed by its kind and defaulting to its "absent", and each must reach the checks."""
-    import mahjong_calc.api as api
+def test_score_hand_takes_each_declared_flag_and_passes_it_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its flags are the declaration's, written once (`**flags`, checked against the table): each
+    declared flag is taken and reaches the checks with its value, every other flag left at its "absent"."""
+    import mahjong_calc.api.session as session
 
     params = list(inspect.signature(score_hand).parameters.values())
-    start = [p.name for p in params].index("spelling") + 1
-    declared = params[start:-1]
-    assert [p.name for p in declared] == [f.name for f in FLAGS]
-    for param in declared:
-        field = BY_NAME[param.name]
-        assert param.kind is inspect.Parameter.KEYWORD_ONLY, param.name
-        assert (param.annotation, param.default) == (SCORE_HAND_TYPE[field.kind], field.default), param.name
-    assert params[-1].kind is inspect.Parameter.VAR_KEYWORD  # a flag added by register_flag
-
+    assert params[-1].kind is inspect.Parameter.VAR_KEYWORD
+    assert not {p.name for p in params} & {f.name for f in FLAGS}  # no flag is written a second time
     seen: list[dict[str, Any]] = []
 
     class Seen(Exception):
@@ -116,12 +104,11 @@ def test_score_hand_has_one_keyword_per_declared_flag_and_passes_each_on(monkeyp
         seen.append(dict(values))
         raise Seen
 
-    monkeypatch.setattr(api, "check_variant", spy)
+    monkeypatch.setattr(session, "check_variant", spy)
     for field in FLAGS:
         with pytest.raises(Seen):
-            score_hand(HAND, **{field.name: SET_BY_KIND[field.kind]})
-        assert seen[-1][field.name] == SET_BY_KIND[field.kind], field.name
-        assert all(v == BY_NAME[k].default for k, v in seen[-1].items() if k != field.name), field.name
+            score_hand(HAND, session=session.Session(), **{field.name: SET_BY_KIND[field.kind]})
+        assert seen[-1] == {field.name: SET_BY_KIND[field.kind]}, field.name
 
 
 def _score_options() -> dict[str, Any]:
@@ -290,36 +277,3 @@ def test_shown_is_repr_for_ordinary_values() -> None:
     assert shown("3m") == "'3m'" and shown(12) == "12" and shown("中") == "'中'"
 
 
-def test_a_registered_flag_rebinds_no_module_global() -> None:
-    """What follows the declaration is derived when it is read: registering a flag, and every door
-    reading it, rebinds no global of any module (a module keeps no copy that must be told)."""
-    import sys
-
-    from typer.testing import CliRunner
-
-    import mahjong_calc.batch.evaluate
-    import mahjong_calc.cli.live
-    import mahjong_calc.cli.tables
-    import mahjong_calc.game.engine
-    import mahjong_calc.web.api  # noqa: F401
-    from mahjong_calc.batch.evaluate import key_text
-    from mahjong_calc.core.flags import Field, in_field_words, register_flag
-
-    def globals_now() -> dict[str, dict[str, int]]:
-        return {name: {key: id(value) for key, value in vars(module).items()}
-                for name, module in list(sys.modules.items()) if name.startswith("mahjong_calc")}
-
-    before = globals_now()
-    probe = Field("probe_moon", "bool", "A probe flag.", "探针", cli=("--probe-moon",), implies=("self_draw",))
-    with register_flag(probe):
-        assert make_context(probe_moon=True).self_draw
-        key = normalize({"hand": "123456m13m99p555p2m", "probe_moon": True})[0]
-        assert key_text(key) > 0 and "probe_moon" in score_kwargs(key)
-        assert in_field_words("--probe-moon") == "probe_moon"
-        assert CliRunner().invoke(app, ["score", "123456m13m99p555p2m", "--probe-moon", "--json"]).exit_code == 0
-        during = globals_now()
-    after = globals_now()
-    for name, was in before.items():
-        for moment in (during, after):
-            changed = sorted(key for key, value in moment.get(name, {}).items() if key in was and was[key] != value)
-            assert not changed, f"{name} rebinds {changed}"

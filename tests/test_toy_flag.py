@@ -1,295 +1,177 @@
-"""A flag declared once reaches every door: a toy flag and a toy detector, and no other edit.
+"""A flag declared once reaches every door: docs/architecture.md's recipe for a win flag, carried
+out in a copy of the tree (tests/tree_copy.py), and measured.
 
-`toy_last_tile` (海底, won on the last tile of the wall) is declared here, as one `Field`, and
-read by one detector of a Wuhu-based variant that lives only in this test (its YAML is
-tests/data/toy_flag.yaml). With `register_flag` and `register_variant` alone, the flag
-reaches `score_hand`, `mjcalc score`, `mjcalc batch`, `mjcalc game settle`, `mjcalc game
-add`, `POST /api/score` and the detector (so the scorer sees it).
-
-`toy_moon` (海底捞月, the last tile drawn from the wall: a 嘴子 of the toy variant) implies
-`self_draw` and has no clash line of its own: the implication alone makes it refuse a
-discarder, and settle as a self-draw that all three pay, at every door (score, waits, batch,
-game settle, game add, POST /api/score and /api/waits), and `/api/variants` tells the page.
+`hai_di_lao_yue` (海底捞月, the last tile drawn from the wall) is added as a real flag is: one
+`Field` in core/flags.py (it `implies` self_draw and has no clash line of its own), its fact on
+`WinContext` (core/context.py), a detector and its `DETECTORS` entry in variants/wuhu/patterns.py,
+and its pattern in rulesets/wuhu315.yaml (a 嘴子); then `python -m mahjong_calc.generate`. With
+nothing else, it reaches `score_hand`, `mjcalc score`, `waits`, `batch`, `game settle`, `game
+add`, `POST /api/score` and `/api/waits`, `/api/variants` and the generated documents; the
+implication alone refuses a discarder and settles it as a self-draw that all three pay.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from tree_copy import REPO, Tree
 
-# every module that derives something from flags.fields(), imported before the flag is registered:
-# what each derived must follow the registration, not only a first import
-import mahjong_calc.batch.evaluate
-import mahjong_calc.cli.live
-import mahjong_calc.cli.score
-import mahjong_calc.cli.tables
-import mahjong_calc.game.engine
-import mahjong_calc.web.api  # noqa: F401
+pytestmark = pytest.mark.slow  # a copy of the tree, and a child Python that imports it
+
+HAND = "123456m13m99p555p2m"
+CLASH = "hai_di_lao_yue and discarder cannot both be given"
+SELF_DRAWN = "--after-kong, --heavenly and --hai-di-lao-yue are self-drawn wins: there is no discard win"
+
+# What the child tries at every door: each answer under a name.
+DOORS = r'''
+import json, sys
+from pathlib import Path
+from typer.testing import CliRunner
 from mahjong_calc.api import score_hand
 from mahjong_calc.cli.app import app
 from mahjong_calc.core.errors import InputError
-from mahjong_calc.core.flags import Field, fields, register_flag
 from mahjong_calc.core.hand import make_context
-from mahjong_calc.rules.registry import register_variant
-from mahjong_calc.rules.ruleset import Variant
-from mahjong_calc.variants import wuhu as wuhu_variant
-from mahjong_calc.variants.wuhu import patterns as wuhu_patterns
-from mahjong_calc.variants.wuhu import ruleset_schema as wuhu
-from mahjong_calc.variants.wuhu.patterns import WuhuRead
-from mahjong_calc.variants.wuhu.score import score_wuhu
+from mahjong_calc.live.store import Store
+from mahjong_calc.web import api
 
-YAML = Path(__file__).parent / "data" / "toy_flag.yaml"
 HAND = "123456m13m99p555p2m"
-
-LAST_TILE = Field("toy_last_tile", "bool", "Won on the last tile of the wall (海底).", "海底", cli=("--toy-last-tile",),
-                  variants=("wuhu_hai_di",))
-
-
-def hai_di(r: WuhuRead) -> int:
-    """The toy detector: 海底 is there when the win was on the last tile."""
-    return int(getattr(r.ctx, "toy_last_tile"))  # noqa: B009 (a registered flag: mypy knows only the declared facts)
-
-
-# every variant takes it (as --after-kong), so the shipped doors can be tried with it too
-MOON = Field("toy_moon", "bool", "Won on the last tile of the wall, drawn (海底捞月); implies --self-draw.", "海底捞月 (算自摸)",
-             cli=("--toy-moon",), implies=("self_draw",))
-
-
-def lao_yue(r: WuhuRead) -> int:
-    """海底捞月: the last tile, drawn."""
-    return int(getattr(r.ctx, "toy_moon"))  # noqa: B009
-
-
-HAI_DI: Variant[Any, Any, Any] = Variant(
-    "wuhu_hai_di", wuhu.WuhuNumbers, wuhu.WuhuOptions, wuhu.WuhuPattern, {**wuhu_patterns.DETECTORS, "hai_di": hai_di, "lao_yue": lao_yue},
-    score_wuhu, wuhu.WuhuSettlement, wuhu_variant.VARIANT.settle)
-
-
-@pytest.fixture(autouse=True)
-def toy_flag() -> Iterator[None]:
-    with register_variant(HAI_DI), register_flag(LAST_TILE, clashes=[("toy_last_tile", ("heavenly",))]), register_flag(MOON):
-        yield
-    assert not {"toy_last_tile", "toy_moon"} & {f.name for f in fields()}
-
-
-def _patterns(text: str) -> list[str]:
-    return list(json.loads(text)["patterns"])
-
-
-def _hand_patterns(hand: dict[str, Any]) -> list[str]:
-    """A settled hand's patterns (one winner's `result`, or the first of `results`)."""
-    result = hand["result"] if "result" in hand else hand["results"][0]
-    return list(result["patterns"])
-
-
-def test_the_library_and_the_detector_see_it() -> None:
-    assert "hai_di" in score_hand(HAND, rules=YAML, self_draw=True, toy_last_tile=True).patterns
-    assert "hai_di" not in score_hand(HAND, rules=YAML, self_draw=True).patterns
-    assert make_context(toy_last_tile=True).toy_last_tile is True  # type: ignore[attr-defined]
-    assert make_context().toy_last_tile is False  # type: ignore[attr-defined]
-
-
-def test_its_clash_and_its_variant_are_checked() -> None:
-    with pytest.raises(InputError) as info:
-        make_context(toy_last_tile=True, heavenly=True)
-    assert (info.value.code, info.value.message) == ("conflicting_flags", "--toy-last-tile and --heavenly cannot both be given")
-    with pytest.raises(InputError) as info:
-        score_hand(HAND, variant="wuhu315", self_draw=True, toy_last_tile=True)
-    assert info.value.code == "flag_not_in_variant"
-
-
-def test_mjcalc_score_takes_the_option() -> None:
-    runner = CliRunner()
-    out = runner.invoke(app, ["score", "--rules", str(YAML), "--self-draw", "--toy-last-tile", "--json", HAND])
-    assert out.exit_code == 0, out.output
-    assert "hai_di" in _patterns(out.stdout)
-    assert "--toy-last-tile" in runner.invoke(app, ["score", "--help"]).stdout
-    assert "--toy-last-tile" in runner.invoke(app, ["waits", "--help"]).stdout
-
-
-def test_mjcalc_batch_takes_the_field() -> None:
-    records = [{"hand": HAND, "self_draw": True, "toy_last_tile": True}, {"hand": HAND, "self_draw": True, "toy_last_tile": "yes"}]
-    out = CliRunner().invoke(app, ["batch", "--rules", str(YAML), "-o", "jsonl", "-"], input="".join(json.dumps(r) + "\n" for r in records))
-    rows = [json.loads(line) for line in out.stdout.splitlines()]
-    assert "hai_di" in rows[0]["patterns"]
-    assert rows[1]["error"]["code"] == "bad_field"  # checked by its kind, like every declared field
-
-
-def test_mjcalc_game_settle_takes_the_field(tmp_path: Path) -> None:
-    game = {"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王",
-            "hands": [{"winner": "李", "hand": HAND, "self_draw": True, "toy_last_tile": True},
-                      {"winners": [{"winner": "张", "hand": HAND, "toy_last_tile": True}], "discarder": "李"}]}
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
-    out = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
-    assert out.exit_code == 0, out.output
-    hands = json.loads(out.stdout)["hands"]
-    assert all("hai_di" in _hand_patterns(hand) for hand in hands), hands
-
-
-def test_mjcalc_game_add_takes_the_option(tmp_path: Path) -> None:
-    from mahjong_calc.live.store import Store
-
-    db = tmp_path / "games.sqlite3"
-    with Store(db) as store:
-        store.new_game({"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王"})
-    out = CliRunner().invoke(app, ["game", "add", "--db", str(db), "--winner", "李", "--self-draw", "--toy-last-tile", "--json", HAND])
-    assert out.exit_code == 0, out.output
-    assert "hai_di" in _hand_patterns(json.loads(out.stdout)["hands"][-1])
-    assert "--toy-last-tile" in CliRunner().invoke(app, ["game", "add", "--help"]).stdout
-
-
-def test_post_api_score_takes_the_field() -> None:
-    from mahjong_calc.web import api
-
-    status, body = api.answer_score({"hand": HAND, "variant": "wuhu315", "self_draw": True, "toy_last_tile": True})
-    assert (status, json.loads(body)["error"]["code"]) == (400, "flag_not_in_variant")  # known, and checked
-    status, body = api.answer_score({"hand": HAND, "self_draw": True, "toy_last_tile": False})
-    assert status == 200
-
-
-def test_the_generated_documents_follow_it() -> None:
-    from mahjong_calc.core.flag_docs import readme_table, record_schema
-    from mahjong_calc.game.json_schema import game_schema
-
-    assert "toy_last_tile" in record_schema()["properties"]
-    assert "toy_last_tile" in game_schema()["$defs"]["hand_fields"]["properties"]  # each winner's own, by default
-    assert "`--toy-last-tile`" in readme_table()
-
-
-# --- the shipped flags: a game takes every one it does not work out itself ---------------------
-
-
-def test_a_game_record_takes_every_declared_field_it_does_not_compute() -> None:
-    from mahjong_calc.game import fields as hand_fields
-
-    for field in fields():
-        assert (field.name in hand_fields.hand_kinds()) != (field.name in hand_fields.computed_fields()) or field.name == "dealer", field.name
-    assert set(hand_fields.winner_fields()) - {"winner"} <= set(hand_fields.hand_kinds())
-
-
-def test_game_add_robbed_fan_reaches_the_pujiang_settler(tmp_path: Path) -> None:
-    """`game add --robbed-fan` was offered, but a game record refused `robbed_fan` (unknown_field)."""
-    from mahjong_calc.live.store import Store
-
-    rules = tmp_path / "pujiang-robbed.yaml"
-    rules.write_text("extends: pujiang\noptions:\n  qiang_gang_amount: robbed_fan\n", encoding="utf-8")
-    db = tmp_path / "games.sqlite3"
-    with Store(db) as store:
-        store.new_game({"rules": str(rules), "players": ["王", "李", "张", "赵"], "dealer": "王"})
-    args = ["game", "add", "--db", str(db), "--winner", "王", "--discarder", "李", "--robbing-kong", "--win", "4m", "--json"]
-    out = CliRunner().invoke(app, [*args, "--robbed-fan", "3", "111m222p333s456m77z"])
-    assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["totals"]["王"] == 63  # 3 × 7 子 × 3, as `mjcalc score --robbed-fan 3` pays
-    out = CliRunner().invoke(app, [*args, "111m222p333s456m77z"])
-    assert (out.exit_code, json.loads(out.stdout)["error"]["code"]) == (2, "missing_robbed_fan")
-
-
-# --- a flag with `implies` and no clash line: every door refuses a discarder ------------------
-
-CLASH = "toy_moon and discarder cannot both be given"
-
-
-def _error(text: str) -> tuple[str, str]:
-    body = json.loads(text)
-    return body["error"]["code"], body["error"]["message"]
-
-
-def test_implies_is_expanded_before_the_clashes() -> None:
-    assert make_context(toy_moon=True).self_draw is True
-    for spelling, message in (("cli", "--toy-moon and --discarder cannot both be given"), ("field", CLASH)):
-        with pytest.raises(InputError) as info:
-            make_context(spelling=spelling, toy_moon=True, discarder="next")  # type: ignore[arg-type]
-        assert (info.value.code, info.value.message) == ("conflicting_flags", message)
-    with pytest.raises(InputError) as info:  # a clash among given flags still comes first
-        make_context(toy_moon=True, self_draw=True, discarder="next")
-    assert info.value.message == "--self-draw and --discarder cannot both be given"
-
-
-def test_score_hand_and_mjcalc_score() -> None:
-    moon = score_hand(HAND, rules=YAML, toy_moon=True)
-    drawn = score_hand(HAND, rules=YAML, toy_moon=True, self_draw=True)
-    assert "lao_yue" in moon.patterns and moon.payments == drawn.payments and len(set(moon.payments.values())) == 1
-    with pytest.raises(InputError) as info:
-        score_hand(HAND, rules=YAML, toy_moon=True, discarder="next")
-    assert (info.value.code, info.value.message) == ("conflicting_flags", CLASH)
-    out = CliRunner().invoke(app, ["score", "--rules", str(YAML), "--toy-moon", "--discarder", "next", "--json", HAND])
-    assert (out.exit_code, _error(out.stdout)) == (2, ("conflicting_flags", "--toy-moon and --discarder cannot both be given"))
-
-
-def test_waits_has_no_discard_column() -> None:
-    out = CliRunner().invoke(app, ["waits", "--toy-moon", "--json", HAND[:-2]])
-    assert out.exit_code == 0, out.output
-    waits = json.loads(out.stdout)["waits"]
-    assert waits and all(w["discard"]["error"]["message"] == "--after-kong, --heavenly and --toy-moon are self-drawn wins: there is no discard win"
-                         for w in waits)
-    assert all(w["self_draw"]["valid"] for w in waits)
-
-
-def test_batch() -> None:
-    records = [{"hand": HAND, "toy_moon": True, "discarder": "next"}, {"hand": HAND, "toy_moon": True}]
-    out = CliRunner().invoke(app, ["batch", "-o", "jsonl", "-"], input="".join(json.dumps(r) + "\n" for r in records))
-    first, second = (json.loads(line) for line in out.stdout.splitlines())
-    assert (first["error"]["code"], first["error"]["message"]) == ("conflicting_flags", CLASH)
-    assert len(set(second["payments"].values())) == 1  # a self-draw: all three pay alike
-
-
-def test_game_settle_and_game_add(tmp_path: Path) -> None:
-    from mahjong_calc.live.store import Store
-
-    game = {"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王",
-            "hands": [{"winner": "李", "discarder": "王", "hand": HAND, "toy_moon": True}, {"winner": "李", "hand": HAND, "toy_moon": True}]}
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
-    out = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
-    refused, drawn = json.loads(out.stdout)["hands"]
-    assert (refused["error"]["code"], refused["error"]["message"]) == ("conflicting_flags", CLASH)
-    assert "lao_yue" in drawn["result"]["patterns"] and drawn["self_draw"] is True
-    db = tmp_path / "games.sqlite3"
-    with Store(db) as store:
-        store.new_game({"rules": str(YAML), "players": ["王", "李", "张", "赵"], "dealer": "王"})
-    args = ["game", "add", "--db", str(db), "--winner", "李", "--toy-moon", "--json"]
-    out = CliRunner().invoke(app, [*args, "--discarder", "王", HAND])
-    assert (out.exit_code, _error(out.stdout)) == (2, ("conflicting_flags", CLASH))
-    out = CliRunner().invoke(app, [*args, HAND])
-    assert out.exit_code == 0, out.output
-    assert json.loads(out.stdout)["hands"][-1]["self_draw"] is True
-
-
-def test_the_web_api() -> None:
-    from mahjong_calc.web import api
-
-    status, body = api.answer_score({"hand": HAND, "toy_moon": True, "discarder": "next"})
-    assert (status, _error(body)) == (400, ("conflicting_flags", CLASH))
-    status, body = api.answer_score({"hand": HAND, "toy_moon": True})
-    assert status == 200 and len(set(json.loads(body)["payments"].values())) == 1
-    status, body = api.answer_waits({"hand": HAND[:-2], "toy_moon": True})
-    assert status == 200 and all(not w["discard"]["valid"] for w in json.loads(body)["waits"])
-    rows = json.loads(api.answer_variants()[1])
-    assert all({"name": "toy_moon", "implies": ["self_draw"]}.items() <= next(f for f in row["flags"] if f["name"] == "toy_moon").items()
-               for row in rows)
-
-
-# --- what it took, as docs/architecture.md counts it ------------------------------------------
-
-# a Field (core/flags.py), a WinContext fact (core/context.py: registered flags go without), a
-# detector and its DETECTORS entry (patterns.py) and a YAML pattern entry: and no clashes() line
-FLAG_EDITS, FLAG_FILES = 5, 4
-
-
-def test_the_recipe_is_what_this_test_took() -> None:
-    import dataclasses
-
-    from mahjong_calc.core import flags as flag_table
-    from mahjong_calc.core.context import WinContext
-
-    assert "lao_yue" in YAML.read_text(encoding="utf-8") and HAI_DI.detectors["lao_yue"] is lao_yue
-    assert not any("toy_moon" in (name, *others) for name, others in flag_table.clashes())
-    assert "toy_moon" not in {f.name for f in dataclasses.fields(WinContext)}  # the tree's fifth edit
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
-    assert f"- **A win flag** ({FLAG_EDITS} edits in {FLAG_FILES} files" in doc
+run = CliRunner().invoke
+out = {}
+moon = score_hand(HAND, variant="wuhu315", hai_di_lao_yue=True)
+drawn = score_hand(HAND, variant="wuhu315", hai_di_lao_yue=True, self_draw=True)
+out["library"] = [list(moon.patterns), moon.payments == drawn.payments, sorted(set(moon.payments.values()))]
+out["plain"] = list(score_hand(HAND, variant="wuhu315", self_draw=True).patterns)
+out["context"] = [make_context(hai_di_lao_yue=True).hai_di_lao_yue, make_context(hai_di_lao_yue=True).self_draw]
+for spelling in ("cli", "field"):
+    try:
+        make_context(spelling=spelling, hai_di_lao_yue=True, discarder="next")
+    except InputError as err:
+        out["clash_" + spelling] = [err.code, err.message]
+try:
+    score_hand(HAND, variant="chizhou", hai_di_lao_yue=True)
+except InputError as err:
+    out["other_variant"] = err.code
+r = run(app, ["score", "--variant", "wuhu315", "--hai-di-lao-yue", "--json", HAND])
+out["score"] = [r.exit_code, json.loads(r.stdout)["patterns"]]
+r = run(app, ["score", "--hai-di-lao-yue", "--discarder", "next", "--json", HAND])
+out["score_clash"] = [r.exit_code, json.loads(r.stdout)["error"]["message"]]
+out["help"] = ["--hai-di-lao-yue" in run(app, [command, "--help"]).stdout for command in ("score", "waits")]
+r = run(app, ["waits", "--hai-di-lao-yue", "--json", HAND[:-2]])
+waits = json.loads(r.stdout)["waits"]
+out["waits"] = [r.exit_code, len(waits), sorted({w["discard"]["error"]["message"] for w in waits}), all(w["self_draw"]["valid"] for w in waits)]
+records = [{"hand": HAND, "hai_di_lao_yue": True, "discarder": "next"}, {"hand": HAND, "hai_di_lao_yue": True}, {"hand": HAND, "hai_di_lao_yue": "yes"}]
+r = run(app, ["batch", "-o", "jsonl", "-"], input="".join(json.dumps(x) + "\n" for x in records))
+rows = [json.loads(line) for line in r.stdout.splitlines()]
+out["batch"] = [rows[0]["error"]["message"], rows[1]["patterns"], sorted(set(rows[1]["payments"].values())), rows[2]["error"]["code"]]
+game = {"variant": "wuhu315", "players": ["王", "李", "张", "赵"], "dealer": "王",
+        "hands": [{"winner": "李", "discarder": "王", "hand": HAND, "hai_di_lao_yue": True}, {"winner": "李", "hand": HAND, "hai_di_lao_yue": True}]}
+Path("game.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+hands = json.loads(run(app, ["game", "settle", "game.json", "--json"]).stdout)["hands"]
+out["settle"] = [hands[0]["error"]["message"], hands[1]["result"]["patterns"], hands[1]["self_draw"]]
+with Store("games.sqlite3") as store:
+    store.new_game({"variant": "wuhu315", "players": ["王", "李", "张", "赵"], "dealer": "王"})
+args = ["game", "add", "--db", "games.sqlite3", "--winner", "李", "--hai-di-lao-yue", "--json"]
+r = run(app, [*args, "--discarder", "王", HAND])
+out["add_clash"] = [r.exit_code, json.loads(r.stdout)["error"]["message"]]
+r = run(app, [*args, HAND])
+added = json.loads(r.stdout)["hands"][-1]
+out["add"] = [r.exit_code, added["self_draw"], added["result"]["patterns"], "--hai-di-lao-yue" in run(app, ["game", "add", "--help"]).stdout]
+status, body = api.answer_score({"hand": HAND, "hai_di_lao_yue": True, "discarder": "next"})
+out["api_clash"] = [status, json.loads(body)["error"]["message"]]
+status, body = api.answer_score({"hand": HAND, "hai_di_lao_yue": True})
+out["api_score"] = [status, json.loads(body)["patterns"]]
+status, body = api.answer_waits({"hand": HAND[:-2], "hai_di_lao_yue": True})
+out["api_waits"] = [status, all(not w["discard"]["valid"] for w in json.loads(body)["waits"])]
+rows = json.loads(api.answer_variants()[1])
+out["api_variants"] = {row["name"]: [f for f in row["flags"] if f["name"] == "hai_di_lao_yue"] for row in rows}
+from mahjong_calc.core.flag_docs import readme_table, record_schema
+from mahjong_calc.game.json_schema import game_schema
+out["documents"] = ["hai_di_lao_yue" in record_schema()["properties"], "hai_di_lao_yue" in game_schema()["$defs"]["hand_fields"]["properties"],
+                    "`--hai-di-lao-yue`" in readme_table()]
+print(json.dumps(out, ensure_ascii=False))
+'''
+
+
+def recipe(tree: Tree) -> None:
+    """The recipe for a win flag, as docs/architecture.md gives it."""
+    tree.edit("mahjong_calc/core/flags.py", '    Field("earthly", ', '    Field("hai_di_lao_yue", "bool", "Won on the last tile of the wall, drawn '
+              '(海底捞月); implies --self-draw.", "海底捞月 (算自摸)", cli=("--hai-di-lao-yue",), variants=("wuhu",), implies=("self_draw",),\n'
+              '          short=("海底捞月", "Last tile")),\n    Field("earthly", ')
+    tree.edit("mahjong_calc/core/context.py", "    earthly: bool = False\n", "    earthly: bool = False\n    hai_di_lao_yue: bool = False\n")
+    tree.edit("mahjong_calc/variants/wuhu/patterns.py", "WuhuDetector = Callable", 'def hai_di_lao_yue(r: WuhuRead) -> int:\n    """海底捞月: the last tile, '
+              'drawn."""\n    return int(r.ctx.hai_di_lao_yue)\n\n\nWuhuDetector = Callable')
+    tree.edit("mahjong_calc/variants/wuhu/patterns.py", '    "di_hu": common.di_hu,\n', '    "di_hu": common.di_hu,\n    "hai_di_lao_yue": hai_di_lao_yue,\n')
+    tree.edit("rulesets/wuhu315.yaml", "  di_hu: {zh: 地胡, en: earthly hand, role: jiao}\n",
+              "  di_hu: {zh: 地胡, en: earthly hand, role: jiao}\n  hai_di_lao_yue: {zh: 海底捞月, en: the last tile drawn from the wall, role: zui_zi}\n")
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Tree:
+    made = Tree(tmp_path_factory.mktemp("flag"))
+    recipe(made)
+    (made.root / "docs").mkdir()
+    (made.root / "docs" / "cli.md").write_text((REPO / "docs" / "cli.md").read_text(encoding="utf-8"), encoding="utf-8")
+    done = made.python("-m", "mahjong_calc.generate")
+    assert done.returncode == 0, done.stderr
+    return made
+
+
+@pytest.fixture(scope="module")
+def doors(tree: Tree) -> dict[str, Any]:
+    answers: dict[str, Any] = tree.run(DOORS)
+    return answers
+
+
+def test_the_library_and_the_detector_see_it(doors: dict[str, Any]) -> None:
+    patterns, same_as_drawn, paid = doors["library"]
+    assert "hai_di_lao_yue" in patterns and same_as_drawn and len(paid) == 1  # a self-draw: all three pay alike
+    assert "hai_di_lao_yue" not in doors["plain"]
+    assert doors["context"] == [True, True]
+    assert doors["other_variant"] == "flag_not_in_variant"
+
+
+def test_its_implication_refuses_a_discarder_at_every_door(doors: dict[str, Any]) -> None:
+    assert doors["clash_cli"] == ["conflicting_flags", "--hai-di-lao-yue and --discarder cannot both be given"]
+    assert doors["clash_field"] == ["conflicting_flags", CLASH]
+    assert doors["score_clash"] == [2, "--hai-di-lao-yue and --discarder cannot both be given"]
+    assert doors["batch"][0] == CLASH and doors["settle"][0] == CLASH and doors["api_clash"] == [400, CLASH]
+    assert doors["add_clash"] == [2, CLASH]
+
+
+def test_every_door_takes_it(doors: dict[str, Any]) -> None:
+    assert doors["score"][0] == 0 and "hai_di_lao_yue" in doors["score"][1]
+    assert doors["help"] == [True, True]
+    exit_code, n, messages, self_drawn = doors["waits"]
+    assert exit_code == 0 and n and messages == [SELF_DRAWN] and self_drawn
+    _, patterns, paid, bad = doors["batch"]
+    assert "hai_di_lao_yue" in patterns and len(paid) == 1 and bad == "bad_field"  # checked by its kind, like every declared field
+    assert "hai_di_lao_yue" in doors["settle"][1] and doors["settle"][2] is True
+    exit_code, self_draw, patterns, in_help = doors["add"]
+    assert exit_code == 0 and self_draw is True and "hai_di_lao_yue" in patterns and in_help
+    assert doors["api_score"][0] == 200 and "hai_di_lao_yue" in doors["api_score"][1]
+    assert doors["api_waits"] == [200, True]
+    offered = doors["api_variants"]
+    assert all(offered[name] == [] for name in offered if not name.startswith("wuhu")), offered
+    assert all(row[0]["implies"] == ["self_draw"] for name, row in offered.items() if name.startswith("wuhu"))
+    assert doors["documents"] == [True, True, True]
+
+
+def test_the_shipped_tree_has_no_such_flag() -> None:
+    from mahjong_calc.api import score_hand
+    from mahjong_calc.core.flags import by_name
+
+    assert "hai_di_lao_yue" not in by_name()
+    with pytest.raises(TypeError, match="hai_di_lao_yue"):
+        score_hand(HAND, hai_di_lao_yue=True)
+
+
+def test_the_recipe_is_what_this_test_took(tree: Tree) -> None:
+    edits, files = len(tree.edits), len(set(tree.edits))
+    doc = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    stated = re.search(r"- \*\*A win flag\*\* \((\d+) edits in (\d+) files", doc)
+    assert stated is not None and (int(stated.group(1)), int(stated.group(2))) == (edits, files) == (5, 4)
+    assert not tree.added
+    assert Path(tree.root / "mahjong_calc" / "record.schema.json").read_text(encoding="utf-8").count("hai_di_lao_yue") >= 1

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from mahjong_calc.api import score_hand
 from mahjong_calc.api.explain import explain
 from mahjong_calc.batch.evaluate import Defaults, configure, current_defaults, outcome
+from mahjong_calc.core import sets as set_codes
 from mahjong_calc.core import shapes as decompose
 from mahjong_calc.core import suits
 from mahjong_calc.core.batch_record import normalize
@@ -200,7 +201,6 @@ def test_integer_half_up_rounding_equals_decimal(n: int, factor: str) -> None:
     assert wuhu_kernel.round_half_up(n, exact.as_integer_ratio()) == round_half_up(n * exact)
 
 
-KINDS = {"pung": suits.PUNG_CODE, "chow": suits.CHOW_CODE}
 
 
 @pytest.mark.slow
@@ -212,7 +212,7 @@ def test_the_suit_tables_split_as_the_search_does(tiles: list[int]) -> None:
         counts[t] += 1
     if max(counts) > 4:
         return
-    wanted = tuple((pair, tuple(KINDS[kind] * 34 + first for kind, first in sets)) for pair, sets in decompose.splits(tuple(counts)))
+    wanted = tuple((pair, tuple(set_codes.of_name(kind, first) for kind, first in found)) for pair, found in decompose.splits(tuple(counts)))
     assert suits.split_codes(tuple(counts)) == wanted  # the set codes the Wuhu kernel reads
 
 

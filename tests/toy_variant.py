@@ -6,16 +6,19 @@ Everything a real variant needs, in the three places docs/architecture.md names
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mahjong_calc.core import sets
 from mahjong_calc.core.context import WinContext
 from mahjong_calc.core.errors import NotAWin
 from mahjong_calc.core.hand import Hand, Meld
 from mahjong_calc.core.result import ScoreResult
-from mahjong_calc.core.shapes import KONG_CODE, PUNG_CODE, Arrangement, arrangements, hand_counts
+from mahjong_calc.core.shapes import Arrangement, arrangements
+from mahjong_calc.rules.registry import VARIANTS
 from mahjong_calc.rules.ruleset import Variant
 from mahjong_calc.rules.schema import Label
 from mahjong_calc.variants.common import detectors as common
@@ -59,8 +62,8 @@ if TYPE_CHECKING:
 
 def pungs(r: SetsRead) -> int:
     """How many pungs (and, if the option says so, kongs): the toy's meaning of `dui_dui_hu`."""
-    kinds = (PUNG_CODE, KONG_CODE) if r.options.count_kongs_as_pungs else (PUNG_CODE,)
-    return sum(1 for code in r.sets if code // 34 in kinds)
+    kinds = (sets.PUNG, sets.KONG) if r.options.count_kongs_as_pungs else (sets.PUNG,)
+    return sum(1 for code in r.sets if sets.kind_of(code) in kinds)
 
 
 DETECTORS: Detectors = {"dui_dui_hu": pungs, "qing_yi_se": common.qing_yi_se}
@@ -77,7 +80,7 @@ def _read(arr: Arrangement, hand: Hand, ctx: WinContext, rs: ToyRuleset, counts:
 
 
 def score(hand: Hand, ctx: WinContext, rs: ToyRuleset) -> ScoreResult:
-    counts = hand_counts(hand)
+    counts = tuple(hand.held())
     readings = [_read(a, hand, ctx, rs, counts) for a in arrangements(hand)]
 
     def settle(best: Reading[Arrangement]) -> Settled:
@@ -108,3 +111,16 @@ def plan(melds: Sequence[Meld], ctx: WinContext, rs: ToyRuleset) -> Plan:
 # --- the one line in the table ----------------------------------------------------------
 
 TOY: Variant[Any, Any, Any] = Variant("toy", ToyNumbers, ToyOptions, ToyPattern, DETECTORS, score, plan=plan)
+
+
+@contextmanager
+def registered(variant: Variant[Any, Any, Any]) -> Iterator[Variant[Any, Any, Any]]:
+    """Make `variant` loadable for the length of a `with` block: an entry in the table of variants,
+    taken out again afterwards (a ruleset loaded meanwhile keeps its variant)."""
+    import pytest
+
+    if variant.name in VARIANTS:
+        raise ValueError(f"variant {variant.name!r} is already in the table")
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setitem(VARIANTS, variant.name, variant)
+        yield variant

@@ -1,32 +1,23 @@
-"""From strings to a ScoreResult: the one pipeline behind `mjcalc score` and `mjcalc batch`."""
+"""From strings to a ScoreResult: `score_hand`, the library's door into the one path (api/session.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from ..core import flags as flag_table
-from ..core.errors import InputError, MjcalcError
-from ..core.flags import Spelling, check_variant, in_field_words
-from ..core.hand import build_hand, make_context
+from ..core.flags import Spelling, check_variant
 from ..core.result import ScoreResult
-from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
-from .score import score
+from .session import ABSENT, DEFAULT, FLAG_NAMES, Session, resolve_ruleset
 
-
-def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
-    """`--variant` names a shipped ruleset; `--rules` a file. Not both."""
-    if variant is not None and rules is not None:
-        raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")
-    return load_ruleset(variant, rules, overrides)
+__all__ = ["Session", "checked_ruleset", "resolve_ruleset", "score_hand"]
 
 
 def checked_ruleset(variant: str | None, rules: str | Path | None, overrides: Sequence[str], flags: Mapping[str, Any],
                     spelling: Spelling) -> Ruleset[Any, Any, Any]:
     """The ruleset named (`resolve_ruleset`), whose variant uses every flag `flags` sets (else `flag_not_in_variant`):
-    how `score_hand`, `hand_waits` and `hand_advice` start."""
+    how `hand_waits` and `hand_advice` start."""
     ruleset = resolve_ruleset(variant, rules, overrides)
     check_variant(flags, ruleset.scorer, ruleset.name, spelling)
     return ruleset
@@ -42,59 +33,22 @@ def score_hand(
     melds: Sequence[str] = (),
     concealed_kongs: Sequence[str] = (),
     spelling: Spelling = "field",
-    # the win-situation keywords, one per declared flag (flags.win_flags(), in order; tests/test_flags.py
-    # checks them against the declaration, kind for kind)
-    self_draw: bool = False,
-    dealer: bool = False,
-    dealer_seat: str | None = None,
-    after_kong: bool = False,
-    robbing_kong: bool = False,
-    heavenly: bool = False,
-    earthly: bool = False,
-    discarder: str | None = None,
-    wild: str | None = None,
-    piao: int = 0,
-    opponent_pungs: Sequence[int] | str | None = None,
-    robbed_fan: int | None = None,
-    piao_by: str | None = None,
-    piao_count: int = 0,
-    **registered: Any,
+    session: Session | None = None,
+    **flags: Any,
 ) -> ScoreResult:
     """Parse a hand written in tile notation and score it; raises MjcalcError subclasses.
 
-    The keywords after `spelling` are the win-situation flags of `flags.win_flags()` (`registered`:
-    any that `flags.register_flag` added). One that the ruleset's variant does not use is
-    `flag_not_in_variant`. `spelling` says how messages name a flag: `piao` (field, the
-    default) or `--piao` (cli). A meld may name the seat that fed it (`555p@opposite`); then,
-    or with `piao_by`, the hand is also settled (liability: 包牌, 承包) and the result gains
-    `liability`.
+    `flags` are the win-situation flags, named as core/flags.py declares them (`self_draw=True`,
+    `discarder="next"`, `wild="3m"`, ...); any other keyword is a TypeError. One that the
+    ruleset's variant does not use is `flag_not_in_variant`. `spelling` says how messages name a
+    flag: `piao` (field, the default) or `--piao` (cli). A meld may name the seat that fed it
+    (`555p@opposite`); then, or with `piao_by`, the hand is also settled (liability: 包牌, 承包)
+    and the result gains `liability`. `session` keeps a run's caches (api/session.py).
     """
-    names = flag_table.by_name()
-    if registered and not all(name in names and names[name].role == "flag" for name in registered):
-        unknown = sorted(name for name in registered if name not in names or names[name].role != "flag")
-        raise TypeError(f"score_hand() got an unexpected keyword argument {unknown[0]!r}")
-    flags: dict[str, Any] = {
-        "self_draw": self_draw, "dealer": dealer, "dealer_seat": dealer_seat, "after_kong": after_kong, "robbing_kong": robbing_kong,
-        "heavenly": heavenly, "earthly": earthly, "discarder": discarder, "wild": wild, "piao": piao,
-        "opponent_pungs": opponent_pungs, "robbed_fan": robbed_fan, "piao_by": piao_by, "piao_count": piao_count, **registered,
-    }
-    ruleset = checked_ruleset(variant, rules, overrides, flags, spelling)
-    sourced = flags.get("piao_by") is not None or any("@" in m for m in (*melds, *concealed_kongs))  # the facts only a settler reads
-    try:
-        if sourced:
-            from .settle import split_meld_sources
+    if not flags.keys() <= _FLAG_SET:
+        raise TypeError(f"score_hand() got an unexpected keyword argument {sorted(flags.keys() - _FLAG_SET)[0]!r}")
+    values = tuple([flags.get(name, absent) for name, absent in zip(FLAG_NAMES, ABSENT)])
+    return (session or DEFAULT).score(hand, win, melds, concealed_kongs, values, variant, rules, overrides, spelling)
 
-            melds, sources = split_meld_sources(melds, concealed_kongs)
-        parsed = build_hand(hand, melds, concealed_kongs, win)
-        ctx = make_context(spelling=spelling, **flags)
-        result = score(parsed, ctx, ruleset)
-        if not sourced:
-            return result
-        from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
 
-        table = Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count)
-        return with_settlement(result, ctx, table, ruleset)
-    except MjcalcError as err:
-        if spelling == "cli":
-            raise
-        raise err.rewritten(in_field_words) from None
+_FLAG_SET: Final = frozenset(FLAG_NAMES)

@@ -16,7 +16,7 @@ from typing import Any
 from ..core.context import WinContext
 from ..core.errors import InputError, NotAWin, RuleRefused
 from ..core.flags import Spelling
-from ..core.hand import Hand, Meld, make_context, tiles_dict
+from ..core.hand import Meld, hand_of_tiles, make_context, tiles_dict
 from ..core.result import ScoreResult
 from ..core.tiles import NUM_TILES, parse_tiles, tile_str
 from ..core.words import N_
@@ -143,7 +143,7 @@ def advise_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, 
               seen: Sequence[int] = ()) -> Advice:
     """Every discard of `concealed` (14 − 3 per meld, the last tile the one drawn), best first."""
     check_advise_shape(concealed, melds, seen, ctx.wild)
-    hand = Hand(tuple(concealed), tuple(melds), concealed[-1])
+    hand = hand_of_tiles(concealed, tuple(melds), concealed[-1])
     check_tiles(hand, rs)
     on_draw = replace(ctx, self_draw=True, discarder=None)
     win: ScoreResult | None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core import sets
 from ..core.context import WinContext
 from ..core.errors import InputError
 from ..core.hand import Hand
@@ -34,8 +35,9 @@ def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
     """Reject tiles the variant does not use and chow melds where there are none."""
     tiles = ruleset.tiles
     allowed = tiles_in_variant(tiles)
-    for t in hand.all_tiles:
-        if t not in allowed:
+    held = hand.held()
+    for t in range(NUM_TILES):
+        if held[t] and t not in allowed:
             hint: Text | str = ""
             if tiles.honours == (7,):
                 hint = N_("; the only honour is 红中 (write 7z, C or 中)")
@@ -50,6 +52,6 @@ def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
 def score(hand: Hand, ctx: WinContext, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:
     """Score a winning hand under `ruleset`; raises NotAWin or InputError."""
     check_tiles(hand, ruleset)
-    if ctx.after_kong and not any(m.kind == "kong" for m in hand.melds):
+    if ctx.after_kong and not any([sets.is_kong(m.code) for m in hand.melds]):
         raise InputError("after_kong_without_kong", "--after-kong needs a kong among the melds (--meld 5555p or --concealed-kong)")
     return ruleset.variant.score(hand, ctx, ruleset)

@@ -18,12 +18,11 @@ on first use: `mjcalc score` without meld sources never needs them (start-up tim
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.context import WinContext
-    from ..core.result import ScoredWin, ScoreResult
+    from ..core.result import ScoreResult
     from ..core.seats import Position
     from ..rules.ruleset import Ruleset
     from ..variants.common.settlement import Liability, Settlement, Settler, Sourced, Table, options_of
@@ -40,7 +39,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def settle(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """Who pays what for a scored hand, given the facts of the table."""
     settler = ruleset.variant.settle
     if settler is None:
@@ -50,12 +49,15 @@ def settle(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[An
 
 
 def settlement_options(ruleset: Ruleset[Any, Any, Any]) -> Any:
-    """The typed settlement options of a ruleset (its variant's dataclass)."""
-    from ..variants.common.settlement import options_of
+    """The typed settlement options of a ruleset (its variant's dataclass), made once (kept on the ruleset)."""
+    made = ruleset.memo.get("settlement_options")
+    if made is None:
+        from ..variants.common.settlement import options_of
 
-    if ruleset.variant.settlement is None:
-        raise _no_settlement(ruleset)
-    return options_of(ruleset.variant.settlement, ruleset)
+        if ruleset.variant.settlement is None:
+            raise _no_settlement(ruleset)
+        made = ruleset.memo.keep("settlement_options", options_of(ruleset.variant.settlement, ruleset))
+    return made
 
 
 def _no_settlement(ruleset: Ruleset[Any, Any, Any]) -> Exception:
@@ -84,9 +86,13 @@ def split_meld_sources(melds: Sequence[str], concealed_kongs: Sequence[str] = ()
 
 def with_settlement(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> ScoreResult:
     """The result with the settled `payments` and a `liability` list (its JSON gains the key)."""
+    import json
+
+    from ..core.result import pays_of
+
     settled = settle(result, ctx, table, ruleset)
-    liability = [row.to_dict() for row in settled.liability]
-    return replace(result, payments=settled.payments, extra={**result.extra, "liability": liability})
+    liability = json.dumps([row.to_dict() for row in settled.liability], ensure_ascii=False)
+    return result.settled(pays_of(dict(settled.payments)), liability)
 
 
 __all__ = [

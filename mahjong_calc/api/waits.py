@@ -17,7 +17,7 @@ from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import InputError, MjcalcError, NotAWin
 from ..core.flags import Spelling
-from ..core.hand import Hand, Meld, make_context, parse_meld, tiles_dict
+from ..core.hand import Hand, Meld, hand_of_tiles, make_context, parse_meld, tiles_dict
 from ..core.result import ScoreResult
 from ..core.suits import waits as shape_waits
 from ..core.tiles import NUM_TILES, parse_tiles, tile_str
@@ -142,7 +142,7 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
     uses `ctx.discarder` (上家 when none is given), the self-draw clears it.
     """
     check_shape(concealed, melds)
-    check_tiles(Hand(tuple(concealed), tuple(melds), concealed[0]), rs)  # winds in Wuhu: say so once, with the hint
+    check_tiles(hand_of_tiles(concealed, tuple(melds), concealed[0]), rs)  # winds in Wuhu: say so once, with the hint
     tiles = rs.tiles
     held = [0] * NUM_TILES
     for t in concealed:
@@ -164,7 +164,7 @@ def waits_of(concealed: Sequence[int], melds: Sequence[Meld], ctx: WinContext, r
     for tile in range(NUM_TILES):
         if held[tile] >= 4 or not tile_in_variant(tile, tiles):
             continue
-        hand = Hand(tuple(concealed) + (tile,), tuple(melds), tile)
+        hand = hand_of_tiles(tuple(concealed) + (tile,), tuple(melds), tile)
         discard = _try(hand, on_discard, rs) if on_discard is not None else self_drawn
         wait = Wait(tile, 4 - held[tile], discard, _try(hand, on_draw, rs))
         if wait.wins:

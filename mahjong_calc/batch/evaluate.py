@@ -9,19 +9,19 @@ nesting too deep) is an `error` with code `internal_error`, so the run goes on.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Iterator, Mapping
+from functools import cache
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
-from ..api import resolve_ruleset, score_hand
-from ..api.row import score_row
+from ..api.session import FLAG_NAMES, Session, resolve_ruleset
 from ..compiled import kernel_compiled
-from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv, record_id, record_kinds, score_kwargs
+from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv, record_id, record_kinds
 from ..core.errors import InputError, MjcalcError, NotAWin
-from ..core.flags import derived, in_field_words, key_fields
+from ..core.flags import key_fields
 from ..core.language import language
+from ..core.memo import Memo
 from ..core.result import ScoreResult
 from ..present.errors import error_dict, error_where
 from ..rules.ruleset import Ruleset
@@ -30,7 +30,6 @@ from .items import CSV, JSON, LINES, OBJ, RECORD_LIMIT, RawRecord
 WIN: Final = "win"
 NOT_A_WIN: Final = "not_a_win"
 ERROR: Final = "error"
-CACHE_SIZE: Final = 8192
 CACHED_TEXT: Final = 4096  # characters of text in a record the cache may keep (8,192 of those at most); a larger one is scored afresh
 MESSAGE_LIMIT: Final = 200  # characters of an unforeseen exception's text kept in a message
 
@@ -84,26 +83,32 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
 
 
+def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) -> Outcome:
+    """`error_outcome` of what a record raised, made once per distinct message where nothing but the
+    error's class, code and message shape its row (no place in a text, no context): by its msgid
+    and its parameters, each with its type (0 and False are equal, but written apart)."""
+    if err.position is not None or err.source is not None or err.winner is not None or err.context:
+        return error_outcome(err, variant)._replace(compiled=compiled)
+    text = err.text
+    key = ("error_row", type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]),
+           err.rewrites, variant, compiled, language())
+    try:
+        made: Outcome | None = _rows.get(key)
+    except TypeError:  # a parameter that cannot be hashed: worded afresh
+        return error_outcome(err, variant)._replace(compiled=compiled)
+    if made is None:
+        made = _rows.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
+    return made
+
+
 def _win_outcome(result: ScoreResult, compiled: bool) -> Outcome:
     try:
         body = result.to_json()[1:].encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate somewhere: JSON escapes keep it valid UTF-8
         body = _dumps(result.to_dict())
-    pays = result.payments
-    return Outcome(
-        WIN, body, result.variant, result.value, result.total,
-        (pays["next"], pays["opposite"], pays["previous"]), tuple(result.patterns), compiled=compiled,
-    )
-
-
-@lru_cache(maxsize=64)
-def _compiled(variant: str | None, defaults: Defaults) -> bool:
-    """Whether a record of `variant` is scored by a compiled kernel (asked once per variant, not per record)."""
-    try:
-        rs = resolve_ruleset(variant, defaults.rules if variant is None else None, defaults.overrides)
-    except MjcalcError:
-        return False
-    return kernel_compiled(rs.scorer)
+    a, b, c = result.pays
+    # tuple.__new__ with every field: a NamedTuple's own __new__ is Python code, and this is once a record
+    return _new_outcome(Outcome, (WIN, body, result.variant, result.value, a + b + c, result.pays, result.patterns, "", "", compiled, "", None))
 
 
 class Defaults(NamedTuple):
@@ -123,160 +128,106 @@ class Defaults(NamedTuple):
 
 _defaults = Defaults()
 _keep = False
+_session = Session()  # the run's caches: made afresh when --rules or --set change
+_rows = Memo()  # its records' outcomes, likewise
 
 
 def configure(defaults: Defaults) -> None:
     """Set the batch-wide `--rules`/`--set` (in the parent before workers start, and in each worker)."""
-    global _defaults, _keep
+    global _defaults, _keep, _session, _rows
     _keep = defaults.extra_fields == "keep"
     if defaults != _defaults:
         _defaults = defaults
-        _outcome.cache_clear()
-        _compiled.cache_clear()
-        _refusal.cache_clear()
-        _answers.clear()
-        _answered_errors.clear()
-        _lean_rulesets.clear()
+        _session, _rows = Session(), Memo()
 
 
 def current_defaults() -> Defaults:
     return _defaults
 
 
-_lean_rulesets: Final[dict[str | None, Ruleset[Any, Any, Any] | None]] = {}  # variant -> its ruleset under the batch's --set
+class MemoInfo(NamedTuple):
+    """How the memo of outcomes has served: answers found in it, answers worked out, entries held."""
+
+    hits: int
+    misses: int
+    currsize: int
 
 
-def _lean_ruleset(variant: str | None, defaults: Defaults) -> Ruleset[Any, Any, Any] | None:
-    """The ruleset the lean path scores a record of `variant` under: shipped rulesets only (a
-    --rules file is read by the full path), found once per variant; None: the full path answers."""
-    if variant in _lean_rulesets:
-        return _lean_rulesets[variant]
-    rs: Ruleset[Any, Any, Any] | None = None
-    if variant is not None or defaults.rules is None:
-        try:
-            rs = resolve_ruleset(variant, None, defaults.overrides)
-        except MjcalcError:
-            rs = None
-    _lean_rulesets[variant] = rs
-    return rs
+_asked = [0, 0]  # outcomes found in the memo, and worked out
 
 
 def outcome(key: Key) -> Outcome:
     """Score a normalized record, in the language chosen now (its messages and details are worded
     in it); memoised, since batches repeat hands. Never raises."""
-    return _outcome(key, language())
+    memo_key = (key, language())
+    made: Outcome | None = _rows.get(memo_key)
+    if made is None:
+        _asked[1] += 1
+        return _rows.keep(memo_key, fresh_outcome(key))  # type: ignore[no-any-return]
+    _asked[0] += 1
+    return made
 
 
 def clear_outcomes() -> None:
     """Forget every memoised outcome."""
-    _outcome.cache_clear()
+    _rows.clear()
 
 
-def outcome_cache_info() -> Any:
-    """The memo's `functools` cache info (hits, misses, currsize)."""
-    return _outcome.cache_info()
+def outcome_cache_info() -> MemoInfo:
+    """How the memo of outcomes has served (as functools' cache_info)."""
+    return MemoInfo(_asked[0], _asked[1], len(_rows))
+
+
+def _ruleset(variant: str | None) -> Ruleset[Any, Any, Any]:
+    """The ruleset a record of `variant` scores under (the batch's --rules without one; its --set for
+    all), and whether its kernel is compiled: found once per variant (raises what resolving raises)."""
+    key = ("ruleset", variant)
+    made: tuple[Ruleset[Any, Any, Any], bool] | None = _session.kept.get(key)
+    if made is None:
+        rs = resolve_ruleset(variant, _defaults.rules if variant is None else None, _defaults.overrides)
+        made = _session.kept.keep(key, (rs, kernel_compiled(rs.scorer)))
+    return made[0]
+
+
+def _compiled(variant: str | None) -> bool:
+    """Whether a record of `variant` is scored by a compiled kernel (asked once per variant, not per record)."""
+    try:
+        _ruleset(variant)
+    except MjcalcError:
+        return False
+    found: tuple[Ruleset[Any, Any, Any], bool] = _session.kept.get(("ruleset", variant))
+    return found[1]
+
+
+_KEY: Final = {name: i for i, name in enumerate(key_fields())}
+_HAND, _WIN, _MELDS, _KONGS = _KEY["hand"], _KEY["win"], _KEY["melds"], _KEY["concealed_kongs"]
+_FLAGS: Final = itemgetter(*[_KEY[name] for name in FLAG_NAMES])  # a record key's win flags, in FLAG_NAMES' order
 
 
 def fresh_outcome(key: Key) -> Outcome:
-    """`outcome(key)` worked out again, neither read from the memo nor kept in it."""
-    return _outcome.__wrapped__(key, language())
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _outcome(key: Key, lang: str | None) -> Outcome:
-    """`outcome(key)` worded in `lang`, the language chosen when it is called (the texts inside read
-    it themselves: `lang` is here to key the memo).
-
-    The lean path (api/row.py) answers the records it covers, byte for byte as the full path
-    would; every other record, and every error, takes the full path (score_hand).
-    Under `--rules`/`--set`: the record's own variant, else the rules file; overrides for all.
-    """
-    defaults = _defaults
-    variant = key[0]
-    rs = _lean_ruleset(variant, defaults)
-    if rs is not None:
-        try:
-            row = score_row(key, rs)
-        except Exception:  # the full path answers, and words any failure
-            row = None
-        if type(row) is tuple:
-            # tuple.__new__ with every field: a NamedTuple's own __new__ is Python code, and this is once a record
-            return _new_outcome(Outcome, (WIN, row[0], row[1], row[2], row[3], row[4], row[5], "", "", _compiled(variant, defaults), "", None))
-        if isinstance(row, MjcalcError):
-            return _answered(row, variant)
-    return full_outcome(key)
-
-
-def _answered(err: MjcalcError, variant: str | None) -> Outcome:
-    """The row of what a variant's row scorer answered without raising it: a refusal (NotAWin), or
-    its own check, as score_hand raises it in field words. Where nothing but its class, code and
-    message can shape the row (no position, context or rewrite), it is made once per distinct
-    message (and language), without rendering it again: a message by its msgid and parameters,
-    each with its type (0 and False are equal, but are written apart)."""
-    lang = language()
-    seen = _answered_errors.get(id(err))
-    if seen is not None and seen[0] is err and seen[1] == variant and seen[2] == lang:
-        return seen[3]
-    if err.position is None and err.source is None and err.winner is None and not err.context and not err.rewrites:
-        text = err.text
-        key = (type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]), variant, lang)
-        try:
-            known = _answers.get(key)
-        except TypeError:  # a parameter that cannot be hashed: worded afresh
-            return _answer(err, variant)
-        if known is None:
-            if len(_answers) >= 1024:
-                _answers.clear()
-            known = _answers[key] = _answer(err, variant)
-        if len(_answered_errors) >= 1024:
-            _answered_errors.clear()
-        _answered_errors[id(err)] = (err, variant, lang, known)  # the error kept, so that its id is not reused
-        return known
-    return _answer(err, variant)
-
-
-def _answer(err: MjcalcError, variant: str | None) -> Outcome:
-    if isinstance(err, NotAWin):
-        return _refusal(err.code, err.message, variant)
-    return error_outcome(err.rewritten(in_field_words), variant or "wuhu315")
-
-
-_answers: Final[dict[tuple[Any, ...], Outcome]] = {}
-# A row scorer's shared refusal (the same instance for the same refusal), found by identity:
-# id -> (the error, variant, language, its row)
-_answered_errors: Final[dict[int, tuple[MjcalcError, str | None, str | None, Outcome]]] = {}
-
-
-@lru_cache(maxsize=1024)
-def _refusal(code: str, message: str, variant: str | None) -> Outcome:
-    """The row of a hand that does not win, as the full path words it: one per distinct refusal."""
-    return error_outcome(NotAWin(code, in_field_words(message)), variant or "wuhu315")._replace(compiled=_compiled(variant, _defaults))
-
-
-def full_outcome(key: Key) -> Outcome:
-    """`outcome(key)` by the full path: score_hand's ScoreResult, its JSON. Never raises."""
-    defaults = _defaults
+    """`outcome(key)` worked out, neither read from the memo nor kept in it: the record scored on the
+    one path (api/session.py) under the batch's `--rules`/`--set` (the record's own variant, else the
+    rules file; overrides for all). Never raises."""
     variant = key[0]
     shown = variant or "wuhu315"
     try:
-        kwargs = score_kwargs(key)
-        if not defaults.plain:
-            if variant is None and defaults.rules is not None:
-                kwargs["rules"] = defaults.rules
-                shown = resolve_ruleset(None, defaults.rules, defaults.overrides).name
-            result = score_hand(**kwargs, overrides=defaults.overrides)
-        else:
-            result = score_hand(**kwargs)
-        return _win_outcome(result, _compiled(variant, defaults))
+        rs = _ruleset(variant)
+        if variant is None:
+            shown = rs.name
+        result = _session.score_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
+        return _win_outcome(result, _compiled(variant))
     except NotAWin as err:  # the kernel answered this one too
-        return error_outcome(err, shown)._replace(compiled=_compiled(variant, defaults))
+        return _error_row(err, shown, _compiled(variant))
     except MjcalcError as err:
-        return error_outcome(err, shown)
+        return _error_row(err, shown)
     except Exception as exc:
         return error_outcome(internal_error(exc), shown)
 
 
-@derived
+full_outcome = fresh_outcome  # there is one path: the name tests and recipes used for it
+
+
+@cache
 def _text_fields() -> tuple[itemgetter[Any], itemgetter[Any]]:
     """What takes a record key's strings, and its lists of strings (0: a tuple, even of one)."""
     kinds = record_kinds()
@@ -293,14 +244,12 @@ def key_text(key: Key) -> int:
 
 
 def scored(key: Key, text: int) -> Outcome:
-    """`outcome(key)`, through the cache only for a record of at most CACHED_TEXT characters
+    """`outcome(key)`, through the memo only for a record of at most CACHED_TEXT characters
     (`text`), so that large records never pile up in it."""
-    return _outcome(key, language()) if text <= CACHED_TEXT else fresh_outcome(key)
+    return outcome(key) if text <= CACHED_TEXT else fresh_outcome(key)
 
 
-# The C scanner json.loads and raw_decode call (an attribute a JSONDecoder sets on itself), called
-# directly: raw_decode is a Python frame around it, a third of what a short record's parse costs.
-_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = vars(json.JSONDecoder())["scan_once"]
+_DECODE: Final = json.JSONDecoder().raw_decode  # one value from the start of a text, and where it ends
 
 
 def loads(payload: bytes) -> Any:
@@ -314,8 +263,8 @@ def loads(payload: bytes) -> Any:
     try:
         try:
             text = payload.decode("utf-8")
-            value, end = _SCAN(text, 0)
-        except (ValueError, StopIteration):  # UnicodeDecodeError is a ValueError; StopIteration: no value at 0
+            value, end = _DECODE(text)
+        except ValueError:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             return json.loads(payload)
         if end != len(text) and text[end:].strip(" \t\r\n"):
             return json.loads(payload)

@@ -23,12 +23,13 @@ _ORPHAN = ("bad_yaml", f"not valid YAML: a line in no list item (more than {RECO
 _ANOTHER = ("bad_yaml", "a YAML batch is one document; found another")
 
 
-def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
-    """Nodes plus scalar characters of `node` with every alias expanded (shared nodes memoised)."""
-    known = memo.get(id(node))
+def _weight(node: Any, memo: dict[Any, int], limit: int) -> int:
+    """Nodes plus scalar characters of `node` with every alias expanded (shared nodes memoised: a
+    node is found by its identity, its type's own hash)."""
+    known = memo.get(node)
     if known is not None:
         return known
-    memo[id(node)] = limit + 1  # until it is weighed: a node inside itself (`&a [*a]`) never ends
+    memo[node] = limit + 1  # until it is weighed: a node inside itself (`&a [*a]`) never ends
     if isinstance(node.value, str):
         total = 1 + len(node.value)
     else:
@@ -40,19 +41,19 @@ def _weight(node: Any, memo: dict[int, int], limit: int) -> int:
                     break
             if total > limit:
                 break
-    memo[id(node)] = total
+    memo[node] = total
     return total
 
 
 def _loader_class() -> Any:
     import yaml
 
-    from ..rules.loader import _construct_mapping
+    from ..rules.loader import construct_mapping
 
     class Loader(yaml.SafeLoader):
         """Pure-Python SafeLoader (its marks can start at any line: an item's are the file's); duplicate keys are errors."""
 
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     refuse_unreadable_scalars(Loader)
     return Loader
 

@@ -120,12 +120,12 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
 class FlagCommand:
     """A command whose parameters are made: `FlagCommand(run, parameters)` is `run` (taking **params)
     as Typer sees a function with the signature `parameters()` gives, made when Typer reads it (once,
-    and again after the declaration changes), so that a flag declared later (`register_flag`) is among
+    and kept), so that a flag of the declaration is among
     them (and a game-file command's shared options, `reads_game_files`). Nothing is rewritten on import."""
 
     def __init__(self, run: Callable[..., None], parameters: Callable[[], inspect.Signature]) -> None:
         self._run = run
-        self._parameters = flag_table.derived(parameters)
+        self._parameters = functools.cache(parameters)
         self.__name__ = run.__name__
         self.__qualname__ = run.__qualname__
         self.__module__ = run.__module__

@@ -21,7 +21,7 @@ from .words import N_, Text
 
 
 class _Fields:
-    """What a record's checks read of the declared fields (flags.fields()), made by `_fields()`."""
+    """What a record's checks read of the declared fields (flags.fields()), made once: `_FIELD_TABLE`."""
 
     def __init__(self) -> None:
         # field -> kind. Kinds: str, bool, int, list (of strings), pungs (3 counts), id.
@@ -33,12 +33,12 @@ class _Fields:
         self.empty_key: list[Any] = [by_name[name].default for name in self.names]  # every field absent
 
 
-_fields: Final[flag_table.Derived[_Fields]] = flag_table.derived(_Fields)
+_FIELD_TABLE: Final = _Fields()
 
 
 def record_kinds() -> dict[str, str]:
     """Each field a batch record may give, and its kind: str, bool, int, list (of strings), pungs (3 counts), id."""
-    return _fields().kinds
+    return _FIELD_TABLE.kinds
 
 
 _KIND_TEXT: Final = {
@@ -127,7 +127,7 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     """
     if type(raw) is not dict and not isinstance(raw, Mapping):  # the ABC check is slow; most are dicts
         raise InputError("bad_record", "a record must be a mapping of fields, not {type}", type=type(raw).__name__)
-    table = _fields()
+    table = _FIELD_TABLE
     kinds, index = table.kinds, table.index
     values = table.empty_key.copy()
     rid: RecordId = None
@@ -168,7 +168,7 @@ def _finish(values: list[Any], hand: int) -> Key:
     return tuple(values)
 
 
-def _cell(name: str, kind: str, text: str) -> Any:
+def cell(name: str, kind: str, text: str) -> Any:
     """Decode one CSV cell (already known to be non-empty)."""
     if kind == "bool":
         low = text.strip().lower()
@@ -197,7 +197,7 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     Booleans are true/false/1/0 (any case); `melds` and `concealed_kongs` hold
     melds separated by spaces; `opponent_pungs` is written 2,0,1.
     """
-    table = _fields()
+    table = _FIELD_TABLE
     kinds, index = table.kinds, table.index
     values = table.empty_key.copy()
     rid: RecordId = None
@@ -211,14 +211,14 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
         if kind == "id":
             rid = text
         else:
-            values[index[name]] = _cell(name, kind, text)
+            values[index[name]] = cell(name, kind, text)
     return _finish(values, table.hand), rid
 
 
 def score_kwargs(key: Key) -> dict[str, Any]:
     """Keyword arguments for `score_hand` from a record key: the fields it gives (an absent
     one is its default in `score_hand` too, so leaving it out changes nothing and is faster)."""
-    table = _fields()
+    table = _FIELD_TABLE
     return {name: value for name, value, absent in zip(table.names, key, table.empty_key) if value is not absent and value != absent}
 
 

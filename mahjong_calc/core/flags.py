@@ -17,19 +17,16 @@ bounds, and which variants (by the ruleset's `scorer:`) accept it. From it come:
 To add a flag: add a `Field` here (with the variants that read it) and the fact to
 `hand.WinContext`, read it in a detector of those variants, then run
 `python -m mahjong_calc.generate` (record.schema.json, game.schema.json, docs/cli.md).
-`register_flag` adds a declared flag for the length of a `with` block (tests/test_toy_flag.py);
-what a module derives from the declaration is a `derived` function, made again after a change,
-so nothing needs telling.
+The table is frozen at import: what other modules derive from it, they derive once.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any, Final, Generic, Literal, TypeVar
+from typing import Any, Final, Literal
 
 from .errors import InputError, shown
 from .words import N_, Text
@@ -228,125 +225,48 @@ _CLASHES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (  # read through cla
 # theirs (Pujiang, seed 002: 只能自摸). Messages about how a win was won follow from it.
 SELF_DRAW_ONLY: Final[tuple[str, ...]] = ("pujiang",)
 
-class _Declaration:
-    """The fields and clashes declared now: the shipped ones, and what `register_flag` or
-    `also_for` adds for the length of a `with` block. `version` counts the changes; every
-    value `derived` from the declaration is cached on it."""
-
-    def __init__(self, fields: tuple[Field, ...], clashes: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
-        self.fields = fields
-        self.clashes = clashes
-        self.version = 0
-
-    def change(self, fields: tuple[Field, ...], clashes: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
-        self.fields, self.clashes = fields, clashes
-        self.version += 1
-
-
-_NOW: Final = _Declaration(_FIELDS, _CLASHES)
-T = TypeVar("T")
-
-
-class Derived(Generic[T]):
-    """A value made from the declaration by `build`: made when first asked for, and made again
-    when asked for after the declaration changed. `@derived def tables() -> Tables: ...`, then
-    `tables()` wherever the value is read (no module keeps a copy of its own)."""
-
-    def __init__(self, build: Callable[[], T]) -> None:
-        self._build = build
-        self._made: tuple[int, T] | None = None
-
-    def __call__(self) -> T:
-        made = self._made
-        version = _NOW.version
-        if made is None or made[0] != version:
-            made = self._made = (version, self._build())
-        return made[1]
-
-
-derived = Derived
-
-
 def fields() -> tuple[Field, ...]:
     """Every declared field, in table order."""
-    return _NOW.fields
+    return _FIELDS
 
 
 def clashes() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The declared clashes, in the order they are checked."""
-    return _NOW.clashes
+    return _CLASHES
 
 
-@derived
+_BY_NAME: Final[dict[str, Field]] = {f.name: f for f in _FIELDS}
+_KEY_FIELDS: Final[tuple[str, ...]] = tuple(f.name for f in _FIELDS if f.role != "id" and f.in_record)
+_WIN_FLAGS: Final[tuple[Field, ...]] = tuple(f for f in _FIELDS if f.role == "flag")
+
+
 def by_name() -> dict[str, Field]:
     """Each declared field by its name."""
-    return {f.name: f for f in _NOW.fields}
+    return _BY_NAME
 
 
-@derived
 def key_fields() -> tuple[str, ...]:
     """A batch record key's fields, in order."""
-    return tuple(f.name for f in _NOW.fields if f.role != "id" and f.in_record)
+    return _KEY_FIELDS
 
 
-@derived
 def win_flags() -> tuple[Field, ...]:
     """The fields that are WinContext facts."""
-    return tuple(f for f in _NOW.fields if f.role == "flag")
+    return _WIN_FLAGS
 
 
-@derived
 def _spellings() -> tuple[dict[str, str], re.Pattern[str], dict[str, str], re.Pattern[str]]:
     """How a message spells each field as the CLI does: the long options, then `-k`, `-m`, ... and HAND."""
-    declared = _NOW.fields
-    long_names = {f.cli[0]: f.name for f in declared if f.cli and f.cli[0].startswith("--")}
+    long_names = {f.cli[0]: f.name for f in _FIELDS if f.cli and f.cli[0].startswith("--")}
     # longest first, so that --dealer-seat is never read as --dealer
     long_flag = re.compile("(?:" + "|".join(re.escape(s) for s in sorted(long_names, key=len, reverse=True)) + r")(?![\w-])")
     # never inside a word or a tile
-    short_names = {spelling: f.name for f in declared for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
+    short_names = {spelling: f.name for f in _FIELDS for spelling in f.cli if spelling == "HAND" or not spelling.startswith("--")}
     short_flag = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(s) for s in short_names) + r")(?![\w-])")
     return long_names, long_flag, short_names, short_flag
 
 
-@contextmanager
-def register_flag(field: Field, clashes: Iterable[tuple[str, tuple[str, ...]]] = ()) -> Iterator[Field]:
-    """Declare `field` (after the others) for the length of a `with` block (tests, experiments):
-    every value derived from the declaration follows it, and is as it was afterwards."""
-    if field.name in by_name():
-        raise ValueError(f"field {field.name!r} is already declared")
-    saved = _NOW.fields, _NOW.clashes
-    _NOW.change((*saved[0], field), (*saved[1], *clashes))
-    try:
-        yield field
-    finally:
-        _NOW.change(*saved)
-
-
-@contextmanager
-def also_for(scorer: str, names: Iterable[str]) -> Iterator[None]:
-    """Let a variant (by its `scorer:`) take the declared fields `names` too, for the length of a
-    `with` block (tests of a new variant): what its name added to each Field's `variants=` (or,
-    for a table field every variant takes, `settled_by=`) does in the tree."""
-    wanted = set(names)
-    unknown = wanted - {f.name for f in _NOW.fields}
-    if unknown:
-        raise ValueError(f"no declared field {sorted(unknown)[0]!r}")
-    saved = _NOW.fields, _NOW.clashes
-
-    def widened(f: Field) -> Field:
-        if f.name not in wanted:
-            return f
-        if f.variants is not None:
-            return replace(f, variants=(*f.variants, scorer))
-        if f.settled_by is not None:
-            return replace(f, settled_by=(*f.settled_by, scorer))
-        raise ValueError(f"{f.name!r} is taken by every variant already")
-
-    _NOW.change(tuple(widened(f) for f in saved[0]), saved[1])
-    try:
-        yield
-    finally:
-        _NOW.change(*saved)
+_SPELLINGS: Final = _spellings()
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -398,7 +318,7 @@ def in_field_words(message: str) -> str:
     The scorers name flags as the CLI spells them; a batch record has fields, so its
     error rows say `discarder`, not `--discarder`.
     """
-    long_names, long_flag, short_names, short_flag = _spellings()
+    long_names, long_flag, short_names, short_flag = _SPELLINGS
     message = long_flag.sub(lambda m: long_names[m.group(0)], message)
     return short_flag.sub(lambda m: short_names[m.group(0)], message)
 

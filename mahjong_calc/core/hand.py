@@ -1,52 +1,95 @@
-"""The facts of a win: the tiles (Hand), and how it was won (WinContext, in context.py) checked.
+"""The facts of a win, checked: the tiles (`read_hand`, the one reader of a hand's text, to a
+Hand of counts and set codes) and how it was won (`make_context`, to a WinContext).
 
-Plain typed Python that mypyc compiles where it can (compiled.MODULES); WinContext stays in
-its own module, because reading a registered flag as an attribute needs `__getattr__`.
+Plain typed Python that mypyc compiles (compiled.MODULES).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, final
 
 from . import flags as flag_table
+from . import sets
 from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
-from .tiles import NUM_TILES, format_tiles, is_honour, parse_tile, parse_tiles, tile_str
+from .tiles import MAX_INPUT, NUM_TILES, format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 from .words import N_, Text
 
 MeldKind = Literal["pung", "kong", "chow"]
 
 
+@final
 @dataclass(frozen=True)
 class Meld:
-    """A declared set: exposed pung/kong/chow, or a concealed kong."""
+    """A declared set: an exposed pung, kong or chow, or a concealed kong, by its set code (core/sets.py)."""
 
-    kind: MeldKind
-    tiles: tuple[int, ...]
+    code: int
     concealed: bool = False
 
     @property
+    def kind(self) -> MeldKind:
+        return sets.kind_name(self.code)
+
+    @property
     def first(self) -> int:
-        return self.tiles[0]
+        return self.code % 34
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return sets.tiles_of(self.code)
 
     def notation(self) -> str:
-        return format_tiles(self.tiles)
+        return format_tiles(sets.tiles_of(self.code))
 
 
+# Every meld there can be, made once: [code] exposed, [N_CODES + code] concealed (a kong only is ever read so)
+_MELDS: Final[tuple[Meld, ...]] = tuple(Meld(code, concealed) for concealed in (False, True) for code in range(sets.N_CODES))
+
+
+def meld_of(code: int, concealed: bool = False) -> Meld:
+    """The (shared, immutable) Meld of a set code."""
+    return _MELDS[code + sets.N_CODES if concealed else code]
+
+
+@final
 @dataclass(frozen=True)
 class Hand:
-    """Concealed tiles (winning tile included), declared melds and the winning tile."""
+    """Concealed tiles (winning tile included) as 34 counts, declared melds and the winning tile."""
 
-    concealed: tuple[int, ...]
+    counts: tuple[int, ...]
     melds: tuple[Meld, ...]
     win_tile: int
 
     @property
+    def concealed(self) -> tuple[int, ...]:
+        """The concealed tiles, lowest first."""
+        counts = self.counts
+        return tuple([t for t in range(NUM_TILES) for _ in range(counts[t])])
+
+    @property
+    def codes(self) -> tuple[int, ...]:
+        """Each meld's set code, in the order declared."""
+        return tuple([m.code for m in self.melds])
+
+    @property
+    def kongs_concealed(self) -> tuple[bool, ...]:
+        """Which melds are concealed kongs, in the order declared."""
+        return tuple([m.concealed for m in self.melds])
+
+    @property
     def all_tiles(self) -> tuple[int, ...]:
-        return self.concealed + tuple(t for m in self.melds for t in m.tiles)
+        return self.concealed + tuple([t for m in self.melds for t in sets.tiles_of(m.code)])
+
+    def held(self) -> list[int]:
+        """Counts of every tile the player holds, melds included (a kong counts 4)."""
+        held = list(self.counts)
+        for m in self.melds:
+            for t in sets.tiles_of(m.code):
+                held[t] += 1
+        return held
 
     def to_dict(self) -> dict[str, object]:
         out = tiles_dict(self.concealed, self.melds)
@@ -54,9 +97,12 @@ class Hand:
         return out
 
 
-def hand_of_counts(counts: Sequence[int], melds: tuple[Meld, ...], win: int) -> Hand:
-    """The Hand whose concealed tiles (the winning tile among them) are these 34 counts, lowest first."""
-    return Hand(tuple([t for t in range(NUM_TILES) for _ in range(counts[t])]), melds, win)
+def hand_of_tiles(concealed: Sequence[int], melds: tuple[Meld, ...], win: int) -> Hand:
+    """The Hand of these concealed tiles (the winning tile among them), in any order."""
+    counts = [0] * NUM_TILES
+    for t in concealed:
+        counts[t] += 1
+    return Hand(tuple(counts), melds, win)
 
 
 def tiles_dict(concealed: Sequence[int], melds: Sequence[Meld]) -> dict[str, object]:
@@ -67,26 +113,151 @@ def tiles_dict(concealed: Sequence[int], melds: Sequence[Meld]) -> dict[str, obj
     }
 
 
-_FACTS: Final[frozenset[str]] = frozenset(f for f in WinContext.__dataclass_fields__ if f != "registered")
-
-
-
 def parse_meld(text: str, concealed: bool = False) -> Meld:
     """'555p' pung, '5555p' kong, '123m' chow; a concealed meld must be a kong."""
+    code = _plain_meld(text)
+    if code >= 0 and (not concealed or sets.is_kong(code)):
+        return meld_of(code, concealed)
     flag = "--concealed-kong" if concealed else "--meld"
     tiles = sorted(parse_tiles(text))
     if len(tiles) == 4 and len(set(tiles)) == 1:
-        return Meld("kong", tuple(tiles), concealed)
+        return meld_of(sets.kong(tiles[0]), concealed)
     if not concealed and len(tiles) == 3:
         if len(set(tiles)) == 1:
-            return Meld("pung", tuple(tiles))
+            return meld_of(sets.pung(tiles[0]))
         a, b, c = tiles
         if not is_honour(a) and a // 9 == c // 9 and b == a + 1 and c == a + 2:
-            return Meld("chow", tuple(tiles))
+            return meld_of(sets.chow(a))
     if not concealed and len(tiles) == 3 and all(is_honour(t) for t in tiles):
         raise InputError("bad_meld", "{flag} {meld}: honours cannot form a chow (吃); only pungs and kongs", flag=flag, meld=shown(text))
     shape = N_("four identical tiles") if concealed else N_("a pung (555p), a kong (5555p) or a chow (123m)")
     raise InputError("bad_meld", "{flag} {meld} is not {shape}", flag=flag, meld=shown(text), shape=shape)
+
+
+def _plain_meld(text: str) -> int:
+    """The set code of a meld written as plain ASCII digits and one suit letter in sorted order
+    (`555p`, `5555p`, `123m`), or -1 for any other text (parse_meld reads it with parse_tiles)."""
+    n = len(text)
+    if n != 4 and n != 5:
+        return -1
+    base = _BASE_OF[ord(text[-1])] if ord(text[-1]) < 128 else -1
+    if base < 0:
+        return -1
+    a, b, c = ord(text[0]) - 49, ord(text[1]) - 49, ord(text[2]) - 49
+    top = 6 if base == 27 else 8
+    if not (0 <= a <= top and 0 <= b <= top and 0 <= c <= top):
+        return -1
+    if n == 5:
+        return sets.kong(base + a) if a == b == c == ord(text[3]) - 49 else -1
+    if a == b == c:
+        return sets.pung(base + a)
+    if base < 27 and b == a + 1 and c == a + 2:
+        return sets.chow(base + a)
+    return -1
+
+
+def _suit_base(letter: int) -> int:
+    """The first tile of the suit a letter's code names (m p s z), -1 for any other character."""
+    if letter == 109:  # m
+        return 0
+    if letter == 112:  # p
+        return 9
+    if letter == 115:  # s
+        return 18
+    if letter == 122:  # z
+        return 27
+    return -1
+
+
+_BASE_OF: Final[tuple[int, ...]] = tuple([_suit_base(code) for code in range(128)])  # _suit_base of each ASCII code
+
+
+def _plain_counts(text: str, counts: list[int]) -> int:
+    """Add the tiles of `text` to `counts` and give how many; -1 (counts then spoiled) unless `text`
+    is plain mpsz: runs of digits 1-9, each ended by m, p or s (1-7 for z), at most MAX_INPUT
+    characters, one tile at least, at most four of each. Read from the end, so that a digit's suit
+    is known when it is read: each character once. Its last tile is then `_last_tile`."""
+    if len(text) > MAX_INPUT or not text.isascii():
+        return -1
+    base = -1  # the suit of the digits now read (-1: no letter yet, so a digit here ends the text)
+    tiles = 0
+    mark = 0  # the tiles read when that letter was
+    for code in reversed(text.encode()):
+        if 49 <= code <= 57:  # 1-9
+            if base < 0 or (base == 27 and code > 55):  # a digit with no letter after it, or 8z, 9z
+                return -1
+            tile = base + code - 49
+            count = counts[tile] + 1
+            if count > 4:
+                return -1
+            counts[tile] = count
+            tiles += 1
+            continue
+        if base >= 0 and tiles == mark:  # a letter right before another: a run with no digit
+            return -1
+        base = _BASE_OF[code]
+        if base < 0:
+            return -1
+        mark = tiles
+    return tiles if tiles > mark else -1  # the text begins with a digit
+
+
+def _last_tile(text: str) -> int:
+    """The last tile of a text `_plain_counts` has read: its last digit, in its last letter's suit."""
+    return _suit_base(ord(text[-1])) + ord(text[-2]) - 49
+
+
+def read_hand(text: str, melds: Sequence[str] = (), concealed_kongs: Sequence[str] = (), win: str | None = None) -> Hand:
+    """The one reader: a hand's text, its melds and its winning tile to a Hand, with the checks
+    every variant shares (14 tiles, kongs counting 3; at most 4 copies; the winning tile held).
+
+    Plain mpsz is read in one pass; any other spelling (汉字, letters, spaces), and every error,
+    by tiles.parse_tiles, which says where the problem is."""
+    counts = [0] * NUM_TILES
+    n = _plain_counts(text, counts)
+    if n < 0:
+        return _read_spelled(text, melds, concealed_kongs, win)
+    made = tuple([parse_meld(m) for m in melds] + [parse_meld(k, True) for k in concealed_kongs])
+    if n != 14 - 3 * len(made):
+        return _read_spelled(text, melds, concealed_kongs, win)
+    if win is None:
+        win_tile = _last_tile(text)
+    else:
+        win_tile = parse_tile(win)
+        if not counts[win_tile]:
+            return _read_spelled(text, melds, concealed_kongs, win)
+    if made:
+        held = counts.copy()
+        for m in made:
+            for t in sets.tiles_of(m.code):
+                held[t] += 1
+                if held[t] > 4:
+                    return _read_spelled(text, melds, concealed_kongs, win)
+    return Hand(tuple(counts), made, win_tile)
+
+
+def _read_spelled(text: str, melds: Sequence[str], concealed_kongs: Sequence[str], win: str | None) -> Hand:
+    """`read_hand` of any spelling tiles.parse_tiles reads, each check in turn: the first that fails
+    is the error (parse, empty hand, melds, tile count, winning tile, copies)."""
+    concealed = parse_tiles(text)
+    if not concealed:
+        raise InputError("empty_hand", "the hand has no tiles")
+    parsed = tuple([parse_meld(m) for m in melds] + [parse_meld(k, True) for k in concealed_kongs])
+    expected = 14 - 3 * len(parsed)
+    if len(concealed) != expected:
+        raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
+    win_tile = parse_tile(win) if win is not None else concealed[-1]
+    if win_tile not in concealed:
+        raise InputError("win_tile_not_in_hand", "winning tile {tile} is not among the concealed tiles", tile=tile_str(win_tile))
+    hand = hand_of_tiles(concealed, parsed, win_tile)
+    held = hand.held()
+    for t in range(NUM_TILES):
+        if held[t] > 4:
+            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=held[t])
+    return hand
+
+
+build_hand = read_hand  # the library's older name
 
 
 SEAT_ZH: Final[dict[str, Seat]] = {"下家": "next", "对家": "opposite", "上家": "previous"}
@@ -101,33 +272,6 @@ def seat(value: str | None, flag: str = "--discarder") -> Seat | None:
     if value not in SEATS:
         raise InputError("bad_seat", "{flag} must be one of {choices}, not {value}", flag=flag, choices=N_(SEAT_CHOICES), value=shown(value))
     return value
-
-
-def build_hand(
-    text: str,
-    melds: Sequence[str] = (),
-    concealed_kongs: Sequence[str] = (),
-    win: str | None = None,
-) -> Hand:
-    """Parse and check the variant-independent shape: 14 tiles (kongs count 3), ≤4 copies."""
-    concealed = parse_tiles(text)
-    if not concealed:
-        raise InputError("empty_hand", "the hand has no tiles")
-    parsed = tuple(parse_meld(m) for m in melds) + tuple(parse_meld(k, concealed=True) for k in concealed_kongs)
-    expected = 14 - 3 * len(parsed)
-    if len(concealed) != expected:
-        raise InputError("wrong_tile_count", tile_count_message(concealed, len(parsed), expected))
-    win_tile = parse_tile(win) if win is not None else concealed[-1]
-    if win_tile not in concealed:
-        raise InputError("win_tile_not_in_hand", "winning tile {tile} is not among the concealed tiles", tile=tile_str(win_tile))
-    hand = Hand(tuple(concealed), parsed, win_tile)
-    counts: dict[int, int] = {}
-    for t in hand.all_tiles:
-        counts[t] = counts.get(t, 0) + 1
-    for t, n in sorted(counts.items()):
-        if n > 4:
-            raise InputError("too_many_copies", "{tile} appears {count} times across hand and melds; there are only 4", tile=tile_str(t), count=n)
-    return hand
 
 
 def check_table_copies(shown_by: Sequence[tuple[str, Sequence[int]]]) -> None:
@@ -170,10 +314,8 @@ class _Flags:
         declared = flag_table.win_flags()
         self.defaults: dict[str, Any] = {f.name: f.default for f in declared}  # every declared flag's "absent"
         self.bools: frozenset[str] = frozenset(f.name for f in declared if f.kind == "bool")
-        order = [name for name in WinContext.__dataclass_fields__ if name in self.defaults]
         by_name = flag_table.by_name()
-        # WinContext's order, then any registered flag
-        self.parse_order: tuple[Field, ...] = tuple(by_name[name] for name in (*order, *(n for n in self.defaults if n not in order)))
+        self.parse_order: tuple[Field, ...] = tuple(by_name[name] for name in WinContext.__dataclass_fields__)  # WinContext's order
         # each flag's "absent", parsed (parsing an absent value never fails)
         self.absent_facts: dict[str, Any] = {f.name: _parsed(f, f.default, "field") for f in self.parse_order}
         self.implying: tuple[Field, ...] = tuple(f for f in self.parse_order if f.implies)  # in parse order
@@ -182,7 +324,7 @@ class _Flags:
         self.needing: tuple[Field, ...] = tuple(f for f in self.parse_order if f.needs)  # in parse order
 
 
-_flags: Final[flag_table.Derived[_Flags]] = flag_table.derived(_Flags)
+_FLAGS: Final = _Flags()
 
 
 def _check_implied_clashes(on: set[str], spelling: Spelling, table: _Flags) -> None:
@@ -203,14 +345,6 @@ def _check_implied_clashes(on: set[str], spelling: Spelling, table: _Flags) -> N
                     raise InputError("conflicting_flags", "{first} and {others} cannot both be given", first=first, others="/".join(rest))
 
 
-def win_context(facts: dict[str, Any]) -> WinContext:
-    """A WinContext of parsed facts (a registered flag's go to `registered`); no checks."""
-    if facts.keys() <= _FACTS:
-        return WinContext(**facts)
-    known = {k: v for k, v in facts.items() if k in _FACTS}
-    return WinContext(**known, registered=tuple((k, v) for k, v in facts.items() if k not in _FACTS))
-
-
 def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     """Check that the flags (keywords named as in `flags.win_flags()`) describe one possible win.
 
@@ -219,7 +353,7 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
     how messages name a flag: `--piao` (cli) or `piao` (field). A flag not given (or
     None) is its field's "absent", so only the given ones are looked at.
     """
-    table = _flags()
+    table = _FLAGS
     if not flags.keys() <= table.defaults.keys():
         unknown = sorted(flags.keys() - table.defaults.keys())
         raise TypeError(f"make_context() got an unexpected keyword argument {unknown[0]!r}")
@@ -244,7 +378,7 @@ def make_context(*, spelling: Spelling = "cli", **flags: Any) -> WinContext:
             # a count of nobody's 飘 would be ignored
             raise InputError("conflicting_flags", "{flag} needs {needed}: {hint}", flag=f.named(spelling),
                              needed=by_name[f.needs].named(spelling), hint=N_(f.needs_hint))  # type: ignore[index]
-    return win_context(facts)
+    return WinContext(**facts)
 
 
 WAITS_HINT: Final = "{n} tiles: to see what each winning tile scores, run `mjcalc waits ...`"

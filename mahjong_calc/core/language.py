@@ -14,7 +14,7 @@ from typing import Final
 
 LANGUAGES: Final = ("zh", "en")
 
-_LANG: Final[list[str | None]] = [None]  # None: no language chosen (English messages, bilingual tables)
+CHOSEN: Final[list[str | None]] = [None]  # None: no language chosen (English messages, bilingual tables)
 # the language of one request of the page (`speaking`), over the process's own; a 1-tuple when set
 _SPOKEN: Final[ContextVar[tuple[str | None] | None]] = ContextVar("mjcalc_language", default=None)
 
@@ -23,13 +23,13 @@ def set_language(lang: str | None) -> None:
     """Show texts in `lang` (`zh` or `en`) from now on; None: as with no language chosen (English)."""
     if lang is not None and lang not in LANGUAGES:
         raise ValueError(f"not a language of mjcalc: {lang!r}")
-    _LANG[0] = lang
+    CHOSEN[0] = lang
 
 
 def language() -> str | None:
     """The language chosen with `speaking` for this context, else with `set_language` (None: none)."""
     spoken = _SPOKEN.get()
-    return _LANG[0] if spoken is None else spoken[0]
+    return CHOSEN[0] if spoken is None else spoken[0]
 
 
 @contextlib.contextmanager

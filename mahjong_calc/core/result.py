@@ -1,15 +1,38 @@
-"""ScoreResult: what a scorer returns. `to_dict()` is the JSON contract."""
+"""ScoreResult: what a scorer returns, and the one serializer of its JSON (the contract).
+
+A result is made from the kernel's integers: its value, patterns and payments at once, and
+everything else (the items with their text, the decomposition, the variant's extra keys, every
+reading for --explain) by its variant's `Explanation`, only when asked. Its JSON is joined
+from pieces each made once per distinct value (an item's JSON, a pattern list's), kept on the
+loaded ruleset: `to_json` is the one place the shape of an answer is written.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol, final
 
-from .context import SEATS, Seat
-from .hand import Hand
+from . import sets
+from .context import Seat
+from .hand import Hand, Meld
+from .tiles import NUM_TILES, format_tiles, tile_str
 from .words import Text, language
+
+if TYPE_CHECKING:
+    from .memo import Memo
+
+# json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
+encode: Final = json.JSONEncoder(ensure_ascii=False).encode
+
+TILE_JSON: Final[tuple[str, ...]] = tuple(encode(tile_str(t)) for t in range(NUM_TILES))
+# each meld's `{"kind": ..., "tiles": ..., "concealed": ...}`: [code] exposed, [N_CODES + code] a concealed kong
+_MELD_JSON: Final[tuple[str, ...]] = tuple(
+    encode({"kind": sets.kind_name(code), "tiles": format_tiles(sets.tiles_of(code)), "concealed": concealed})
+    for concealed in (False, True) for code in range(sets.N_CODES)
+)
+_DIGITS: Final[tuple[tuple[str, ...], ...]] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
 
 
 @dataclass(frozen=True)
@@ -29,85 +52,171 @@ class Item:
         return out
 
 
-# json.dumps(value, ensure_ascii=False) without building an encoder per call: the same text
-_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
-_ITEM_TEXT: Final[dict[tuple[Item, str | None], str]] = {}  # an item's JSON in a language; items repeat (a scorer may share them)
-_KEYS: Final = frozenset(("variant", "ruleset_version", "valid", "hand", "value", "items", "patterns", "payments", "total", "decomposition"))
-
-
-def _item_text(one: Item) -> str:
-    key = (one, language())
-    text = _ITEM_TEXT.get(key)
+def item_json(item: Item, memo: Memo) -> str:
+    """An item's JSON in the language chosen now, made once per item and language (`memo`: its ruleset's)."""
+    key = ("item_json", item, language())
+    text: str | None = memo.get(key)
     if text is None:
-        if len(_ITEM_TEXT) >= 65536:
-            _ITEM_TEXT.clear()
-        text = _ITEM_TEXT[key] = _encode(one.to_dict())
+        text = memo.keep(key, encode(item.to_dict()))
     return text
 
 
-@dataclass(frozen=True)
-class ScoreResult:
-    """A scored winning hand."""
+def concealed_json(counts: tuple[int, ...]) -> str:
+    """format_tiles of the concealed tiles, as JSON: sorted, one suit letter per run."""
+    out: list[str] = ['"']
+    for suit in range(4):
+        base = suit * 9
+        run = False
+        for i in range(9 if suit < 3 else 7):
+            n = counts[base + i]
+            if n:
+                out.append(_DIGITS[i][n] if n <= 4 else str(i + 1) * n)
+                run = True
+        if run:
+            out.append("mpsz"[suit])
+    out.append('"')
+    return "".join(out)
 
-    variant: str
-    ruleset_version: str
-    title: tuple[str, str]
-    hand: Hand
-    value: int
-    items: tuple[Item, ...]
-    patterns: tuple[str, ...]
-    payments: dict[Seat, int]
-    decomposition: dict[str, Any]
-    extra: dict[str, Any] = field(default_factory=dict)
-    # every way the scorer read the hand (variants.common.reading.Reading), the best among them; not in to_dict()
-    readings: Sequence[Any] = field(default=(), compare=False, repr=False)
+
+def melds_json(melds: tuple[Meld, ...]) -> str:
+    return "[" + ", ".join([_MELD_JSON[m.code + sets.N_CODES if m.concealed else m.code] for m in melds]) + "]"
+
+
+def hand_json(hand: Hand) -> str:
+    """`hand.to_dict()` as JSON."""
+    return f'{{"concealed": {concealed_json(hand.counts)}, "melds": {melds_json(hand.melds)}, "win": {TILE_JSON[hand.win_tile]}}}'
+
+
+class Explanation(Protocol):
+    """What a variant shows of a scored hand beyond its value, patterns and payments: made when asked.
+
+    `items_json` is the items' JSON joined by ", " and `tail_json` the keys from
+    `"decomposition"` on (the variant's extra keys after it), with no braces: the same text as
+    encoding `items()`, `decomposition()` and `extra()`, made from cached pieces."""
+
+    def items(self) -> tuple[Item, ...]: ...
+
+    def items_json(self) -> str: ...
+
+    def decomposition(self) -> dict[str, Any]: ...
+
+    def extra(self) -> dict[str, Any]: ...
+
+    def tail_json(self) -> str: ...
+
+    def readings(self) -> Sequence[Any]: ...
+
+
+@final
+class Given:
+    """An Explanation of values already made (a variant without a kernel, such as a test's)."""
+
+    def __init__(self, items: tuple[Item, ...], decomposition: dict[str, Any], extra: dict[str, Any], readings: Sequence[Any],
+                 memo: Memo) -> None:
+        self._items = items
+        self._decomposition = decomposition
+        self._extra = extra
+        self._readings = readings
+        self._memo = memo
+
+    def items(self) -> tuple[Item, ...]:
+        return self._items
+
+    def items_json(self) -> str:
+        return ", ".join([item_json(one, self._memo) for one in self._items])
+
+    def decomposition(self) -> dict[str, Any]:
+        return self._decomposition
+
+    def extra(self) -> dict[str, Any]:
+        return self._extra
+
+    def tail_json(self) -> str:
+        return encode({"decomposition": self._decomposition, **self._extra})[1:-1]
+
+    def readings(self) -> Sequence[Any]:
+        return self._readings
+
+
+@final
+class ScoreResult:
+    """A scored winning hand: its value, patterns and payments (next, opposite, previous), and
+    what its variant's `Explanation` makes when asked. Settled (`settled`), it carries the
+    payments after liability and the liability rows' JSON."""
+
+    def __init__(self, variant: str, ruleset_version: str, title: tuple[str, str], hand: Hand, value: int, patterns: tuple[str, ...],
+                 pays: tuple[int, int, int], explanation: Explanation, memo: Memo, liability: str | None = None) -> None:
+        self.variant = variant
+        self.ruleset_version = ruleset_version
+        self.title = title
+        self.hand = hand
+        self.value = value
+        self.patterns = patterns
+        self.pays = pays
+        self.explanation = explanation
+        self.memo = memo  # the ruleset's: the pieces of its JSON are made once there
+        self.liability = liability  # the settled liability rows' JSON (None: not settled)
+
+    @property
+    def payments(self) -> dict[Seat, int]:
+        a, b, c = self.pays
+        return {"next": a, "opposite": b, "previous": c}
 
     @property
     def total(self) -> int:
-        return sum(self.payments.values())
+        a, b, c = self.pays
+        return a + b + c
 
-    def _head(self) -> dict[str, Any]:
-        """The contract's keys before `items`."""
-        return {"variant": self.variant, "ruleset_version": self.ruleset_version, "valid": True, "hand": self.hand.to_dict(), "value": self.value}
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self.explanation.items()
 
-    def _tail(self) -> dict[str, Any]:
-        """The contract's keys after `items`, then the variant's extra keys."""
-        return {
-            "patterns": list(self.patterns),
-            "payments": {seat: self.payments[seat] for seat in SEATS},
-            "total": self.total,
-            "decomposition": self.decomposition,
-            **self.extra,
-        }
+    @property
+    def decomposition(self) -> dict[str, Any]:
+        return self.explanation.decomposition()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {**self._head(), "items": [i.to_dict() for i in self.items], **self._tail()}
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The variant's keys after `decomposition` (and `liability`, once settled)."""
+        extra = self.explanation.extra()
+        if self.liability is None:
+            return extra
+        return {**extra, "liability": json.loads(self.liability)}
+
+    @property
+    def readings(self) -> Sequence[Any]:
+        """Every way the scorer read the hand (variants.common.reading.Reading); not in the JSON."""
+        return self.explanation.readings()
+
+    def settled(self, pays: tuple[int, int, int], liability: str) -> ScoreResult:
+        """This result with the payments after liability and the liability rows (their JSON)."""
+        return ScoreResult(self.variant, self.ruleset_version, self.title, self.hand, self.value, self.patterns, pays, self.explanation, self.memo, liability)
 
     def to_json(self) -> str:
-        """`json.dumps(self.to_dict(), ensure_ascii=False)`, the same text, with each item's JSON
-        made once: the keys before `items` and those after are encoded as two objects, and
-        the items' text goes between them."""
-        if not _KEYS.isdisjoint(self.extra):  # an extra key replacing a fixed one keeps that one's place
-            return _encode(self.to_dict())
-        head = _encode(self._head())
-        tail = _encode(self._tail())
-        return head[:-1] + ', "items": [' + ", ".join([_item_text(i) for i in self.items]) + "], " + tail[1:]
+        """The answer's JSON: `{"variant": ..., "valid": true, "hand": ..., "value": ..., "items": [...],
+        "patterns": [...], "payments": {...}, "total": ..., "decomposition": ..., <extra keys>}`."""
+        memo = self.memo
+        head: str | None = memo.get("head_json")
+        if head is None:
+            head = memo.keep("head_json", f'"variant": {encode(self.variant)}, "ruleset_version": {encode(self.ruleset_version)}, "valid": true, ')
+        patterns = self.patterns
+        key = ("patterns_json", patterns)
+        found: str | None = memo.get(key)
+        if found is None:
+            found = memo.keep(key, encode(list(patterns)))
+        a, b, c = self.pays
+        explained = self.explanation
+        tail = explained.tail_json()
+        if self.liability is not None:
+            tail = f'{tail}, "liability": {self.liability}'
+        return (f'{{{head}"hand": {hand_json(self.hand)}, "value": {self.value}, "items": [{explained.items_json()}], '
+                f'"patterns": {found}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, {tail}}}')
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
 
 
-class ScoredWin(Protocol):
-    """What a settler reads of a scored win: a ScoreResult, or a game's lean RowResult (api/row.py)."""
-
-    @property
-    def value(self) -> int: ...
-
-    @property
-    def patterns(self) -> tuple[str, ...]: ...
-
-    @property
-    def payments(self) -> Mapping[Seat, int]: ...
-
-    @property
-    def hand(self) -> Hand: ...
-
-    @property
-    def extra(self) -> Mapping[str, Any]: ...
+def pays_of(payments: dict[Seat, int]) -> tuple[int, int, int]:
+    """Payments next, opposite, previous as a tuple."""
+    return payments["next"], payments["opposite"], payments["previous"]

@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from typing import Final, final
 
+from . import sets
 from .counting import tiles_held, tiles_in
 from .suit_tables import MAX_TABLED, TILE_BITS, whole_shapes
 from .tiles import NUM_TILES
-
-PUNG_CODE: Final = 0  # a set as one int: kind * 34 + its first tile (pung, chow, kong)
-CHOW_CODE: Final = 1
-KONG_CODE: Final = 2
-
 
 _SUIT_MEMO_LIMIT: Final = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
 
@@ -74,8 +70,8 @@ def _cut_all(c: list[int], i: int, n: int, suited: bool, base: int, prefix: list
         out.append(tuple(prefix))
         return
     r = c[i]
-    pung = PUNG_CODE * 34 + base + i
-    chow = CHOW_CODE * 34 + base + i
+    pung = sets.pung(base + i)
+    chow = sets.chow(base + i)
     can_chow = suited and i + 2 < n
     held = len(prefix)
     c[i] = 0
@@ -370,24 +366,19 @@ def _placed(splits: tuple[tuple[int, tuple[int, ...]], ...], melds: tuple[int, .
     """Each split with every place the winning tile can sit (`code_arrangements`)."""
     out: list[tuple[int, tuple[int, ...], int]] = []
     for pair, raw in splits:
-        sets = raw + melds
+        arranged = raw + melds
         if pair == win:
-            out.append((pair, sets, -1))
+            out.append((pair, arranged, -1))
         for index in range(len(raw)):
             code = raw[index]
-            if code >= CHOW_CODE * 34:
-                first = code - CHOW_CODE * 34
-                holds = first <= win <= first + 2
-            else:
-                holds = code == win
-            if holds:
+            if sets.holds(code, win):
                 seen = False  # each distinct set once
                 for k in range(index):
                     if raw[k] == code:
                         seen = True
                         break
                 if not seen:
-                    out.append((pair, sets, index))
+                    out.append((pair, arranged, index))
     return tuple(out)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-from .language import _LANG
+from .language import CHOSEN
 from .language import LANGUAGES as LANGUAGES  # the chosen language is language.py's, shown here with the words
 from .language import language as language
 from .language import set_language as set_language
@@ -234,7 +234,7 @@ class Named(_Word):
         self.plain = zh if plain is None else plain
 
     def render(self, lang: str | None = None) -> str:
-        lang = _LANG[0] if lang is None else lang
+        lang = CHOSEN[0] if lang is None else lang
         return self.zh if lang == "zh" else self.en if lang == "en" else self.plain
 
     def _parts(self) -> tuple[object, ...]:
@@ -267,7 +267,7 @@ class Shown(_Word):
         self.text, self.plain, self.plain_lang = text, plain, plain_lang
 
     def render(self, lang: str | None = None) -> str:
-        lang = _LANG[0] if lang is None else lang
+        lang = CHOSEN[0] if lang is None else lang
         if lang is None:
             return self.plain if self.plain is not None else self.text.render(self.plain_lang)
         return self.text.render(lang)

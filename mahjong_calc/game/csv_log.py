@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..batch.output import neutralise, unneutralise
-from ..core.batch_record import _cell as record_cell
+from ..core.batch_record import cell as record_cell
 from ..core.errors import InputError, MjcalcError, shown
 from ..core.words import N_
 from . import game_file
 from .fields import computed_fields, hand_kinds
-from .game_file import RawHand, _bad
+from .game_file import RawHand, bad_file
 
 GAME_COLUMN = "game"
 # header fields a CSV log gives as columns, on the first row of each game (`dealer` on a later row is the hand's check)
@@ -76,7 +76,7 @@ def header_cells(row: Mapping[str, str]) -> dict[str, Any]:
         elif key == "chips":
             digits = text.strip()
             if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
-                raise _bad("chips: must be a whole number of 子, not {text}", text=shown(text))
+                raise bad_file("chips: must be a whole number of 子, not {text}", text=shown(text))
             out[key] = int(digits)
         else:
             out[key] = text.strip()

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..api.row import RowResult
 from ..api.settle import settlement_options
 from ..core.errors import MjcalcError
 from ..core.hand import check_table_copies, parse_meld
@@ -21,7 +20,7 @@ from ..core.result import ScoreResult
 from ..core.seats import seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
 from . import fields as hand_fields
-from .fields import _check_kind, _fail, _fields, _player, hand_kinds, winner_fields
+from .fields import check_kind, fields_of, hand_error, hand_kinds, player_seat, winner_fields
 from .game_file import GameFile, RawHand
 from .ledger import Transfer, apply_chips, fewest_transfers, next_dealer
 from .winner import Scored, Win, win_one
@@ -73,7 +72,6 @@ class Report:
 # --- one hand -----------------------------------------------------------------------
 
 
-_OPTIONS = "options"  # the game cache's key for the settlement options
 
 
 def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[Win]) -> None:
@@ -93,7 +91,7 @@ def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[Win]
 
     shown = [(f"{players[w.seat]}'s hand and melds", [*parse_tiles(f["hand"]), *tiles_of((*f.get("melds", ()), *f.get("concealed_kongs", ())))])
              for w, f in zip(wins, fields, strict=True)]
-    owners = sorted((_player(name, "exposed:", players), texts) for name, texts in exposed.items())  # in seat order
+    owners = sorted((player_seat(name, "exposed:", players), texts) for name, texts in exposed.items())  # in seat order
     shown += [(f"{players[owner]}'s melds", tiles_of(texts)) for owner, texts in owners]
     indicator = 4 - getattr(game.ruleset.numbers, "wild_copies", 4)
     shown += [("the 财神 indicator", [parse_tile(wild)] * indicator) for wild in wilds]
@@ -106,7 +104,7 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         if raw.error is not None:
             raise raw.error
         if state.ended_at is not None:
-            raise _fail("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to go on, give the game "
+            raise hand_error("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to go on, give the game "
                         "its 子 (a `chips` header field or CSV column; `chips: 0` keeps no 子 ledger) or begin the next sitting "
                         "as a new game (a new `game` id in a CSV log)", ended_at=state.ended_at)
         return _step(game, state, raw)
@@ -115,54 +113,53 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
 
 
 def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
-    opt = game.cache.get(_OPTIONS)
-    if opt is None:
-        opt = game.cache[_OPTIONS] = settlement_options(game.ruleset)
+    opt = settlement_options(game.ruleset)
     players = game.players
-    f = _fields(raw.value)
+    f = fields_of(raw.value)
     if "dealer" in f:
-        said = _player(f.pop("dealer"), "dealer:", players)
+        said = player_seat(f.pop("dealer"), "dealer:", players)
         if said != state.dealer:
-            raise _fail("two_dealers", "dealer: the record says {player}, but {dealer} deals this hand", player=players[said], dealer=players[state.dealer])
+            raise hand_error("two_dealers", "dealer: the record says {player}, but {dealer} deals this hand", player=players[said],
+                             dealer=players[state.dealer])
     f.pop("id", None)
     winners_given = [k for k in ("winner", "winners") if k in f]
     if f.pop("draw", False):
         if winners_given:
-            raise _fail("conflicting_fields", "draw: true and a winner cannot both be given")
+            raise hand_error("conflicting_fields", "draw: true and a winner cannot both be given")
         if len(f):
-            raise _fail("conflicting_fields", "a drawn hand (流局) has no {value}", value=', '.join(sorted(f)))
+            raise hand_error("conflicting_fields", "a drawn hand (流局) has no {value}", value=', '.join(sorted(f)))
         dealer = next_dealer(state.dealer, (), opt)
         return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
     if len(winners_given) != 1:
-        raise _fail("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
-    discarder = _player(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
+        raise hand_error("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
+    discarder = player_seat(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
     if "winner" in f:
-        wins = [Win(_player(f.pop("winner"), "winner:", players), {})]
+        wins = [Win(player_seat(f.pop("winner"), "winner:", players), {})]
     else:
         entries = f.pop("winners")
         if len(entries) > 1 and not opt.multiple_winners:  # the form itself, before any one winner's tiles
-            raise _fail("multiple_winners_not_allowed", "{name} has no 一炮多响: only one player wins a discard", name=game.ruleset.name)
+            raise hand_error("multiple_winners_not_allowed", "{name} has no 一炮多响: only one player wins a discard", name=game.ruleset.name)
         wins = []
         for i, entry in enumerate(entries):
             known = seat_index(entry["winner"], players) if isinstance(entry.get("winner"), str) else None
             try:
                 for key in entry:
                     if key not in winner_fields():
-                        raise _fail("unknown_field", "winners[{i}]: {key!r} is not one winner's field ({winner_fields})",
+                        raise hand_error("unknown_field", "winners[{i}]: {key!r} is not one winner's field ({winner_fields})",
                             i=i, key=key, winner_fields=', '.join(winner_fields()))
                 if "winner" not in entry:
-                    raise _fail("missing_field", "winners[{i}]: name the winner", i=i)
+                    raise hand_error("missing_field", "winners[{i}]: name the winner", i=i)
                 for key, value in entry.items():
                     if key != "winner" and value is not None:
-                        _check_kind(f"winners[{i}].{key}", hand_kinds()[key], value)
-                seat = _player(entry["winner"], f"winners[{i}].winner:", players)
+                        check_kind(f"winners[{i}].{key}", hand_kinds()[key], value)
+                seat = player_seat(entry["winner"], f"winners[{i}].winner:", players)
             except MjcalcError as err:
                 raise (err.about_winner(players[known]) if known is not None else err) from None
             wins.append(Win(seat, {k: v for k, v in entry.items() if k != "winner" and v is not None}, named=True))
         if len({w.seat for w in wins}) != len(wins):
-            raise _fail("bad_field", "winners: a player is named twice")
+            raise hand_error("bad_field", "winners: a player is named twice")
         if len(wins) > 1 and (discarder is None or f.get("self_draw")):
-            raise _fail("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
+            raise hand_error("missing_discarder", "several winners (一炮多响) win one discard: name the discarder")
     results: list[Scored] = []
     transfers: list[Transfer] = []
     liability: list[tuple[int, str, str, str, int]] = []
@@ -205,7 +202,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
     )
 
 
-def _moves_chips(result: ScoreResult | RowResult, opt: Any) -> bool:
+def _moves_chips(result: ScoreResult, opt: Any) -> bool:
     """交算输赢分，不扣底分: a 交 win moves the score only, unless `jiao_chips: chips_too`."""
     return not ("jiao" in result.patterns and getattr(opt, "jiao_chips", "chips_too") == "score_only")
 

@@ -8,7 +8,8 @@ Field's `game`); every check here raises a HandError, which the hand's row shows
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import cache
+from typing import Any, Final
 
 from ..core import flags as flag_table
 from ..core.context import SEATS
@@ -64,7 +65,7 @@ class GameFields:
         self.lists: frozenset[str] = frozenset(n for n, k in self.hand_kinds.items() if k == "list")  # melds, concealed_kongs
 
 
-game_fields: flag_table.Derived[GameFields] = flag_table.derived(GameFields)
+game_fields: Final = cache(GameFields)
 
 
 def hand_kinds() -> dict[str, str]:
@@ -102,17 +103,18 @@ class HandError(InputError):
     """A hand of a game record that cannot be settled (its row says why)."""
 
 
-def _fail(code: str, message: str, **params: object) -> HandError:
+def hand_error(code: str, message: str, **params: object) -> HandError:
     return HandError(code, message, None, None, **params)
 
 
-def _player(value: Any, name: str, players: tuple[str, ...]) -> int:
+def player_seat(value: Any, name: str, players: tuple[str, ...]) -> int:
     name = name.rstrip(":")
     if not isinstance(value, str):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
+        raise hand_error("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT['player']), value=value)
     seat = seat_index(value, players)
     if seat is None:
-        raise _fail("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value, players=', '.join(players))
+        raise hand_error("unknown_player", "{name}: {value!r} is not one of the players {players} (or E/S/W/N)", name=name, value=value,
+                         players=', '.join(players))
     return seat
 
 
@@ -139,14 +141,14 @@ _KIND_OK: dict[str, Any] = {
 }
 
 
-def _check_kind(name: str, kind: str, value: Any) -> None:
+def check_kind(name: str, kind: str, value: Any) -> None:
     if not _KIND_OK[kind](value):
-        raise _fail("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
+        raise hand_error("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
 
 
-def _fields(raw: Any) -> dict[str, Any]:
+def fields_of(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
-        raise _fail("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
+        raise hand_error("bad_record", "a hand must be a mapping of fields, not {name}", name=type(raw).__name__)
     out: dict[str, Any] = {}
     table = game_fields()
     plain, lists = table.plain, table.lists
@@ -156,18 +158,18 @@ def _fields(raw: Any) -> dict[str, Any]:
             out[key] = value
             continue
         if key in table.computed:
-            raise _fail("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
+            raise hand_error("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
         kind = table.hand_kinds.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise _fail("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
+            raise hand_error("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
         if value is None:
             continue
-        _check_kind(key, kind, value)
+        check_kind(key, kind, value)
         out[key] = value
     return out
 
 
-def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
+def sourced_melds(texts: Sequence[str], owner: int, players: tuple[str, ...], where: str) -> list[tuple[str, int | None]]:
     """Meld texts with their absolute source seat; nobody feeds their own meld."""
     out: list[tuple[str, int | None]] = []
     for text in texts:
@@ -176,22 +178,23 @@ def _sourced(texts: Sequence[str], owner: int, players: tuple[str, ...], where: 
         if source is not None:
             seat = seat_index(source, players)
             if seat is None:
-                _player(source, f"{where} {text!r}", players)  # raises unknown_player
+                player_seat(source, f"{where} {text!r}", players)  # raises unknown_player
             if seat == owner:
-                raise _fail("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
+                raise hand_error("self_fed_meld", "{where} {text!r}: {player} cannot feed their own meld", where=where, text=text, player=players[owner])
         out.append((meld, seat))
     return out
 
 
 
-def _pungs(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
+def opponent_pungs_of(counts: Any, given: Any, winner: int, players: tuple[str, ...]) -> tuple[int, int, int]:
     """The payers' exposed pungs, checked; the message names the players the counts are for."""
     try:
         return parse_pungs(counts, "field")
     except InputError:
         if isinstance(given, dict):
-            raise _fail("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
+            raise hand_error("bad_opponent_pungs", "opponent_pungs: {given}: a player's count is 0 to {max_pungs} (a kong counts 2)",
                 given=shown(given), max_pungs=MAX_PUNGS) from None
         order = ", ".join(players[absolute(winner, seat)] for seat in SEATS)
-        raise _fail("bad_opponent_pungs", "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
+        raise hand_error("bad_opponent_pungs",
+                         "opponent_pungs: {given} is not three counts from 0 to {max_pungs} for {order} in that order, nor {{player: count}}",
             given=shown(given), max_pungs=MAX_PUNGS, order=order) from None

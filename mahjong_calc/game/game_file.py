@@ -2,9 +2,9 @@
 
 A game names the variant (or `rules:` a ruleset file), the four players in seat order
 E S W N, the first dealer, optionally the starting 子 (`chips`; 0 keeps no 子 ledger), then the hands in order.
-The header is checked here, once: a bad header makes the whole game meaningless and is
+The header is checked here, once: a bad_file header makes the whole game meaningless and is
 a `GameFileError` (exit 2). Each hand stays raw until the engine reaches it, so that a
-bad hand is an error row with its number and the other hands are still settled.
+bad_file hand is an error row with its number and the other hands are still settled.
 The contract ships as JSON Schema in `mahjong_calc/game.schema.json`.
 """
 
@@ -19,7 +19,7 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -63,7 +63,6 @@ class GameFile:
     hands: Iterable[RawHand]  # a tuple, or (open_game of JSON Lines) read once as the fold reaches each hand
     header: Mapping[str, Any]
     label: str | None = None  # a CSV log's `game` cell: which game of the file this is
-    cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # scored hands, per game
 
 
 def schema_path() -> Path:
@@ -76,21 +75,21 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
-def _fail(code: str, message: str, **params: object) -> GameFileError:
+def file_error(code: str, message: str, **params: object) -> GameFileError:
     return GameFileError(code, message, None, None, **params)
 
 
-def _bad(message: str, **params: object) -> GameFileError:
-    return _fail("bad_game", message, **params)
+def bad_file(message: str, **params: object) -> GameFileError:
+    return file_error("bad_game", message, **params)
 
 
 def _fail_read(name: str, exc: OSError | ValueError) -> GameFileError:
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return _fail("game_not_found", "{name}: cannot read the game file ({reason})", name=name, reason=reason)
+    return file_error("game_not_found", "{name}: cannot read the game file ({reason})", name=name, reason=reason)
 
 
 def _too_large(name: str) -> GameFileError:
-    return _fail("game_too_large", "{name}: the game file is larger than {max_game_bytes:,} bytes ({value:g} MiB, the limit for one game)",
+    return file_error("game_too_large", "{name}: the game file is larger than {max_game_bytes:,} bytes ({value:g} MiB, the limit for one game)",
         name=name, max_game_bytes=MAX_GAME_BYTES, value=MAX_GAME_BYTES / 2**20)
 
 
@@ -102,7 +101,7 @@ def _open(name: str) -> BinaryIO:
     """
     if name == "-":
         if sys.stdin is None:
-            raise _fail("game_not_found", "-: standard input is closed")
+            raise file_error("game_not_found", "-: standard input is closed")
         try:
             data = sys.stdin.buffer.read(MAX_GAME_BYTES + 1)
         except OSError as exc:
@@ -120,7 +119,7 @@ def _open(name: str) -> BinaryIO:
         raise _fail_read(name, IsADirectoryError(errno.EISDIR, "Is a directory"))
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise _fail("game_not_a_file", "{name}: not a regular file (a FIFO, socket or device); give a file, or - to read stdin", name=name)
+        raise file_error("game_not_a_file", "{name}: not a regular file (a FIFO, socket or device); give a file, or - to read stdin", name=name)
     if size > MAX_GAME_BYTES:
         os.close(fd)
         raise _too_large(name)
@@ -149,7 +148,7 @@ def _check_utf8(raw: BinaryIO, name: str) -> None:
             decoder.decode(chunk)
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        raise _fail("bad_encoding", "{name}: the game file is not UTF-8", name=name) from None
+        raise file_error("bad_encoding", "{name}: the game file is not UTF-8", name=name) from None
     except OSError as exc:
         raise _fail_read(name, exc) from None
     raw.seek(0)
@@ -191,13 +190,13 @@ def _jsonl(name: str, lines: io.TextIOWrapper) -> tuple[dict[str, Any], Iterator
         try:
             value = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            raise _bad("{name}: line {line_no}: the header is not valid JSON ({exc})", name=name, line_no=line_no, exc=exc) from None
+            raise bad_file("{name}: line {line_no}: the header is not valid JSON ({exc})", name=name, line_no=line_no, exc=exc) from None
         if not isinstance(value, dict):
-            raise _bad("{name}: line {line_no}: the header must be an object with variant, players, dealer", name=name, line_no=line_no)
+            raise bad_file("{name}: line {line_no}: the header must be an object with variant, players, dealer", name=name, line_no=line_no)
         if "hands" in value:
-            raise _bad("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
+            raise bad_file("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
         return value, _jsonl_hands(name, lines, line_no)
-    raise _bad("{name}: the file is empty; the first line is the header", name=name)
+    raise bad_file("{name}: the file is empty; the first line is the header", name=name)
 
 
 def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[RawHand]:
@@ -220,11 +219,11 @@ def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[R
 def _check_name(player: str, name: str) -> None:
     """A player's name is shown on every screen and stored with every game: a short line of text."""
     if len(player) > MAX_NAME:
-        raise _bad("{name}: players: a name is at most {most} characters, not {length} ({start}…)",
+        raise bad_file("{name}: players: a name is at most {most} characters, not {length} ({start}…)",
                    name=name, most=MAX_NAME, length=len(player), start=player[:12])
     for char in player:
         if unicodedata.category(char) in _NOT_IN_NAMES:
-            raise _bad("{name}: players: {player!r} holds the control character U+{point:04X}; a name is a line of letters, digits and spaces",
+            raise bad_file("{name}: players: {player!r} holds the control character U+{point:04X}; a name is a line of letters, digits and spaces",
                        name=name, player=player, point=ord(char))
 
 
@@ -232,12 +231,12 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
     """Check the header: one of variant/rules, four distinct players, one dealer among them."""
     for key in header:
         if key not in HEADER_KEYS:
-            raise _bad("{name}: unknown key {key!r} in the header; keys are: {header_keys}", name=name, key=key, header_keys=', '.join(HEADER_KEYS))
+            raise bad_file("{name}: unknown key {key!r} in the header; keys are: {header_keys}", name=name, key=key, header_keys=', '.join(HEADER_KEYS))
     variant, rules = header.get("variant"), header.get("rules")
     if (variant is None) == (rules is None):
-        raise _bad("{name}: give one of variant: (a shipped ruleset) or rules: (a ruleset file)", name=name)
+        raise bad_file("{name}: give one of variant: (a shipped ruleset) or rules: (a ruleset file)", name=name)
     if not isinstance(variant or rules, str):
-        raise _bad("{name}: {value}: must be a string", name=name, value='variant' if variant is not None else 'rules')
+        raise bad_file("{name}: {value}: must be a string", name=name, value='variant' if variant is not None else 'rules')
     if rules is not None and name != "-" and not Path(rules).is_absolute():
         rules = str(Path(name).parent / rules)  # a rules file sits beside the game file
     ruleset = load_ruleset(variant, rules)
@@ -248,21 +247,21 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
         or not all(isinstance(p, str) and p.strip() for p in players)
         or len(set(players)) != 4
     ):
-        raise _bad("{name}: players: must be four different names in seat order E S W N, not {players!r}", name=name, players=players)
+        raise bad_file("{name}: players: must be four different names in seat order E S W N, not {players!r}", name=name, players=players)
     for player in players:
         _check_name(player, name)
     names: tuple[str, str, str, str] = tuple(players)
     dealer = header.get("dealer")
     if isinstance(dealer, list):
-        raise _fail("two_dealers", "{name}: dealer: one player deals the first hand, not {dealer!r}", name=name, dealer=dealer)
+        raise file_error("two_dealers", "{name}: dealer: one player deals the first hand, not {dealer!r}", name=name, dealer=dealer)
     if not isinstance(dealer, str):
-        raise _fail("missing_dealer", "{name}: dealer: name the first hand's dealer (a player or E/S/W/N)", name=name)
+        raise file_error("missing_dealer", "{name}: dealer: name the first hand's dealer (a player or E/S/W/N)", name=name)
     seat = seat_index(dealer, names)
     if seat is None:
-        raise _fail("unknown_player", "{name}: dealer: {dealer!r} is not one of the players {names}", name=name, dealer=dealer, names=', '.join(names))
+        raise file_error("unknown_player", "{name}: dealer: {dealer!r} is not one of the players {names}", name=name, dealer=dealer, names=', '.join(names))
     chips = header.get("chips")
     if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool) or not 0 <= chips <= MAX_CHIPS):
-        raise _bad("{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {max_chips:,}, not {chips}",
+        raise bad_file("{name}: chips: must be a whole number of 子 from 0 (no 子 ledger) to {max_chips:,}, not {chips}",
             name=name, max_chips=MAX_CHIPS, chips=shown(chips))
     checked = dict(header)
     if "date" in header:
@@ -281,4 +280,4 @@ def game_date(value: Any, name: str = "game") -> str:
             return (dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)).isoformat()
         except ValueError:
             pass
-    raise _bad("{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {value}", name=name, value=shown(value))
+    raise bad_file("{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {value}", name=name, value=shown(value))

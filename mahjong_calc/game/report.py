@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
-from ..api.row import RowResult
-from ..core.context import SEATS
+from ..api.session import DEFAULT as SESSION
+from ..core.result import pays_of
 from .engine import HandRow, Report, State
 from .game_file import GameFile
 from .winner import Scored
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(value, ensure_ascii=False)
-_NAMES_JSON: dict[tuple[str, ...], tuple[str, ...] | None] = {}  # a game's players -> each name as JSON (None: two share a name)
-_BY_PLAYER: dict[tuple[str, ...], tuple[str, str]] = {}  # each name as JSON -> the %-templates of a won hand's row
 
 
 def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str, int] | None:
@@ -53,11 +50,7 @@ def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict
 
 def _result_dict(scored: Scored) -> dict[str, Any]:
     """A winner's settled result as `score --json` with meld sources prints it."""
-    settled = scored.settled
-    out = scored.result.to_dict()
-    out["payments"] = {seat: settled.payments[seat] for seat in SEATS}
-    out["total"] = settled.total
-    out["liability"] = [row.to_dict() for row in settled.liability]
+    out: dict[str, Any] = json.loads(_result_text(scored))
     return out
 
 
@@ -76,34 +69,29 @@ def _result_text(scored: Scored) -> str:
     """`_result_dict` as JSON text: the result with the settled payments (its total is their sum)
     and liability, through ScoreResult.to_json, which makes each item's text once."""
     settled = scored.settled
-    liability = [row.to_dict() for row in settled.liability]
-    if isinstance(scored.result, RowResult):
-        return scored.result.json_with(settled.payments, _encode(liability) if liability else "[]")
-    return replace(scored.result, payments=dict(settled.payments), extra={**scored.result.extra, "liability": liability}).to_json()
+    liability = _encode([row.to_dict() for row in settled.liability])
+    return scored.result.settled(pays_of(dict(settled.payments)), liability).to_json()
 
 
 def _names_json(players: Sequence[str]) -> tuple[str, ...] | None:
     """Each player's name as JSON, made once per game's players (None: two share a name, and the
     dicts by player keep only one of them)."""
-    key = tuple(players)
-    if key in _NAMES_JSON:
-        return _NAMES_JSON[key]
-    if len(_NAMES_JSON) >= 1024:
-        _NAMES_JSON.clear()
-    names = _NAMES_JSON[key] = tuple(_encode(p) for p in key) if len(set(key)) == len(key) else None
-    return names
+    key = ("names_json", tuple(players))
+    names: tuple[str, ...] | bool | None = SESSION.kept.get(key)
+    if names is None:
+        names = SESSION.kept.keep(key, tuple(_encode(p) for p in players) if len(set(players)) == len(players) else False)
+    return names if isinstance(names, tuple) else None
 
 
 def _won_templates(names: tuple[str, ...]) -> tuple[str, str]:
     """A won hand's row as a %-template made once per game's names: with the 子 after it, and without (null)."""
-    templates = _BY_PLAYER.get(names)
+    key = ("won_templates", names)
+    templates: tuple[str, str] | None = SESSION.kept.get(key)
     if templates is None:
-        if len(_BY_PLAYER) >= 1024:
-            _BY_PLAYER.clear()
         by_player = "{" + ", ".join([name.replace("%", "%%") + ": %d" for name in names]) + "}"
         head = ('{"no": %d, "dealer": %s, %s, "discarder": %s, "self_draw": %s, "result": %s, "settlement": {"changes": '
                 + by_player + ', "liability": %s, "chips_after": ')
-        templates = _BY_PLAYER[names] = (head + by_player + "}%s}", head + "null}%s}")
+        templates = SESSION.kept.keep(key, (head + by_player + "}%s}", head + "null}%s}"))
     return templates
 
 

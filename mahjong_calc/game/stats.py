@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..api.row import RowResult
 from ..core.errors import InputError, shown
 from ..core.result import ScoreResult
 from ..core.seats import absolute
@@ -28,7 +27,7 @@ class Biggest:
     """A player's biggest win: its value, its result, and where it was."""
 
     value: int
-    result: ScoreResult | RowResult
+    result: ScoreResult
     variant: str
     game: str
     date: str | None
@@ -36,7 +35,6 @@ class Biggest:
 
 
 COUNT_KEYS = ("games", "hands", "wins", "self_draws", "deal_ins", "draws", "net", "liability_paid", "liability_received")
-SEASON_CACHE_HANDS = 8192  # scored hands a season keeps between games: past it the cache starts again, so memory stays flat
 
 
 @dataclass
@@ -111,21 +109,9 @@ class Season:
     keep_history: bool = False
     history: list[GameLine] = field(default_factory=list)
     rulesets: dict[str, Ruleset[Any, Any, Any]] = field(default_factory=dict)  # variant name -> ruleset (for names)
-    _caches: list[tuple[Ruleset[Any, Any, Any], dict[Any, Any]]] = field(default_factory=list, repr=False)
-
-    def _cache(self, rs: Ruleset[Any, Any, Any]) -> dict[Any, Any]:
-        for known, shared in self._caches:
-            if known is rs:
-                if len(shared) > SEASON_CACHE_HANDS:
-                    shared.clear()
-                return shared
-        cache: dict[Any, Any] = {}
-        self._caches.append((rs, cache))
-        return cache
 
     def add(self, game: GameFile, name: str, date: str | None = None) -> None:
         """Settle one game and count its hands; `name` says which game it is (in `biggest`)."""
-        game = replace(game, cache=self._cache(game.ruleset))
         variant = game.ruleset.name
         self.rulesets.setdefault(variant, game.ruleset)
         names = game.players

@@ -1,27 +1,31 @@
 """One winner of a hand: the values a player would otherwise type, worked out from the game
 record (the payers' seats relative to the winner, who fed each meld, the Pujiang pungs of each
-payer), scored (the lean path first, else `score`, the floor below, unchanged) and settled
+payer), scored on the one path (`read_hand`, `score`, with the library's session) and settled
 (liability, `api/settle.py`). engine.py folds a game's hands over it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..api.row import RowResult, score_win
 from ..api.score import score
+from ..api.session import ABSENT, FLAG_NAMES
+from ..api.session import DEFAULT as SESSION
 from ..api.settle import Settlement, Sourced, Table, settle
 from ..core import flags as flag_table
 from ..core.context import SEATS, Seat, WinContext
 from ..core.errors import MjcalcError
 from ..core.flags import check_variant, in_field_words
-from ..core.hand import build_hand, make_context, parse_meld
+from ..core.hand import parse_meld, read_hand
 from ..core.result import ScoreResult
 from ..core.seats import POSITIONS, Position, absolute, relative
 from . import fields as hand_fields
-from .fields import _fail, _player, _pungs, _sourced
+from .fields import hand_error, opponent_pungs_of, player_seat, sourced_melds
 from .game_file import GameFile
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
 
 
 class Win(NamedTuple):
@@ -32,54 +36,24 @@ class Win(NamedTuple):
     named: bool = False  # one entry of `winners:`: its errors name the winner
 
 
-_TILE_FIELDS = frozenset(("hand", "melds", "concealed_kongs", "win"))  # the first four of a winner's values
-CACHE_HANDS = 16384  # scored hands kept per game: the memory of a long game stays bounded
-_CONTEXTS: dict[tuple[Any, ...], WinContext] = {}  # a winner's facts -> their checked WinContext
-_NAMES: dict[tuple[int, tuple[str, ...]], dict[Position, str]] = {}  # (winner, players) -> Table.names
-_TABLES: dict[tuple[Any, ...], Table] = {}  # (winner, players, sources) -> the Table of a hand with no other table facts
 _ABSOLUTE = tuple({position: absolute(winner, position) for position in POSITIONS} for winner in range(4))  # winner -> position -> seat
 
 
-def _context(values: dict[str, Any], key: tuple[Any, ...]) -> WinContext:
-    """make_context of a winner's facts (its values but the tiles; `key`: those values), made once per distinct
-    set of facts (an error is not kept here: its traceback would keep the game alive; the game's cache keeps it)."""
-    made = _CONTEXTS.get(key)
-    if made is None:
-        made = make_context(spelling="field", **{k: v for k, v in values.items() if k not in _TILE_FIELDS})
-        if len(_CONTEXTS) >= CACHE_HANDS:
-            _CONTEXTS.clear()
-        _CONTEXTS[key] = made
-    return made
-
-
-# The lean path a win takes first. A module global, not Final, so that even compiled code reads it
-# at each call: tests/test_game_lean.py sends every win through `score` with it, and compares.
-lean_win: Callable[[Any, WinContext, str, str | None, Sequence[str], Sequence[str]], RowResult | MjcalcError | None] = score_win
-
-
-def _score_cached(game: GameFile, values: dict[str, Any]) -> tuple[ScoreResult | RowResult, WinContext]:
-    """Score one winner's tiles; memoised per game, since long games repeat hands.
-
-    The lean path (`lean_win`, api/row.score_win: the kernel's integers and cached texts) answers what it
-    can, exactly as `score` would; anything else goes to `score`, which words every error."""
-    key = tuple(values.values())  # the same keys in the same order for every hand: the values alone are the key
-    cached = game.cache.get(key)
+def _score_cached(rs: Ruleset[Any, Any, Any], values: dict[str, Any]) -> tuple[ScoreResult, WinContext]:
+    """Score one winner's tiles on the one path (api/session.py), the facts of the win checked before
+    the tiles are read; memoised on the ruleset, since games repeat hands."""
+    key = ("won", *values.values())  # the same keys in the same order for every hand: the values alone are the key
+    cached: tuple[ScoreResult, WinContext] | MjcalcError | None = rs.memo.get(key)
     if cached is None:
         try:
-            ctx = _context(values, key[4:])  # the values after the tiles
-            rs = game.ruleset
-            lean = lean_win(rs, ctx, values["hand"], values["win"], values["melds"], values["concealed_kongs"])
-            if isinstance(lean, MjcalcError):  # a NotAWin, or an InputError of the variant's checks
-                raise lean
-            won: ScoreResult | RowResult = lean if lean is not None else score(
-                build_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"]), ctx, rs)
-            cached = (won, ctx)
+            ctx = SESSION.facts_of(rs, tuple([values.get(name, absent) for name, absent in zip(FLAG_NAMES, ABSENT)]), "field").win_context()
+            hand = read_hand(values["hand"], values["melds"], values["concealed_kongs"], values["win"])
+            cached = (score(hand, ctx, rs), ctx)
         except MjcalcError as err:
-            cached = err
-        if len(game.cache) < CACHE_HANDS:
-            game.cache[key] = cached
+            cached = err.with_traceback(None)  # kept: its traceback would keep the game alive
+        rs.memo.keep(key, cached)
     if isinstance(cached, MjcalcError):
-        raise cached
+        raise cached.fresh()
     return cached
 
 
@@ -93,7 +67,7 @@ def _in_game_words(err: MjcalcError) -> MjcalcError:
 class Scored(NamedTuple):
     """One winner's result as scored, and its settlement."""
 
-    result: ScoreResult | RowResult
+    result: ScoreResult
     settled: Settlement
 
 
@@ -109,12 +83,10 @@ def _foreign(scorer: str) -> frozenset[str]:
 
 def _names(winner: int, players: tuple[str, ...]) -> dict[Position, str]:
     """Table.names: each position, seen from the winner, and its player's name (made once per seat and players)."""
-    key = (winner, players)
-    names = _NAMES.get(key)
+    key = ("table_names", winner, players)
+    names: dict[Position, str] | None = SESSION.kept.get(key)
     if names is None:
-        if len(_NAMES) >= 1024:
-            _NAMES.clear()
-        names = _NAMES[key] = {relative(winner, seat): name for seat, name in enumerate(players)}
+        names = SESSION.kept.keep(key, {relative(winner, seat): name for seat, name in enumerate(players)})
     return names
 
 
@@ -126,32 +98,32 @@ def win_one(
     f = {**shared, **w.fields} if w.fields else shared
     declared = hand_fields.game_fields()
     if "hand" not in f:
-        raise _fail("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
+        raise hand_error("missing_field", "{player}'s win has no 'hand'", player=players[w.seat])
     if discarder is None and not any([f.get(name) for name in declared.drawn]):
         if f.get("robbing_kong"):
-            raise _fail("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
-        raise _fail("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
-    melds = _sourced(texts, w.seat, players, "melds:") if (texts := f.get("melds")) else []
+            raise hand_error("missing_discarder", "{player}'s win: a 抢杠 win needs discarder, the player whose kong was robbed", player=players[w.seat])
+        raise hand_error("missing_discarder", "{player}'s win: {ways}", player=players[w.seat], ways=flag_table.win_ways(rs.scorer))
+    melds = sourced_melds(texts, w.seat, players, "melds:") if (texts := f.get("melds")) else []
     for kong in f.get("concealed_kongs", []):
         if "@" in kong:
-            raise _fail("source_on_concealed_kong", "concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source", kong=kong)
+            raise hand_error("source_on_concealed_kong", "concealed_kongs: {kong!r}: a concealed kong was fed by nobody; drop the @source", kong=kong)
     exposed: dict[Seat, tuple[Sourced, ...]] = {}
     for name, texts in (f.get("exposed") or {}).items():
-        owner = _player(name, "exposed:", players)
+        owner = player_seat(name, "exposed:", players)
         if owner == w.seat:
-            raise _fail("bad_field", "exposed: {name!r} is the winner; the winner's melds go in melds:", name=name)
+            raise hand_error("bad_field", "exposed: {name!r} is the winner; the winner's melds go in melds:", name=name)
         seat: Seat = relative(w.seat, owner)  # type: ignore[assignment]
         items = []
-        for text, source in _sourced(texts, owner, players, f"exposed: {name}:"):
+        for text, source in sourced_melds(texts, owner, players, f"exposed: {name}:"):
             items.append(Sourced(parse_meld(text), relative(w.seat, source) if source is not None else None))
         exposed[seat] = tuple(items)
     pungs = f.get("opponent_pungs")
     if isinstance(pungs, dict):
         counts = [0, 0, 0]
         for name, n in pungs.items():
-            owner = _player(name, "opponent_pungs:", players)
+            owner = player_seat(name, "opponent_pungs:", players)
             if owner == w.seat or not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise _fail("bad_opponent_pungs", "opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs", name=name, n=n)
+                raise hand_error("bad_opponent_pungs", "opponent_pungs: {name}: {n!r} is not a payer's count of exposed pungs", name=name, n=n)
             counts[SEATS.index(relative(w.seat, owner))] = n
         pungs = tuple(counts)
     elif isinstance(pungs, list):
@@ -160,7 +132,7 @@ def win_one(
         # an exposed kong counts as two pungs (一杠可以理解成为2碰; docs/rules/pujiang.md)
         pungs = tuple(sum({"pung": 1, "kong": 2}.get(s.meld.kind, 0) for s in exposed.get(seat, ())) for seat in SEATS)
     if discarder is not None and discarder == w.seat:
-        raise _fail("bad_field", "discarder: {player} cannot discard to themself", player=players[w.seat])
+        raise hand_error("bad_field", "discarder: {player} cannot discard to themself", player=players[w.seat])
     values: dict[str, Any] = {
         "hand": f["hand"],
         "win": f.get("win"),
@@ -181,26 +153,27 @@ def win_one(
         check_variant(given, rs.scorer, rs.name)
     for needy, needed in declared.needs:
         if needy in f and needed not in f:  # without the 飘 round's player it would mean nothing
-            raise _fail("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
+            raise hand_error("conflicting_fields", "{needy} needs {needed}: name the player in the 飘 round", needy=needy, needed=needed)
     if "opponent_pungs" in f:
-        values["opponent_pungs"] = _pungs(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
+        values["opponent_pungs"] = opponent_pungs_of(values["opponent_pungs"], f["opponent_pungs"], w.seat, players)
     if declared.dealer_variants is not None and rs.scorer not in declared.dealer_variants:  # the computed dealer facts go only where the variant reads them
         values["dealer"], values["dealer_seat"] = False, None
     try:
-        result, ctx = _score_cached(game, values)
+        result, ctx = _score_cached(rs, values)
     except MjcalcError as err:
         raise _in_game_words(err) from None
-    piao_by = _player(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
-    sheng = _player(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
+    piao_by = player_seat(f["piao_by"], "piao_by:", players) if "piao_by" in f else None
+    sheng = player_seat(f["sheng_zhang"], "sheng_zhang:", players) if "sheng_zhang" in f else None
     if sheng == w.seat:
-        raise _fail("bad_field", "sheng_zhang: {player} is the winner; name who discarded the 生张", player=players[w.seat])
-    hua = {relative(w.seat, _player(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
-    la_zi = frozenset(relative(w.seat, _player(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
+        raise hand_error("bad_field", "sheng_zhang: {player} is the winner; name who discarded the 生张", player=players[w.seat])
+    hua = {relative(w.seat, player_seat(n, "hua:", players)): v for n, v in f["hua"].items()} if "hua" in f else {}
+    la_zi = frozenset(relative(w.seat, player_seat(n, "la_zi:", players)) for n in f["la_zi"]) if "la_zi" in f else frozenset()
     if "winner" in hua or "winner" in la_zi:
-        raise _fail("bad_field", "hua: / la_zi: name the other players, not the winner {player}", player=players[w.seat])
+        raise hand_error("bad_field", "hua: / la_zi: name the other players, not the winner {player}", player=players[w.seat])
     sources = tuple([relative(w.seat, s) if s is not None else None for _, s in melds])
     plain = not (exposed or hua or la_zi or piao_by is not None or sheng is not None or "piao_count" in f)
-    table = _TABLES.get(key := (w.seat, players, sources)) if plain else None  # a frozen Table: one per seat, players, sources
+    key = ("table", w.seat, players, sources)
+    table: Table | None = SESSION.kept.get(key) if plain else None  # a frozen Table: one per seat, players, sources
     if table is None:
         table = Table(sources=sources, exposed=exposed,
             hua=hua,  # type: ignore[arg-type]
@@ -211,9 +184,7 @@ def win_one(
             names=_names(w.seat, players),
         )
         if plain:
-            if len(_TABLES) >= 1024:
-                _TABLES.clear()
-            _TABLES[key] = table
+            SESSION.kept.keep(key, table)
     try:
         settled = settle(result, ctx, table, rs)
     except MjcalcError as err:

@@ -13,7 +13,7 @@ from typing import Any
 from ..core.errors import RulesetError, shown
 from ..core.words import N_
 from ..core.yaml_events import AliasRefused, Events
-from .game_file import RawHand, _bad, _fail
+from .game_file import RawHand, bad_file, file_error
 
 NEW_GAME = object()  # in the walk of a YAML list of games: the next game begins
 
@@ -39,27 +39,27 @@ def walk(name: str, text: str, header: dict[str, Any], games: list[dict[str, Any
     """
     import yaml
 
-    from ..rules.loader import _strict_loader
+    from ..rules.loader import strict_loader
 
-    loader = _strict_loader("a game file")(text)
+    loader = strict_loader("a game file")(text)
     events = Events(loader, aliases=False)
     try:
         yield from (_walk(events, name, header) if games is None else _walk_games(events, name, games))
     except AliasRefused as exc:
         detail = RulesetError("ruleset_invalid", "anchors and aliases (&name, *name) are not allowed in a game file "
                               "(the value at line {anchors} is used again)", anchors=exc.line)
-        raise _bad("{name}: {detail}", name=name, detail=detail) from None
+        raise bad_file("{name}: {detail}", name=name, detail=detail) from None
     except RulesetError as exc:  # a duplicate key
-        raise _bad("{name}: {detail}", name=name, detail=exc) from None
+        raise bad_file("{name}: {detail}", name=name, detail=exc) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = N_(" at line {line}", line=mark.line + 1) if mark is not None else ""
-        raise _fail("bad_yaml", "{name}: not valid YAML{at}", name=name, at=at) from None
+        raise file_error("bad_yaml", "{name}: not valid YAML{at}", name=name, at=at) from None
     except RecursionError:
-        raise _bad("{name}: nested too deeply", name=name) from None
+        raise bad_file("{name}: nested too deeply", name=name) from None
     except ValueError as exc:  # int() of a 5,000-digit number, a date that does not exist, ...
         problem = N_("an integer has too many digits") if "digits" in str(exc) else N_("a value cannot be read ({reason})", reason=shown(str(exc)))
-        raise _bad("{name}: {problem}", name=name, problem=problem) from None
+        raise bad_file("{name}: {problem}", name=name, problem=problem) from None
     finally:
         loader.dispose()
 
@@ -69,10 +69,10 @@ def _walk(events: Events, name: str, header: dict[str, Any]) -> Iterator[Any]:
 
     first = events.begin()
     if first is None:
-        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
+        raise bad_file("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
     if not isinstance(first, yaml.MappingStartEvent):
         events.value(events.node())
-        raise _bad("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
+        raise bad_file("{name}: a game is a mapping with variant, players, dealer and hands", name=name)
     hands = yield from _walk_game(events, header)
     _walk_end(events)
     _check_hands(name, hands)
@@ -90,7 +90,7 @@ def _walk_end(events: Events) -> None:
 
 def _check_hands(name: str, hands: Any) -> None:
     if not isinstance(hands, list):
-        raise _bad("{name}: hands: must be a list of hands (an empty game is `hands: []`)", name=name)
+        raise bad_file("{name}: hands: must be a list of hands (an empty game is `hands: []`)", name=name)
 
 
 def _walk_game(events: Events, header: dict[str, Any]) -> Generator[Any, None, Any]:
@@ -127,7 +127,7 @@ def _walk_games(events: Events, name: str, headers: list[dict[str, Any]]) -> Ite
     for _ in events.entries():
         if not events.loader.check_event(yaml.MappingStartEvent):
             events.value(events.node())
-            raise _bad("{name}: game {value}: a game is a mapping with variant, players, dealer and hands", name=name, value=len(headers) + 1)
+            raise bad_file("{name}: game {value}: a game is a mapping with variant, players, dealer and hands", name=name, value=len(headers) + 1)
         headers.append({})
         yield NEW_GAME
         _check_hands(f"{name}: game {len(headers)}", (yield from _walk_game(events, headers[-1])))
@@ -138,9 +138,9 @@ def is_yaml_list(text: str) -> bool:
     """Whether a YAML document is a list (of games) rather than one game's mapping."""
     import yaml
 
-    from ..rules.loader import _strict_loader
+    from ..rules.loader import strict_loader
 
-    loader = _strict_loader("a game file")(text)
+    loader = strict_loader("a game file")(text)
     try:
         return isinstance(Events(loader, aliases=False).begin(), yaml.SequenceStartEvent)
     except yaml.YAMLError:

@@ -37,7 +37,7 @@ def db_error(path: Path, exc: sqlite3.Error | OSError, busy_ms: int) -> StoreErr
     return StoreError("bad_db", "{path}: cannot use the games database ({text})", path=path, text=text)
 
 
-def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
+def guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
     """A store method whose SQLite and file errors become `bad_db` or `db_busy` (exit 2), naming the problem."""
 
     @functools.wraps(method)
@@ -52,7 +52,7 @@ def _guarded(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return run
 
 
-def _read(method: Callable[_P, _R]) -> Callable[_P, _R]:
+def read_at_once(method: Callable[_P, _R]) -> Callable[_P, _R]:
     """A store method that reads in one transaction (unless inside one already): its several
     queries see one state of the file, never half of a write another connection commits."""
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..core.errors import MjcalcError, shown
 from ..core.words import N_, Text
-from .guard import _guarded, _read, db_error
+from .guard import db_error, guarded, read_at_once
 from .migrations import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
 from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
 from .replay import BadEvents, Event, Hands, history, replay
@@ -127,14 +127,14 @@ class Store:
             self.db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
 
     @property
-    @_guarded
+    @guarded
     def version(self) -> int:
         (version,) = self.db.execute("PRAGMA user_version").fetchone()
         return int(version)
 
     # --- games ---
 
-    @_guarded
+    @guarded
     def new_game(self, header: Mapping[str, Any]) -> GameInfo:
         """Check a header (variant, players, dealer, chips) and store a game with no hands."""
         from ..game import check_header
@@ -152,25 +152,25 @@ class Store:
             game_id = int(cur.lastrowid or 0)
         return GameInfo(game_id, created, dict(header), token)
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def games(self) -> list[GameInfo]:
         """Every game, the most recent first."""
         rows = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC").fetchall()
         return [self._info(row) for row in rows]
 
-    @_guarded
+    @guarded
     def tokens(self) -> dict[int, str]:
         """Each game's access token, by game number (cheap: no hands are read); a game without a valid token is left out."""
         return {int(i): t for i, t in self.db.execute("SELECT id, token FROM games").fetchall() if valid_token(t)}
 
-    @_guarded
+    @guarded
     def last_game_id(self) -> int:
         """The number of the most recent game (0: none yet)."""
         (last,) = self.db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()
         return int(last)
 
-    @_guarded
+    @guarded
     def games_after(self, last: int) -> list[GameInfo]:
         """The games begun after game `last`, oldest first (cheap: their hands are not read)."""
         rows = self.db.execute("SELECT id, created, header, token FROM games WHERE id > ? ORDER BY id", (last,)).fetchall()
@@ -187,8 +187,8 @@ class Store:
         return GameInfo(game_id, created, header, token if valid_token(token) else None,
                         len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def game(self, game_id: int | str | None = None) -> GameInfo:
         """One game by id; None: the most recent game."""
         if game_id is None:
@@ -202,8 +202,8 @@ class Store:
             raise StoreError("unknown_game", "no game {game_id!s:.40} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return self._info(row)
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def events(self, game_id: int) -> list[Event]:
         """Every event of a game, in order; all of them, or `bad_db` (a game is never shown with events missing)."""
         rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
@@ -232,14 +232,14 @@ class Store:
         except BadEvents as exc:
             raise self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc) from None
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def hands(self, game_id: int) -> list[dict[str, Any]]:
         """The hands in play, as entered (or as last changed)."""
         return [hand for _, hand in self._replay(game_id, self.events(game_id))[0]]
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
         """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
         info = self.game(game_id)
@@ -247,7 +247,7 @@ class Store:
         self._replay(info.id, events)
         return history(events)
 
-    @_guarded
+    @guarded
     def game_version(self, game_id: int) -> int:
         """The game's version: its count of events (0 for a game with none)."""
         row = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -255,7 +255,7 @@ class Store:
             raise StoreError("unknown_game", "no game {game_id} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
         return int(row[0])
 
-    @_guarded
+    @guarded
     def game_versions(self, games: tuple[int, ...]) -> dict[int, int]:
         """The versions of these games (one query for a server's event streams); an unknown game is left out."""
         out: dict[int, int] = {}
@@ -265,7 +265,7 @@ class Store:
             out.update((int(g), int(v)) for g, v in rows)
         return out
 
-    @_guarded
+    @guarded
     def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
         """The game settled and its version, read together (one read transaction)."""
         from ..game import settle_game
@@ -290,8 +290,8 @@ class Store:
         except MjcalcError as err:  # every stored header was checked when its game began
             raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
 
-    @_guarded
-    @_read
+    @guarded
+    @read_at_once
     def report(self, game_id: int | str | None = None) -> Report:
         """The game settled: exactly what `mjcalc game settle` gives for its export."""
         from ..game import settle_game
@@ -356,7 +356,7 @@ class Store:
             raise StoreError("unknown_hand", "game {id} has no hand {no}: its hands are {hands}", id=info.id, no=shown(no, 20), hands=hands)
         return no - 1
 
-    @_guarded
+    @guarded
     def add(self, game_id: int | str | None, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Check one hand against the game as it stands and store it; a hand that is
         not a win, or bad input, raises its error and nothing is written."""
@@ -370,7 +370,7 @@ class Store:
         hands = [*(h for _, h in stack), record]
         return Change(settle_game(self.game_file(info, hands)), version, len(hands), record)
 
-    @_guarded
+    @guarded
     def edit(self, game_id: int | str | None, no: int, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Replace hand `no`: the new hand is checked against the game before it (refused, nothing
         written, if it is not a win or bad input); a later hand it makes impossible becomes an error row."""
@@ -383,7 +383,7 @@ class Store:
             version = self._append(db, info, events, "edit", {"edits": hid, "no": no, "hand": record})
         return self._changed(info, stack, [*stack[:at], (hid, record), *stack[at + 1:]], version, no, record)
 
-    @_guarded
+    @guarded
     def delete(self, game_id: int | str | None, no: int, *, expect: int | None = None) -> Change:
         """Remove hand `no` (it stays in the history); the later hands are settled again without it."""
         with self._write() as db:
@@ -394,7 +394,7 @@ class Store:
             version = self._append(db, info, events, "delete", {"deletes": hid, "no": no})
         return self._changed(info, stack, [*stack[:at], *stack[at + 1:]], version, no, removed)
 
-    @_guarded
+    @guarded
     def take_back(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Take back the last hand in play (kept in the history; `redo` puts it back)."""
         from ..game import settle_game
@@ -408,7 +408,7 @@ class Store:
             version = self._append(db, info, events, "undo", {"undoes": hid})
         return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
 
-    @_guarded
+    @guarded
     def redo(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Put back the last hand undone, if no hand was added, changed or removed since
         (`nothing_to_redo` when there is none): the game is then exactly as it was before that undo."""

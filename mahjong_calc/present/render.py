@@ -40,7 +40,7 @@ GLOSS = {"discard": "discard", "self_draw": "self-draw", "left": "left", "tile":
          "winner": "winner receives", "waits": "waits"}
 
 
-def _label(key: str, lang: str, wide: bool) -> str:
+def label_in(key: str, lang: str, wide: bool) -> str:
     """`自摸 self-draw` in Chinese on a wide screen with no language chosen, else one language."""
     text = LABELS[lang][key]
     if lang == "zh" and wide and key in GLOSS and bilingual():
@@ -85,7 +85,7 @@ def print_table(
     elif "text" in decomposition:
         facts.add_row(head["sets"], said(decomposition["text"], lang))
     if data.get("waits"):
-        facts.add_row(_label("waits", lang, False), said(" ".join(data["waits"]), lang))
+        facts.add_row(label_in("waits", lang, False), said(" ".join(data["waits"]), lang))
     console.print(facts)
 
     items = _table(console)
@@ -114,7 +114,7 @@ def print_table(
             name += f" ({DEALER[lang]['dealer']})"
         pays.add_row(name, str(amount))
     pays.add_section()
-    pays.add_row(_label("winner", lang, wide), str(data["total"]))
+    pays.add_row(label_in("winner", lang, wide), str(data["total"]))
     console.print(_whole_words(pays, console.width))
     print_liability(console, data.get("liability") or [], lang)
 

@@ -16,7 +16,7 @@ from .layout import fold as _fold
 from .layout import names as _names
 from .layout import table as _table
 from .layout import whole_words as _whole_words
-from .render import HEAD, LABELS, _label
+from .render import HEAD, LABELS, label_in
 
 
 def _outcome_text(outcome: dict[str, Any], lang: str) -> str:
@@ -53,12 +53,12 @@ def print_waits(waits: Any, lang: str = "zh", file: IO[str] | None = None, *, wi
 
     if data["waits"]:
         table = _table(console)
-        _fold(table, _label("tile", lang, wide))
-        _fold(table, _label("left", lang, wide), "right")
-        _fold(table, _label("discard", lang, wide).replace(LABELS[lang]["discard"], discard, 1), "right")
-        _fold(table, _label("self_draw", lang, wide), "right")
+        _fold(table, label_in("tile", lang, wide))
+        _fold(table, label_in("left", lang, wide), "right")
+        _fold(table, label_in("discard", lang, wide).replace(LABELS[lang]["discard"], discard, 1), "right")
+        _fold(table, label_in("self_draw", lang, wide), "right")
         if wide:
-            _fold(table, _label("patterns", lang, wide), ratio=1)
+            _fold(table, label_in("patterns", lang, wide), ratio=1)
         narrow_patterns: list[str] = []  # narrow: the pattern names go below the table
         for wait, row in zip(waits.waits, data["waits"]):
             best = next((o for o in (wait.self_draw, wait.discard) if isinstance(o, _Result)), None)

@@ -123,7 +123,7 @@ def _printable(text: str, limit: int = 300) -> str:
 
 
 @cache
-def _strict_loader(what: str = "a ruleset") -> type:
+def strict_loader(what: str = "a ruleset") -> type:
     """SafeLoader (libyaml's C loader where present) that refuses duplicate keys and aliases.
 
     `what` names the document in the message about aliases ("a ruleset", "a game file").
@@ -149,7 +149,7 @@ def _strict_loader(what: str = "a ruleset") -> type:
                 )
             return super().construct_object(node, deep)
 
-    _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
     refuse_unreadable_scalars(_StrictLoader)
     return _StrictLoader
 
@@ -166,7 +166,7 @@ def check_key(key: Any, key_node: yaml.Node, seen: Container[Any]) -> None:
         raise RulesetError("ruleset_duplicate_key", "duplicate key {key} at line {line}", key=shown(key), line=key_node.start_mark.line + 1)
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+def construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
@@ -181,7 +181,7 @@ def parse_yaml(text: str, source: str) -> Any:
     import yaml
 
     try:
-        return yaml.load(text, Loader=_strict_loader())
+        return yaml.load(text, Loader=strict_loader())
     except RulesetError as exc:
         raise exc.within(N_("{file}", file=source), RulesetError) from None
     except yaml.YAMLError as exc:

@@ -5,13 +5,13 @@ A `Variant` (ruleset.py) is a value: its schema (the frozen dataclasses its YAML
 function, its own namespace: two variants may use one key differently), its scorer and
 settler. A loaded `Ruleset` carries its Variant, so scoring needs no look-up. The table
 names each shipped variant by a "module:attr" string, so this floor imports no variant;
-adding one is a package under variants/ and one name below (see docs/architecture.md).
+adding one is a package under variants/ and one name below (see docs/architecture.md). A test's
+toy variant is an entry a fixture adds to the table (`monkeypatch.setitem(VARIANTS, ...)`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
 from importlib import import_module
 from typing import Any
 
@@ -50,19 +50,6 @@ class VariantTable(MutableMapping[str, "Variant[Any, Any, Any]"]):
 
 # The shipped variants: each package (variants/<name>/__init__.py) declares its VARIANT.
 VARIANTS: VariantTable = VariantTable({name: f"mahjong_calc.variants.{name}:VARIANT" for name in ("wuhu", "chizhou", "pujiang")})
-
-
-@contextmanager
-def register_variant(variant: Variant[Any, Any, Any], table: MutableMapping[str, Variant[Any, Any, Any]] = VARIANTS) -> Iterator[Variant[Any, Any, Any]]:
-    """Make `variant` loadable for the length of a `with` block (tests, experiments); the
-    shipped table is back as it was afterwards. A ruleset loaded meanwhile keeps its variant."""
-    if variant.name in table:
-        raise ValueError(f"variant {variant.name!r} is already in the table")
-    table[variant.name] = variant
-    try:
-        yield variant
-    finally:
-        del table[variant.name]
 
 
 def variant_for(scorer: str, table: Mapping[str, Variant[Any, Any, Any]] = VARIANTS) -> Variant[Any, Any, Any] | None:

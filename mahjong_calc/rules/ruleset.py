@@ -14,12 +14,13 @@ from dataclasses import KW_ONLY, dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ..core.memo import Memo
 from .schema import Label, Tiles
 
 if TYPE_CHECKING:
     from ..core.context import WinContext
     from ..core.hand import Hand
-    from ..core.result import ScoredWin, ScoreResult
+    from ..core.result import ScoreResult
 
 N = TypeVar("N")  # the numbers class
 O = TypeVar("O")  # the options class
@@ -30,7 +31,7 @@ P = TypeVar("P")  # one entry of `patterns:`
 Detector = Callable[[Any], int]
 Detectors = Mapping[str, Detector]
 # A settler: (result, ctx, table, ruleset) -> Settlement; its types are in variants/common/settlement.py.
-Settler = Callable[["ScoredWin", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
+Settler = Callable[["ScoreResult", "WinContext", Any, "Ruleset[Any, Any, Any]"], Any]
 # The shanten rules `advise` plans with: (melds, ctx, ruleset) -> a Plan (variants/common/plan.py).
 PlanRules = Callable[[Any, "WinContext", "Ruleset[Any, Any, Any]"], Any]
 
@@ -75,6 +76,15 @@ class Ruleset(Generic[N, O, P]):
     variant: Variant[N, O, P] = field(metadata={"loaded": True}, repr=False)
     detectors: tuple[tuple[str, Detector], ...] = field(metadata={"loaded": True}, repr=False)  # in YAML order
     data: Mapping[str, Any] = field(metadata={"loaded": True}, repr=False)  # the document, read-only
+    # what the variant's kernel reads besides the numbers and options themselves (`Variant.tables`),
+    # made once at load; and what is made from this ruleset later (an item's text and JSON, the
+    # settlement options, the hands a game scored), each once per key
+    tables: Any = field(default=None, metadata={"loaded": True}, repr=False)
+    memo: Memo = field(default_factory=Memo, metadata={"loaded": True}, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.tables is None and self.variant.tables is not None:
+            object.__setattr__(self, "tables", self.variant.tables(self))
 
     def label(self, key: str) -> tuple[str, str]:
         """(zh, en) for a pattern or item key."""
@@ -105,9 +115,9 @@ class Variant(Generic[N, O, P]):
     # keys whose `Doc` names none: "tiles", and the "patterns" and "labels" entries
     docs: str = ""
     sections: Mapping[str, str] = field(default_factory=dict)
-    # the lean record path's scorer (api/row.py's RowScorer): a batch row's JSON from the kernel's
-    # integers, or None for a record only the full path answers; None here: every record takes the full path
-    row: Callable[..., Any] | None = None
+    # what its kernel reads of a ruleset besides the numbers and options (pattern indexes, detectors
+    # in YAML order, ...): made once when a ruleset is loaded, as `Ruleset.tables`; None: nothing
+    tables: Callable[[Ruleset[Any, Any, Any]], Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "detectors", MappingProxyType(dict(self.detectors)))  # a read-only copy

@@ -1,24 +1,25 @@
-"""The Chizhou kernel's integers as a ScoreResult: items with their labels and detail text,
-the decomposition, the extra keys, the refusal when 花 are short, and every reading for
-`--explain`.
+"""The Chizhou kernel's integers as a result: items with their labels and detail text, the
+decomposition, the extra keys, the refusal when 花 are short, and every reading for `--explain`,
+made when asked (each text once per distinct key, kept on the ruleset).
 
 This is the only place Chizhou text is made; the arithmetic is the kernel's (kernel.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, final
 
-from ...core.context import SEATS, Seat, WinContext
+from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult
-from ...core.shapes import Arrangement, TileSet, code_arrangement, kernel_input, meld_sets
+from ...core.result import Item, ScoreResult, item_json
+from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import TileWords
-from ...core.words import N_, Text
-from ..common.reading import Reading, chosen_result, each_pays, item
+from ...core.words import N_, Text, language
+from ..common.reading import LazyReadings, Reading, item, stamped
 from . import kernel as k
 from .ruleset_schema import ChizhouFlowers
 
@@ -75,10 +76,18 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
 def fan_items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
     """A reading's patterns found (key -> times), its items before the 花 (底, each pattern with
     its fan, 拉子 when capped, 大吊车's payment), and its pattern keys: all of them a function of
-    (found, product, multiplier, la_zi)."""
-    kn = k.numbers_for(rs)
+    (found, product, multiplier, la_zi), made once for each."""
+    key = ("chizhou_fans", scored.found, scored.product, scored.multiplier, scored.la_zi)
+    made: tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]] | None = rs.memo.get(key)
+    if made is None:
+        made = rs.memo.keep(key, _fan_items(rs, scored))
+    return made
+
+
+def _fan_items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[dict[str, int], tuple[Item, ...], tuple[str, ...]]:
+    keys = rs.tables.keys
     num = rs.numbers
-    found = {kn.keys[index]: times for index, times in scored.found}
+    found = {keys[index]: times for index, times in scored.found}
     items = [item(rs, "di", num.base, product_detail(num.base, found, scored.product, scored.multiplier, rs))]
     for key, times in found.items():
         fan = rs.patterns[key].fan ** times
@@ -94,41 +103,93 @@ def fan_items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[dict
 
 
 def flower_item(rs: Ruleset[Any, Any, Any], source: int, tile_set: TileSet) -> Item:
-    """The item of a set that brings 花 (source: kernel.ZI_PENG...)."""
-    flowers = k.numbers_for(rs).flowers[source]
-    return item(rs, FLOWER_KEYS[source], flowers, N_("{tiles}: {flowers} 花", tiles=TileWords(tile_set.notation()), flowers=flowers))
+    """The item of a set that brings 花 (source: kernel.ZI_PENG...), made once for each."""
+    key = ("chizhou_flower", source, tile_set)
+    made: Item | None = rs.memo.get(key)
+    if made is None:
+        flowers = rs.tables.flowers[source]
+        made = rs.memo.keep(key, item(rs, FLOWER_KEYS[source], flowers, N_("{tiles}: {flowers} 花", tiles=TileWords(tile_set.notation()),
+                                                                                flowers=flowers)))
+    return made
 
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[ChizhouFacts], best_index: int) -> tuple[Reading[ChizhouFacts], ...]:
     """Every reading the kernel keeps, explained (the best one is the one already made)."""
-    out = kernel(hand, ctx, rs, keep_all=True)
+    out = k.score(rs, hand, ctx, keep_all=True)
     return tuple(best if scored.arrangement == best_index else reading(hand, ctx, rs, out, scored) for scored in out.every)
 
 
-def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
-    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts, melds, concealed = kernel_input(hand)
-    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
-
-
-def payments(out: k.Outcome, ctx: WinContext) -> dict[Seat, int]:
-    """What each seat pays the winner: each of the three on a self-draw, else the discarder alone."""
+def payments(out: k.Outcome, ctx: WinContext) -> tuple[int, int, int]:
+    """What each seat pays the winner (next, opposite, previous): each of the three on a self-draw, else the discarder alone."""
+    pays = out.pays
     if out.pay == k.PAY_EACH:
-        return each_pays(out.pays)
-    assert ctx.discarder is not None  # check_context ran first
-    paid: dict[Seat, int] = dict.fromkeys(SEATS, 0)
-    paid[ctx.discarder] = out.pays
-    return paid
+        return pays, pays, pays
+    discarder = ctx.discarder  # check_context ran first
+    return (pays if discarder == "next" else 0, pays if discarder == "opposite" else 0, pays if discarder == "previous" else 0)
+
+
+@final
+class ChizhouExplanation:
+    """What a scored Chizhou hand shows besides its value (core/result.Explanation), made when asked."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:
+        self.rs = rs
+        self.hand = hand
+        self.ctx = ctx
+        self.out = out
+        self.best = best
+
+    def _sets(self) -> tuple[int, tuple[int, ...], int, int]:
+        """The best reading's pair, set codes, winning set and how many sets are concealed."""
+        pair, codes, win_in = self.out.arrangements[self.best.arrangement]
+        return pair, codes, win_in, len(codes) - len(self.hand.melds)
+
+    def _flower_sets(self) -> list[tuple[int, TileSet]]:
+        _, codes, _, n_concealed = self._sets()
+        concealed = self.hand.kongs_concealed
+        return [(source, code_set(codes[index], index >= n_concealed, concealed[index - n_concealed] if index >= n_concealed else True))
+                for index, source in self.best.sources]
+
+    def items(self) -> tuple[Item, ...]:
+        rs = self.rs
+        return fan_items(rs, self.best)[1] + tuple([flower_item(rs, source, one) for source, one in self._flower_sets()])
+
+    def items_json(self) -> str:
+        rs = self.rs
+        memo = rs.memo
+        lang = language()
+        best = self.best
+        key = ("chizhou_fans_json", best.found, best.product, best.multiplier, best.la_zi, lang)
+        fans: str | None = memo.get(key)
+        if fans is None:
+            fans = memo.keep(key, ", ".join([item_json(one, memo) for one in fan_items(rs, best)[1]]))
+        parts = [fans]
+        for source, one in self._flower_sets():
+            parts.append(item_json(flower_item(rs, source, one), memo))
+        return ", ".join(parts)
+
+    def decomposition(self) -> dict[str, Any]:
+        pair, codes, win_in, _ = self._sets()
+        return code_arrangement(meld_sets(self.hand), pair, codes, win_in).to_dict()
+
+    def extra(self) -> dict[str, Any]:
+        best = self.best
+        return {"flowers": best.flowers, "flowers_needed": best.need, "multiplier": best.multiplier}
+
+    def tail_json(self) -> str:
+        pair, codes, win_in, _ = self._sets()
+        best = self.best
+        return (f'{decomposition_json(pair, codes, win_in, self.hand.kongs_concealed)}, "flowers": {best.flowers}, '
+                f'"flowers_needed": {best.need}, "multiplier": {best.multiplier}')
+
+    def readings(self) -> Sequence[Reading[ChizhouFacts]]:
+        chosen = reading(self.hand, self.ctx, self.rs, self.out, self.best)
+        return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, self.best.arrangement))
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
-    """The ScoreResult of a winning hand's kernel outcome."""
+    """The result of a winning hand's kernel outcome."""
     best = out.best
     assert best is not None
-    chosen = reading(hand, ctx, rs, out, best)
-    facts = chosen.facts
-    return chosen_result(
-        rs, hand, chosen, payments(out, ctx), facts.arrangement.to_dict(),
-        {"flowers": facts.flowers, "flowers_needed": facts.flowers_needed, "multiplier": facts.multiplier},
-        partial(every_reading, hand, ctx, rs, chosen, best.arrangement),
-    )
+    patterns = fan_items(rs, best)[2]
+    return stamped(rs, hand, best.value, patterns, payments(out, ctx), ChizhouExplanation(rs, hand, ctx, out, best))

@@ -1,10 +1,10 @@
-"""The Chizhou kernel: tile counts and the facts of a win in, the best reading's integers out.
+"""The Chizhou kernel: a Hand and the facts of a win in, the best reading's integers out.
 
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Chizhou scoring (番 multiplied and capped at
-拉子, 花 from honour sets and kongs, the 花 a win needs, who pays) are written here once;
-`build.py` turns the integers into the ScoreResult (labels, detail text, JSON), and is
-the only place Chizhou text is made.
+拉子, 花 from honour sets and kongs, the 花 a win needs, who pays) are written here once,
+reading the ruleset's numbers and options themselves; `build.py` turns the integers into
+the result (labels, detail text, JSON), and is the only place Chizhou text is made.
 
 The arrangements come from core/suits.py (suit by suit, memoised on each suit's
 counts); the detectors run over one `SetsRead` per hand.
@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, final
 
+from ...core import sets
 from ...core.counting import tiles_held
-from ...core.suits import CHOW_CODE, KONG_CODE, code_arrangements
+from ...core.suits import code_arrangements
 from ..common.best import better
-from ..common.per_ruleset import PerRuleset
 from ..common.read import SetsRead
 
 if TYPE_CHECKING:
     from ...core.context import WinContext
+    from ...core.hand import Hand
     from ...rules.ruleset import Ruleset
 
 # Outcome codes
@@ -49,23 +50,13 @@ PAY_DISCARDER: Final = 1  # a discard win or 抢杠: the discarder (the robbed p
 
 
 @final
-class KernelNumbers:
-    """A Chizhou ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
+class ChizhouTables:
+    """What the kernel reads of a Chizhou ruleset besides its numbers and options, made once at load
+    (`Ruleset.tables`): the patterns in YAML order (key, detector, 番) and the 花 of each source."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
-        num, opt = rs.numbers, rs.options
-        self.base: int = num.base
-        self.cap: int = num.cap
-        self.min_self_draw: int = num.min_flowers.self_draw
-        self.min_discard: int = num.min_flowers.discard
-        self.min_qiang_gang: int = num.min_flowers.qiang_gang
-        f = num.flowers
-        self.flowers: tuple[int, ...] = (f.zi_peng, f.zi_an_ke, f.ming_gang, f.an_gang, f.zi_ming_gang, f.zi_an_gang)
-        self.la_zi_needs_no_flowers: bool = opt.la_zi_needs_no_flowers
-        self.discard_triplet_is_exposed: bool = opt.discard_triplet_is_exposed
-        self.payment_multiplier: int = opt.da_diao_che_payment_multiplier
-        self.options: Any = opt
-        # the patterns, in YAML order: key, detector, 番
+        f = rs.numbers.flowers
+        self.flowers: tuple[int, ...] = (f.zi_peng, f.zi_an_ke, f.ming_gang, f.an_gang, f.zi_ming_gang, f.zi_an_gang)  # by source
         self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
         self.detectors: tuple[Any, ...] = tuple(fn for _, fn in rs.detectors)
         self.fans: tuple[int, ...] = tuple(rs.patterns[key].fan for key in self.keys)
@@ -118,64 +109,66 @@ def flower_source(code: int, declared: bool, concealed: bool, completes_on_disca
 
     `completes_on_discard`: the set was completed by a discarded (or robbed) tile.
     """
-    first = code % 34
-    honour = first >= 27
-    if code >= KONG_CODE * 34:
+    honour = sets.first_of(code) >= 27
+    if sets.is_kong(code):
         if concealed:
             return ZI_AN_GANG if honour else AN_GANG
         return ZI_MING_GANG if honour else MING_GANG
-    if code >= CHOW_CODE * 34 or not honour:
+    if sets.is_chow(code) or not honour:
         return -1
     if declared or (completes_on_discard and exposed_on_discard):
         return ZI_PENG
     return ZI_AN_KE
 
 
-def flowers_needed(kn: KernelNumbers, la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
+def flowers_needed(rs: Ruleset[Any, Any, Any], la_zi: bool, self_draw: bool, robbing_kong: bool) -> tuple[int, int]:
     """How many 花 this win needs, and what kind of win it is (NEED_*)."""
+    least = rs.numbers.min_flowers
     if robbing_kong:
-        return kn.min_qiang_gang, NEED_QIANG_GANG
-    if la_zi and kn.la_zi_needs_no_flowers:
+        return least.qiang_gang, NEED_QIANG_GANG
+    if la_zi and rs.options.la_zi_needs_no_flowers:
         return 0, NEED_LA_ZI
     if self_draw:
-        return kn.min_self_draw, NEED_SELF_DRAW
-    return kn.min_discard, NEED_DISCARD
+        return least.self_draw, NEED_SELF_DRAW
+    return least.discard, NEED_DISCARD
 
 
-def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int, ctx: WinContext,
-          keep_all: bool = False) -> Outcome:
-    """Score one Chizhou hand: `concealed` counts the concealed tiles (winning tile included),
-    `melds` are set codes, `melds_concealed` marks concealed kongs. The best reading is the
-    first of the highest (value, 花); when none has its 花, the closest is the first of the
-    highest (value, 花) of all. `keep_all` also keeps every reading (for `--explain`)."""
-    arrs = code_arrangements(concealed, melds, win)
+def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: bool = False) -> Outcome:
+    """Score one Chizhou hand under `rs`. The best reading is the first of the highest (value, 花);
+    when none has its 花, the closest is the first of the highest (value, 花) of all. `keep_all`
+    also keeps every reading (for `--explain`)."""
+    melds = hand.codes
+    melds_concealed = hand.kongs_concealed
+    arrs = code_arrangements(hand.counts, melds, hand.win_tile)
     if not arrs:
         return Outcome(NOT_A_WINNING_HAND, None, 0, 0, PAY_EACH, (), ())
-    held = list(concealed)
-    for code in melds:
-        first = code % 34
-        if code >= CHOW_CODE * 34 and code < KONG_CODE * 34:
-            held[first] += 1
+    held = list(hand.counts)
+    for code in melds:  # which suits are held: a set's tiles once each
+        first = sets.first_of(code)
+        held[first] += 1
+        if sets.is_chow(code):
             held[first + 1] += 1
             held[first + 2] += 1
-        else:
-            held[first] += 1
     suits = int(tiles_held(held, 0, 9) > 0) + int(tiles_held(held, 9, 18) > 0) + int(tiles_held(held, 18, 27) > 0)
     self_draw: bool = ctx.self_draw
     robbing_kong: bool = ctx.robbing_kong
-    r = SetsRead(ctx, kn.options, suits, tiles_held(held, 27, 34) > 0, melds_concealed)
-    detectors = kn.detectors
-    fans = kn.fans
+    t: ChizhouTables = rs.tables
+    num, opt = rs.numbers, rs.options
+    base: int = num.base
+    cap: int = num.cap
+    r = SetsRead(ctx, opt, suits, tiles_held(held, 27, 34) > 0, melds_concealed)
+    detectors = t.detectors
+    fans = t.fans
     n_melds = len(melds)
-    exposed_on_discard = kn.discard_triplet_is_exposed
+    exposed_on_discard: bool = opt.discard_triplet_is_exposed
     best: KernelReading | None = None
     closest: KernelReading | None = None
     most_flowers = 0
     every: list[KernelReading] = []
     for index in range(len(arrs)):
-        _, sets, win_in = arrs[index]
-        n_concealed = len(sets) - n_melds
-        r.arrange(sets, n_concealed, win_in)
+        _, arranged, win_in = arrs[index]
+        n_concealed = len(arranged) - n_melds
+        r.arrange(arranged, n_concealed, win_in)
         found: list[tuple[int, int]] = []
         product = 1
         for k in range(len(detectors)):
@@ -183,20 +176,20 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
             if times:
                 found.append((k, times))
                 product *= fans[k] ** times
-        multiplier = min(product, kn.cap)
-        la_zi = product >= kn.cap
+        multiplier = min(product, cap)
+        la_zi = product >= cap
         sources: list[tuple[int, int]] = []
         have = 0
         completes_on_discard = not self_draw
-        for i in range(len(sets)):
+        for i in range(len(arranged)):
             declared = i >= n_concealed
-            source = flower_source(sets[i], declared, melds_concealed[i - n_concealed] if declared else True,
+            source = flower_source(arranged[i], declared, melds_concealed[i - n_concealed] if declared else True,
                                    i == win_in and completes_on_discard, exposed_on_discard)
-            if source >= 0 and kn.flowers[source]:
+            if source >= 0 and t.flowers[source]:
                 sources.append((i, source))
-                have += kn.flowers[source]
-        need, need_kind = flowers_needed(kn, la_zi, self_draw, robbing_kong)
-        scored = KernelReading(kn.base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
+                have += t.flowers[source]
+        need, need_kind = flowers_needed(rs, la_zi, self_draw, robbing_kong)
+        scored = KernelReading(base * multiplier, tuple(found), product, multiplier, la_zi, tuple(sources), have, need, need_kind, index)
         if keep_all:
             every.append(scored)
         if have > most_flowers:
@@ -209,11 +202,8 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     if best is None:
         return Outcome(NOT_ENOUGH_FLOWERS, closest, most_flowers, 0, PAY_EACH, arrs, tuple(every))
     pays = best.value
-    if kn.da_diao_che >= 0:
+    if t.da_diao_che >= 0:
         for k, _ in best.found:
-            if k == kn.da_diao_che:
-                pays *= kn.payment_multiplier
+            if k == t.da_diao_che:
+                pays *= opt.da_diao_che_payment_multiplier
     return Outcome(WIN, best, most_flowers, pays, PAY_EACH if self_draw else PAY_DISCARDER, arrs, tuple(every))
-
-
-numbers_for: Final[PerRuleset[KernelNumbers]] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Chizhou ruleset, built once

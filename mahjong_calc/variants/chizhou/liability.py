@@ -21,7 +21,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
-from ...core.result import ScoredWin
+from ...core.result import ScoreResult
 from ...core.tiles import is_honour
 from ..common.settlement import Liability, Settlement, Sourced, Table, diff, options_of
 from .ruleset_schema import ChizhouSettlement
@@ -43,7 +43,7 @@ def _fed_count(melds: list[Sourced], source: str) -> int:
     return sum(1 for s in melds if s.source == source)
 
 
-def _unit(result: ScoredWin) -> int:
+def _unit(result: ScoreResult) -> int:
     return result.value  # 底 × the capped multiplier
 
 
@@ -54,7 +54,7 @@ def _how(ctx: WinContext, payer: Seat) -> int:
     return 1 if ctx.discarder == payer else 0
 
 
-def _forward(result: ScoredWin, ctx: WinContext, table: Table, opt: ChizhouSettlement) -> Settlement | None:
+def _forward(result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement) -> Settlement | None:
     melds = [s for s in table.winner_melds(result) if not s.meld.concealed]
     before = dict(result.payments)
     v = _unit(result)
@@ -112,7 +112,7 @@ def _fan_bao_units(table: Table, r: Seat, opt: ChizhouSettlement, hua: int) -> t
 
 
 def _reverse(
-    result: ScoredWin, ctx: WinContext, table: Table, opt: ChizhouSettlement, payments: dict[Seat, int], ruleset: Ruleset[Any, Any, Any]
+    result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement, payments: dict[Seat, int], ruleset: Ruleset[Any, Any, Any]
 ) -> tuple[dict[Seat, int], list[Liability]]:
     """`payments` are those after 承包; the 反包 amount is measured against the scorer's own."""
     v = _unit(result)
@@ -139,7 +139,7 @@ def _reverse(
     return after, rows
 
 
-def settle_chizhou(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_chizhou(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """承包 of the winner's feeder, then 反包 of anyone the winner fed."""
     opt = options_of(ChizhouSettlement, ruleset)
     settled = Settlement(dict(result.payments))

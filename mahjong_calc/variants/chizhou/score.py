@@ -60,7 +60,7 @@ def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None
 def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
     """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
     check_context(ctx)
-    out = chizhou_build.kernel(hand, ctx, rs)
+    out = chizhou_kernel.score(rs, hand, ctx)
     if out.code == chizhou_kernel.NOT_A_WINNING_HAND:
         raise not_a_winning_hand()
     check_chow_restriction(hand, out.most_flowers, rs)

@@ -1,4 +1,3 @@
 """What the variants share: the reading loop (reading.py), the compact reading detectors see
 (read.py, `SetsRead`), `detect` (detector_types.py), the shared detectors (detectors.py), the
-settlement types (settlement.py), a kernel's numbers made once per ruleset (per_ruleset.py), and
-advise's goals and plans (goals.py, plan.py)."""
+settlement types (settlement.py), and advise's goals and plans (goals.py, plan.py)."""

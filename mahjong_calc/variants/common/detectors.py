@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.shapes import CHOW_CODE, KONG_CODE
+from ...core import sets
 from .read import HandRead, SetsRead, chows
 
 
@@ -11,7 +11,7 @@ def dui_dui_hu(r: HandRead) -> int:
     if not r.arranged:
         return 0
     for code in r.sets:
-        if CHOW_CODE * 34 <= code < KONG_CODE * 34:
+        if sets.is_chow(code):
             return 0
     return 1
 

@@ -5,7 +5,7 @@
 add their own facts. A Chizhou or Pujiang kernel keeps one `SetsRead` per hand and points it at each way of reading the tiles
 (`arrange`, or `shape` for Pujiang's other shapes); every detector has the same
 signature, `SetsRead -> times the pattern occurs`. A set is one int, `kind * 34 +
-first tile` (core/suits.py: PUNG_CODE, CHOW_CODE, KONG_CODE). Plain typed Python, so
+first tile` (core/sets.py). Plain typed Python, so
 that mypyc can compile it.
 """
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, final
 
-from ...core.shapes import CHOW_CODE, KONG_CODE, Arrangement, set_code
+from ...core import sets
+from ...core.shapes import Arrangement
 
 if TYPE_CHECKING:
     from ...core.context import WinContext
@@ -80,8 +81,8 @@ def chows(r: SetsRead) -> int:
     """The first tiles of the reading's sequences, as bits."""
     bits = 0
     for code in r.sets:
-        if CHOW_CODE * 34 <= code < KONG_CODE * 34:
-            bits |= 1 << (code - CHOW_CODE * 34)
+        if sets.is_chow(code):
+            bits |= 1 << sets.first_of(code)
     return bits
 
 
@@ -90,5 +91,5 @@ def read_arrangement(hand: Hand, ctx: WinContext, arr: Arrangement, held: tuple[
     suits = int(any(held[0:9])) + int(any(held[9:18])) + int(any(held[18:27]))
     r = SetsRead(ctx, options, suits, any(held[27:34]), tuple(m.concealed for m in hand.melds))
     declared = len(hand.melds)
-    r.arrange(tuple(set_code(s.kind, s.first) for s in arr.sets), len(arr.sets) - declared, arr.win_in)
+    r.arrange(tuple(s.code for s in arr.sets), len(arr.sets) - declared, arr.win_in)
     return r

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult
+from ...core.result import Explanation, Given, Item, ScoreResult, pays_of
 from ...core.words import Text
 from .best import better
 
@@ -94,7 +94,8 @@ def best_result(
     settle: Callable[[Reading[F]], Settled],
     no_win: Callable[[tuple[Reading[F], ...]], NotAWin],
 ) -> ScoreResult:
-    """Keep the best winning reading (highest value, then rank; first of equals) and build the result.
+    """Keep the best winning reading (highest value, then rank; first of equals) and build the result
+    (the loop of a variant without a kernel, such as a test's).
 
     `no_win(readings)` gives the error to raise when no reading wins. Every reading,
     winning or not, stays on the result as `readings` (not part of its JSON).
@@ -107,32 +108,8 @@ def best_result(
     if best is None:
         raise no_win(every)
     settled = settle(best)
-    return result(
-        rs,
-        hand,
-        value=best.value,
-        items=best.items,
-        patterns=best.patterns,
-        payments=dict(settled.payments),
-        decomposition=settled.decomposition,
-        extra=settled.extra,
-        readings=every,
-    )
-
-
-def chosen_result(
-    rs: Ruleset[Any, Any, Any],
-    hand: Hand,
-    chosen: Reading[F],
-    payments: dict[Seat, int],
-    decomposition: dict[str, Any],
-    extra: dict[str, Any],
-    every: Callable[[], tuple[Reading[F], ...]],
-) -> ScoreResult:
-    """The ScoreResult of a kernel's best reading, explained (`chosen`): its value, items and
-    patterns; every reading is worked out only when looked at (`every()`, for --explain)."""
-    return result(rs, hand, value=chosen.value, items=chosen.items, patterns=chosen.patterns, payments=payments,
-                  decomposition=decomposition, extra=extra, readings=LazyReadings(every))
+    explained = Given(best.items, settled.decomposition, settled.extra, every, rs.memo)
+    return stamped(rs, hand, best.value, best.patterns, pays_of(dict(settled.payments)), explained)
 
 
 def round_half_up(value: Decimal) -> int:
@@ -149,6 +126,7 @@ def each_pays(value: int) -> dict[Seat, int]:
     return {seat: value for seat in SEATS}
 
 
-def result(rs: Ruleset[Any, Any, Any], hand: Hand, **fields: Any) -> ScoreResult:
-    """A ScoreResult stamped with the ruleset's name, version and title."""
-    return ScoreResult(variant=rs.name, ruleset_version=rs.version, title=(rs.title.zh, rs.title.en), hand=hand, **fields)
+def stamped(rs: Ruleset[Any, Any, Any], hand: Hand, value: int, patterns: tuple[str, ...], pays: tuple[int, int, int],
+            explanation: Explanation) -> ScoreResult:
+    """A ScoreResult stamped with the ruleset's name, version and title; the pieces of its JSON are kept on the ruleset."""
+    return ScoreResult(rs.name, rs.version, (rs.title.zh, rs.title.en), hand, value, patterns, pays, explanation, rs.memo)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.hand import Meld
-from ...core.result import ScoredWin
+from ...core.result import ScoreResult
 from ...core.seats import Position
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class Table:
         """A position as a message names it: the player's name in a game, else `next`, `opposite`, ..."""
         return self.names.get(position, position)
 
-    def winner_melds(self, result: ScoredWin) -> list[Sourced]:
+    def winner_melds(self, result: ScoreResult) -> list[Sourced]:
         """The winner's declared melds with their sources (concealed kongs have none)."""
         out = []
         for i, meld in enumerate(result.hand.melds):
@@ -105,7 +105,7 @@ class Settlement:
         return sum(self.payments.values())
 
 
-Settler = Callable[[ScoredWin, WinContext, Table, "Ruleset[Any, Any, Any]"], Settlement]
+Settler = Callable[[ScoreResult, WinContext, Table, "Ruleset[Any, Any, Any]"], Settlement]
 
 
 def diff(before: Mapping[Seat, int], after: dict[Seat, int], code: str) -> Settlement:

@@ -7,20 +7,22 @@ This is the only place Pujiang text is made; the arithmetic is the kernel's (ker
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, final
 
+from ...core import sets
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult
-from ...core.shapes import CHOW_CODE, CODE_KINDS, PUNG_CODE, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
+from ...core.result import TILE_JSON, Item, ScoreResult, encode, item_json
+from ...core.shapes import Arrangement, TileSet, code_set, decomposition_json, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
-from ...core.words import N_, Joined, Named, Shown, Text
-from ..common.read import SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
-from ..common.reading import Reading, chosen_result, item
+from ...core.words import N_, Joined, Named, Shown, Text, language
+from ..common.read import QI_DUI, SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
+from ..common.reading import LazyReadings, Reading, item, stamped
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -49,9 +51,7 @@ class PujiangFacts:
 
 def _faces_held(hand: Hand, ctx: WinContext, whites: int) -> list[int]:
     """The concealed tiles' counts without the wilds, `whites` 白板 playing as the wild's face."""
-    faces = [0] * 34
-    for t in hand.concealed:
-        faces[t] += 1
+    faces = list(hand.counts)
     if ctx.wild is not None:
         faces[ctx.wild] = 0
         faces[WHITE] -= whites
@@ -66,7 +66,7 @@ def group_first(gid: int, any_face: int) -> int:
 
 def concealed_codes(scored: k.KernelReading, any_face: int) -> tuple[int, ...]:
     """A standard reading's concealed sets as set codes (kind * 34 + first tile)."""
-    return tuple([(CHOW_CODE if GROUP_CHOW[gid] else PUNG_CODE) * 34 + group_first(gid, any_face) for gid in scored.sets])
+    return tuple([sets.chow(group_first(gid, any_face)) if GROUP_CHOW[gid] else sets.pung(group_first(gid, any_face)) for gid in scored.sets])
 
 
 def white_faces(ctx: WinContext, out: k.Outcome, scored: k.KernelReading) -> tuple[int, ...]:
@@ -82,7 +82,7 @@ def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) 
     any_face = wild if wild is not None else 0
     name = SHAPE_NAMES[scored.shape]
     if scored.shape == STANDARD:
-        concealed = tuple([_tile_set(CODE_KINDS[code // 34], code % 34) for code in concealed_codes(scored, any_face)])
+        concealed = tuple([code_set(code) for code in concealed_codes(scored, any_face)])
         pair = group_first(scored.pair, any_face)
         arrangement = Arrangement(pair, concealed + meld_sets(hand), scored.win_in)
         return Shape(name, arrangement, arrangement.text(), scored.faces, whites)
@@ -128,8 +128,8 @@ def _seat(seat: Seat) -> Shown:
 
 def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Ruleset[Any, Any, Any], payments: tuple[int, int, int]) -> Text:
     """The numbers as they add up: `子 7 × 2^1 番 = 14`, then each payer's 子 after their own pungs."""
-    kn = k.numbers_for(rs)
     m = rs.numbers.fan_multiplier
+    before_fan = rs.tables.before_fan
     text = N_("子 {zi} × {m}^{fan} 番 = {total}", zi=zi, m=m, fan=fan, total=zi * m ** fan)
     if isinstance(head, Text):  # 子 (七对): where a base other than the usual came from
         text = N_("{head}; {value}", head=head, value=text)
@@ -142,14 +142,14 @@ def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Rules
         return text
     parts: list[Text] = []
     for seat, n in zip(SEATS, ctx.opponent_pungs):
-        amount = k.owed(kn, zi, fan, n)
-        raw = (zi - n) * m ** fan if kn.before_fan else zi * m ** fan - n
+        amount = k.owed(rs, zi, fan, n)
+        raw = (zi - n) * m ** fan if before_fan else zi * m ** fan - n
         then = f" = {raw}" + (f" → {amount}" if amount != raw else "")
         sums = []
         for power in (f"{m}^{fan}", str(m ** fan)):  # as written; on a Chinese screen, the power worked out
             if not n:
                 sums.append(f"{zi} × {power}{then}")
-            elif kn.before_fan:
+            elif before_fan:
                 sums.append(f"({zi} − {n}) × {power}{then}")
             else:
                 sums.append(f"{zi} × {power} − {n}{then}")
@@ -162,18 +162,17 @@ def value_detail(head: str | Text, zi: int, fan: int, ctx: WinContext, rs: Rules
 
 def _payments_of(ctx: WinContext, rs: Ruleset[Any, Any, Any], zi: int, fan: int) -> tuple[int, int, int]:
     """The kernel's payments of a reading's 子 and 番 under the facts of the win."""
-    kn = k.numbers_for(rs)
     pungs = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else SEATS.index(ctx.discarder)
-    return k.payments(kn, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
+    return k.payments(rs, zi, fan, pungs, ctx.robbing_kong, robbed, discarder)
 
 
 def base_item(ctx: WinContext, rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> Item:
     """A winning reading's first item: its 子 (where a pattern's base came from) and the sum,
     from its base, 子, 番 and patterns found, and the facts value_detail reads of the win."""
-    kn = k.numbers_for(rs)
-    labels = [rs.label(kn.keys[index]) for index, _ in scored.found if kn.bases[index] >= 0]
+    t = rs.tables
+    labels = [rs.label(t.keys[index]) for index, _ in scored.found if t.bases[index] >= 0]
     named = Named("/".join(zh for zh, _ in labels), "/".join(en for _, en in labels))
     base = scored.base
     head: str | Text = "子" if base == rs.numbers.base_zi else N_("子 ({patterns})", patterns=named)
@@ -191,11 +190,11 @@ def zi_item(rs: Ruleset[Any, Any, Any], s: TileSet) -> Item | None:
 
 def fan_items(rs: Ruleset[Any, Any, Any], jokers: int, scored: k.KernelReading) -> list[Item]:
     """Each pattern found with its 番 (`jokers`: wilds held), then 抢杠's."""
-    kn = k.numbers_for(rs)
+    t = rs.tables
     items: list[Item] = []
     for index, times in scored.found:
-        fan = (kn.fans_wild[index] if jokers else kn.fans[index]) * times
-        items.append(item(rs, kn.keys[index], fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
+        fan = (t.fans_wild[index] if jokers else t.fans[index]) * times
+        items.append(item(rs, t.keys[index], fan, N_("番 × {times}", times=times) if times > 1 else N_("番")))
     if scored.qiang_gang:
         items.append(item(rs, "qiang_gang", scored.qiang_gang, N_("番")))
     return items
@@ -214,8 +213,12 @@ def face_items(rs: Ruleset[Any, Any, Any], wild: int | None, wild_faces: tuple[i
 
 def pattern_keys(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, ...]:
     """A winning reading's patterns: those found, then 抢杠."""
-    kn = k.numbers_for(rs)
-    return tuple([kn.keys[index] for index, _ in scored.found]) + (("qiang_gang",) if scored.qiang_gang else ())
+    key = ("pujiang_patterns", scored.found, scored.qiang_gang)
+    made: tuple[str, ...] | None = rs.memo.get(key)
+    if made is None:
+        keys = rs.tables.keys
+        made = rs.memo.keep(key, tuple([keys[index] for index, _ in scored.found]) + (("qiang_gang",) if scored.qiang_gang else ()))
+    return made
 
 
 def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[PujiangFacts]:
@@ -237,14 +240,8 @@ def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outc
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[PujiangFacts], best_index: int) -> tuple[Reading[PujiangFacts], ...]:
     """Every reading the kernel keeps, explained (the best one is the one already made)."""
-    out = kernel(hand, ctx, rs, keep_all=True)
+    out = k.score(rs, hand, ctx, keep_all=True)
     return tuple(best if index == best_index else reading(hand, ctx, rs, out, scored) for index, scored in enumerate(out.every))
-
-
-def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
-    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts, melds, concealed = kernel_input(hand)
-    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, ctx, keep_all)
 
 
 def wild_rows(wild_faces: tuple[int | None, ...], whites: tuple[int, ...], wild: int | None) -> list[dict[str, Any]]:
@@ -264,16 +261,125 @@ def decomposition(seen: Shape) -> dict[str, Any]:
     return {"shape": seen.name, "text": seen.text}
 
 
+def _kept(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """What `make()` gives, made once per `key` and kept on the ruleset."""
+    made = rs.memo.get(key)
+    if made is None:
+        made = rs.memo.keep(key, make())
+    return made
+
+
+_STANDARD_OPEN: Final = f'"decomposition": {{"shape": {encode(SHAPE_NAMES[STANDARD])}, '
+
+
+@final
+class PujiangExplanation:
+    """What a scored Pujiang hand shows besides its value (core/result.Explanation), made when asked."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:
+        self.rs = rs
+        self.hand = hand
+        self.ctx = ctx
+        self.out = out
+        self.best = best
+        self._shape: Shape | None = None
+
+    def shape(self) -> Shape:
+        if self._shape is None:
+            self._shape = shape(self.hand, self.ctx, self.out, self.best)
+        return self._shape
+
+    def _wild_faces(self) -> tuple[int | None, ...]:
+        """What each wild stood for: the kernel's faces, but for 真13 and 三财神 (their shape's)."""
+        best = self.best
+        return best.faces if best.shape == STANDARD or best.shape == QI_DUI else self.shape().wild_faces
+
+    def _codes(self) -> tuple[int, ...]:
+        """The sets whose 子 count: a standard reading's concealed sets, then the melds."""
+        best = self.best
+        any_face = self.ctx.wild if self.ctx.wild is not None else 0
+        concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
+        return concealed + self.hand.codes
+
+    def _pieces(self) -> list[tuple[Any, Callable[[], list[Item]]]]:
+        """The items in order, in groups, each with its key (what its text depends on) and how to make it."""
+        rs, ctx, best, out = self.rs, self.ctx, self.best, self.out
+        pieces: list[tuple[Any, Callable[[], list[Item]]]] = [
+            (("pujiang_base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs),
+             lambda: [base_item(ctx, rs, best)])]
+        codes = self._codes()
+        n = len(codes) - len(self.hand.melds)
+        concealed = self.hand.kongs_concealed
+        for i, code in enumerate(codes):
+            if not sets.is_chow(code):
+                one = code_set(code, i >= n, concealed[i - n] if i >= n else True)
+                pieces.append((("pujiang_zi", one), partial(_zi_items, rs, one)))
+        pieces.append((("pujiang_fans", best.found, best.qiang_gang, out.jokers > 0), partial(fan_items, rs, out.jokers, best)))
+        wild, faces, whites = ctx.wild, self._wild_faces(), white_faces(ctx, out, best)
+        pieces.append((("pujiang_faces", wild, faces, whites), partial(face_items, rs, wild, faces, whites)))
+        return pieces
+
+    def items(self) -> tuple[Item, ...]:
+        made: list[Item] = []
+        for key, make in self._pieces():
+            made += _kept(self.rs, key, make)
+        return tuple(made)
+
+    def items_json(self) -> str:
+        rs = self.rs
+        lang = language()
+        parts: list[str] = []
+        for key, make in self._pieces():
+            text: str = _kept(rs, (key, lang), partial(_joined_json, rs, key, make))
+            if text:
+                parts.append(text)
+        return ", ".join(parts)
+
+    def decomposition(self) -> dict[str, Any]:
+        return decomposition(self.shape())
+
+    def extra(self) -> dict[str, Any]:
+        best, ctx = self.best, self.ctx
+        return {"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None,
+                "wilds": wild_rows(self._wild_faces(), white_faces(ctx, self.out, best), ctx.wild)}
+
+    def _decomposition_json(self) -> str:
+        best = self.best
+        if best.shape == STANDARD:
+            any_face = self.ctx.wild if self.ctx.wild is not None else 0
+            text = decomposition_json(group_first(best.pair, any_face), self._codes(), best.win_in, self.hand.kongs_concealed)
+            return _STANDARD_OPEN + text[len('"decomposition": {'):]
+        if best.shape == QI_DUI:
+            key = ("pujiang_qi_dui", best.pairs, self.ctx.wild, best.faces, white_faces(self.ctx, self.out, best))
+            return str(_kept(self.rs, key, lambda: '"decomposition": ' + encode(decomposition(self.shape()))))
+        return '"decomposition": ' + encode(decomposition(self.shape()))
+
+    def tail_json(self) -> str:
+        best, ctx = self.best, self.ctx
+        wild = ctx.wild
+        whites = white_faces(ctx, self.out, best)
+        faces = self._wild_faces()
+        rows: str = _kept(self.rs, ("pujiang_wilds", wild, faces, whites), lambda: encode(wild_rows(faces, whites, wild)))
+        wild_json = "null" if wild is None else TILE_JSON[wild]
+        return f'{self._decomposition_json()}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {rows}'
+
+    def readings(self) -> Sequence[Reading[PujiangFacts]]:
+        chosen = reading(self.hand, self.ctx, self.rs, self.out, self.best)
+        return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, self.out.best_index))
+
+
+def _joined_json(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], list[Item]]) -> str:
+    """The JSON of the items kept under `key` (made by `make()` the first time), joined by ", "."""
+    return ", ".join([item_json(one, rs.memo) for one in _kept(rs, key, make)])
+
+
+def _zi_items(rs: Ruleset[Any, Any, Any], one: TileSet) -> list[Item]:
+    made = zi_item(rs, one)
+    return [] if made is None else [made]
+
+
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
-    """The ScoreResult of a winning hand's kernel outcome."""
+    """The result of a winning hand's kernel outcome."""
     best = out.best
     assert best is not None
-    chosen = reading(hand, ctx, rs, out, best)
-    seen = chosen.facts.shape
-    payments: dict[Seat, int] = dict(zip(SEATS, out.payments))
-    return chosen_result(
-        rs, hand, chosen, payments, decomposition(seen),
-        {"zi": best.zi, "fan": best.fan, "wild": tile_str(ctx.wild) if ctx.wild is not None else None,
-         "wilds": wild_rows(seen.wild_faces, seen.white_faces, ctx.wild)},
-        partial(every_reading, hand, ctx, rs, chosen, out.best_index),
-    )
+    return stamped(rs, hand, best.value, pattern_keys(rs, best), out.payments, PujiangExplanation(rs, hand, ctx, out, best))

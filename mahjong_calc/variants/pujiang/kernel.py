@@ -1,10 +1,10 @@
-"""The Pujiang kernel: tile counts and the facts of a win in, the best reading's integers out.
+"""The Pujiang kernel: a Hand and the facts of a win in, the best reading's integers out.
 
 Plain typed Python over ints and tuples, so that mypyc can compile it; without a
 compiler the same code runs. The rules of Pujiang scoring (what the 财神 and each 白板
 may stand for, the shapes, 3 pungs, 子 × 2^番, the refusals, who pays) are written here
-once; `build.py` turns the integers into the ScoreResult (labels, detail text, JSON),
-and is the only place Pujiang text is made.
+once, reading the ruleset's numbers and options themselves; `build.py` turns the
+integers into the result (labels, detail text, JSON), and is the only place Pujiang text is made.
 
 A hand is read every way the 白板 allow, then every way the wilds allow: pair + sets
 from core/wilds.py's tables (each suit's cuts with k jokers looked up by its counts, a
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, final
 
+from ...core import sets
 from ...core.counting import tiles_held
-from ...core.shapes import CHOW_CODE, KONG_CODE, PUNG_CODE
 from ...core.tiles import WHITE
 from ...core.wilds import (
     ANY,
@@ -32,11 +32,11 @@ from ...core.wilds import (
     thirteen,
 )
 from ..common.best import better
-from ..common.per_ruleset import PerRuleset
 from ..common.read import QI_DUI, SAN_CAI_SHEN, STANDARD, ZHEN_13, ZHEN_ZHEN_13, SetsRead
 
 if TYPE_CHECKING:
     from ...core.context import WinContext
+    from ...core.hand import Hand
     from ...rules.ruleset import Ruleset
 
 NO_FACE: Final = -2  # the winning tile is a wild: it stands for no face in particular
@@ -55,32 +55,13 @@ NO_WIN: Final = 1
 
 
 @final
-class KernelNumbers:
-    """A Pujiang ruleset's numbers, options and pattern list as ints and bools, built once per Ruleset."""
+class PujiangTables:
+    """What the kernel reads of a Pujiang ruleset besides its numbers and options, made once at load
+    (`Ruleset.tables`): the patterns in YAML order (key, detector, 番 without and with a wild held,
+    子 base: -1 for none), and which way the options settle payments."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
-        num, opt = rs.numbers, rs.options
-        self.base_zi: int = num.base_zi
-        self.peng_zi: int = num.peng_zi
-        self.gang_zi: int = num.gang_zi
-        self.fan_multiplier: int = num.fan_multiplier
-        self.min_pungs: int = num.min_pungs
-        self.wild_copies: int = num.wild_copies
-        self.zhen_13_min_honours: int = num.zhen_13_min_honours
-        self.zhen_zhen_13_honours: int = num.zhen_zhen_13_honours
-        self.before_fan: bool = opt.subtract_pungs == "before_fan"
-        self.floor_at_zero: bool = opt.floor_payment_at_zero
-        self.white_as_wild_face: bool = opt.white_as_wild_face
-        self.two_wilds_pair: bool = opt.two_wilds_pair_is_cai_shen_tou
-        self.four_as_two: bool = opt.qi_dui_four_as_two_pairs
-        self.robbing_needs_pungs: bool = opt.robbing_kong_needs_three_pungs
-        self.robbing_wild_needs_fan: bool = opt.robbing_kong_wild_needs_fan
-        self.qiang_gang_fan: int = opt.qiang_gang_fan
-        self.by_robbed_fan: bool = opt.qiang_gang_amount != "winner_value"
-        self.robbed_doubling: bool = opt.qiang_gang_amount == "robbed_fan_doubling"
-        self.wide_gaps: bool = opt.zhen_13_wide_gaps
-        self.options: Any = opt
-        # the patterns, in YAML order: key, detector, 番 (without and with a wild held), 子 base (-1: none)
+        opt = rs.options
         self.keys: tuple[str, ...] = tuple(key for key, _ in rs.detectors)
         self.detectors: tuple[Any, ...] = tuple(fn for _, fn in rs.detectors)
         self.fans: tuple[int, ...] = tuple(rs.patterns[key].fan for key in self.keys)
@@ -88,6 +69,9 @@ class KernelNumbers:
             rs.patterns[key].fan if rs.patterns[key].fan_with_wild is None else rs.patterns[key].fan_with_wild for key in self.keys
         )
         self.bases: tuple[int, ...] = tuple(-1 if rs.patterns[key].base is None else rs.patterns[key].base for key in self.keys)
+        self.before_fan: bool = opt.subtract_pungs == "before_fan"
+        self.by_robbed_fan: bool = opt.qiang_gang_amount != "winner_value"
+        self.robbed_doubling: bool = opt.qiang_gang_amount == "robbed_fan_doubling"
 
 
 @final
@@ -177,34 +161,35 @@ class _Choice:
 # --- payments -------------------------------------------------------------------------
 
 
-def owed(kn: KernelNumbers, zi: int, fan: int, payer_pungs: int) -> int:
+def owed(rs: Ruleset[Any, Any, Any], zi: int, fan: int, payer_pungs: int) -> int:
     """What one payer owes: their own exposed pungs come off the 子 (or off the total)."""
-    mult: int = kn.fan_multiplier ** fan
-    amount = (zi - payer_pungs) * mult if kn.before_fan else zi * mult - payer_pungs
-    return max(amount, 0) if kn.floor_at_zero else amount
+    mult: int = rs.numbers.fan_multiplier ** fan
+    amount = (zi - payer_pungs) * mult if rs.tables.before_fan else zi * mult - payer_pungs
+    return max(amount, 0) if rs.options.floor_payment_at_zero else amount
 
 
-def owed_by_robbed_fan(kn: KernelNumbers, zi: int, robbed_fan: int, payer_pungs: int) -> int:
+def owed_by_robbed_fan(rs: Ruleset[Any, Any, Any], zi: int, robbed_fan: int, payer_pungs: int) -> int:
     """抢杠, "被抢的人手里的牌翻数X抢杠胡手里的基数": the robbed player's 番 times the winner's 子
     (robbed_fan), or the winner's 子 doubled once per 番 (robbed_fan_doubling); less the payer's pungs."""
-    if kn.robbed_doubling:
-        return owed(kn, zi, robbed_fan, payer_pungs)
-    amount = (zi - payer_pungs) * robbed_fan if kn.before_fan else zi * robbed_fan - payer_pungs
-    return max(amount, 0) if kn.floor_at_zero else amount
+    if rs.tables.robbed_doubling:
+        return owed(rs, zi, robbed_fan, payer_pungs)
+    amount = (zi - payer_pungs) * robbed_fan if rs.tables.before_fan else zi * robbed_fan - payer_pungs
+    return max(amount, 0) if rs.options.floor_payment_at_zero else amount
 
 
-def payments(kn: KernelNumbers, zi: int, fan: int, pungs: tuple[int, int, int], robbing: bool, robbed_fan: int, discarder: int) -> tuple[int, int, int]:
+def payments(rs: Ruleset[Any, Any, Any], zi: int, fan: int, pungs: tuple[int, int, int], robbing: bool, robbed_fan: int,
+             discarder: int) -> tuple[int, int, int]:
     """Who pays what (next, opposite, previous). Self-draw: each opponent their own amount. 抢杠:
     the robbed player (`discarder`, 0-2; -1: none) pays all three, by the winner's value or
     (options.qiang_gang_amount) by the robbed player's own 番 (`robbed_fan`, -1: not given)."""
-    if robbing and robbed_fan >= 0 and kn.by_robbed_fan:
-        a = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[0])
-        b = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[1])
-        c = owed_by_robbed_fan(kn, zi, robbed_fan, pungs[2])
+    if robbing and robbed_fan >= 0 and rs.tables.by_robbed_fan:
+        a = owed_by_robbed_fan(rs, zi, robbed_fan, pungs[0])
+        b = owed_by_robbed_fan(rs, zi, robbed_fan, pungs[1])
+        c = owed_by_robbed_fan(rs, zi, robbed_fan, pungs[2])
     else:
-        a = owed(kn, zi, fan, pungs[0])
-        b = owed(kn, zi, fan, pungs[1])
-        c = owed(kn, zi, fan, pungs[2])
+        a = owed(rs, zi, fan, pungs[0])
+        b = owed(rs, zi, fan, pungs[1])
+        c = owed(rs, zi, fan, pungs[2])
     if robbing and discarder >= 0:
         total = a + b + c
         return (total if discarder == 0 else 0, total if discarder == 1 else 0, total if discarder == 2 else 0)
@@ -222,38 +207,41 @@ def _holds(gid: int, win_face: int) -> bool:
 
 
 def _value(
-    kn: KernelNumbers, r: SetsRead, melds: tuple[int, ...], refusal: int, pungs: int, robbing: bool, piao: int,
-    shape: int, whites: int, pair: int, sets: tuple[int, ...], win_in: int, pairs: tuple[tuple[int, int], ...], faces: tuple[int, ...],
+    rs: Ruleset[Any, Any, Any], r: SetsRead, melds: tuple[int, ...], refusal: int, pungs: int, robbing: bool, piao: int,
+    shape: int, whites: int, pair: int, set_ids: tuple[int, ...], win_in: int, pairs: tuple[tuple[int, int], ...], faces: tuple[int, ...],
 ) -> KernelReading:
     """Score the reading `r` points at (its shape's own refusal, if any, already in `refusal`)."""
     if refusal != WINS:
-        return KernelReading(refusal, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
-    detectors = kn.detectors
+        return KernelReading(refusal, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, set_ids, win_in, pairs, faces)
+    t: PujiangTables = rs.tables
+    num, opt = rs.numbers, rs.options
+    detectors = t.detectors
     wilds = r.wilds
     found: list[tuple[int, int]] = []
     fan = 0
-    base = kn.base_zi
+    base: int = num.base_zi
     for k in range(len(detectors)):
         times = int(detectors[k](r))
         if times:
             found.append((k, times))
-            fan += (kn.fans_wild[k] if wilds else kn.fans[k]) * times
-            if kn.bases[k] > base:
-                base = kn.bases[k]
-    qiang_gang = kn.qiang_gang_fan if robbing else 0  # 抢杠 is a hand with 番 (保飘: 抢杠 is one)
+            fan += (t.fans_wild[k] if wilds else t.fans[k]) * times
+            if t.bases[k] > base:
+                base = t.bases[k]
+    qiang_gang: int = opt.qiang_gang_fan if robbing else 0  # 抢杠 is a hand with 番 (保飘: 抢杠 is one)
     fan += qiang_gang
-    if wilds and fan == 0 and not (robbing and not kn.robbing_wild_needs_fan):
-        return KernelReading(WILD_NEEDS_FAN, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+    if wilds and fan == 0 and not (robbing and not opt.robbing_kong_wild_needs_fan):
+        return KernelReading(WILD_NEEDS_FAN, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, set_ids, win_in, pairs, faces)
     if piao and not r.cai_diao:
-        return KernelReading(PIAO_NEEDS_CAI_SHEN_TOU, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+        return KernelReading(PIAO_NEEDS_CAI_SHEN_TOU, 0, 0, 0, 0, (), 0, pungs, shape, whites, pair, set_ids, win_in, pairs, faces)
     zi = base
     counted = r.sets if r.arranged else melds
     for code in counted:
-        if code >= KONG_CODE * 34:
-            zi += kn.gang_zi
-        elif code < CHOW_CODE * 34:
-            zi += kn.peng_zi
-    return KernelReading(WINS, zi * kn.fan_multiplier ** fan, base, zi, fan, tuple(found), qiang_gang, pungs, shape, whites, pair, sets, win_in, pairs, faces)
+        if sets.is_kong(code):
+            zi += num.gang_zi
+        elif sets.is_pung(code):
+            zi += num.peng_zi
+    return KernelReading(WINS, zi * num.fan_multiplier ** fan, base, zi, fan, tuple(found), qiang_gang, pungs, shape, whites, pair, set_ids, win_in,
+                         pairs, faces)
 
 
 def _qi_dui_pairs(faces: tuple[int, ...], jokers: int, win_face: int, four: bool) -> tuple[tuple[tuple[int, int], ...], bool] | None:
@@ -278,9 +266,9 @@ def _qi_dui_pairs(faces: tuple[int, ...], jokers: int, win_face: int, four: bool
     return tuple(shown), cai_diao
 
 
-def _thirteen_shape(kn: KernelNumbers, faces: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]]:
+def _thirteen_shape(rs: Ruleset[Any, Any, Any], faces: tuple[int, ...], jokers: int) -> tuple[int, tuple[int, ...]]:
     """真真13 or 真13 (and the faces the wilds take), or (-1, ()): wilds stand only for suited tiles."""
-    found = thirteen(faces, jokers, kn.wide_gaps)
+    found = thirteen(faces, jokers, rs.options.zhen_13_wide_gaps)
     if found is None:
         return -1, ()
     honours, wild_faces = found
@@ -293,29 +281,31 @@ def _thirteen_shape(kn: KernelNumbers, faces: tuple[int, ...], jokers: int) -> t
         if not any(list(group) == mine for group in THIRTEEN_GROUPS):
             full = False
             break
-    if honours == kn.zhen_zhen_13_honours and full:
+    if honours == rs.numbers.zhen_zhen_13_honours and full:
         return ZHEN_ZHEN_13, wild_faces
-    if honours >= kn.zhen_13_min_honours:
+    if honours >= rs.numbers.zhen_13_min_honours:
         return ZHEN_13, wild_faces
     return -1, ()
 
 
-def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...], melds_concealed: tuple[bool, ...], win: int, ctx: WinContext,
-          keep_all: bool = False) -> Outcome:
-    """Score one Pujiang hand: `concealed` counts the concealed tiles (winning tile included),
-    `melds` are set codes, `melds_concealed` marks concealed kongs. Readings come white choice
+def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: bool = False) -> Outcome:
+    """Score one Pujiang hand under `rs`. Readings come white choice
     by white choice (how many 白板 play as the wild's face), then for each face the winning
     tile may have: every pair + sets, then 七对; then 真13; 三财神 last. The best reading is
     the first of the highest value; `keep_all` also keeps every reading (for `--explain`)."""
+    num, opt = rs.numbers, rs.options
+    two_wilds_pair: bool = opt.two_wilds_pair_is_cai_shen_tou
+    melds = hand.codes
+    win = hand.win_tile
     wild: int = -1 if ctx.wild is None else ctx.wild
     robbing: bool = ctx.robbing_kong
     piao: int = ctx.piao
-    base_counts = list(concealed)
-    held = list(concealed)
-    for code in melds:
-        first = code % 34
+    base_counts = list(hand.counts)
+    held = list(hand.counts)
+    for code in melds:  # which suits are held: a set's tiles once each
+        first = sets.first_of(code)
         held[first] += 1
-        if CHOW_CODE * 34 <= code < KONG_CODE * 34:
+        if sets.is_chow(code):
             held[first + 1] += 1
             held[first + 2] += 1
     jokers = 0
@@ -323,19 +313,19 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
         jokers = base_counts[wild]
         base_counts[wild] = 0
     win_is_wild = wild >= 0 and win == wild
-    white_swaps = wild >= 0 and wild != WHITE and kn.white_as_wild_face
+    white_swaps = wild >= 0 and wild != WHITE and opt.white_as_wild_face
     whites_held = base_counts[WHITE] if white_swaps else 0
-    san = jokers >= kn.wild_copies
-    r = SetsRead(ctx, kn.options, int(tiles_held(held, 0, 9) > 0) + int(tiles_held(held, 9, 18) > 0) + int(tiles_held(held, 18, 27) > 0),
-                 tiles_held(held, 27, 34) > 0, melds_concealed)
+    san = jokers >= num.wild_copies
+    r = SetsRead(ctx, opt, int(tiles_held(held, 0, 9) > 0) + int(tiles_held(held, 9, 18) > 0) + int(tiles_held(held, 18, 27) > 0),
+                 tiles_held(held, 27, 34) > 0, hand.kongs_concealed)
     r.wilds = jokers
     r.san_cai_shen = san
     n_melds = len(melds)
-    min_pungs = kn.min_pungs
-    pungs_excused = robbing and not kn.robbing_needs_pungs
+    min_pungs = num.min_pungs
+    pungs_excused = robbing and not opt.robbing_kong_needs_three_pungs
     meld_pungs = 0
     for code in melds:
-        if not CHOW_CODE * 34 <= code < KONG_CODE * 34:
+        if not sets.is_chow(code):
             meld_pungs += 1
     face_of_any = wild if wild >= 0 else 0
     choice = _Choice(keep_all)  # readings in the order that breaks ties: the first of equals is kept
@@ -373,7 +363,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                             win_in = i
                             break
                 pair_wilds = GROUP_WILDS[pair]
-                cai_diao = (pair_wilds == 2 and kn.two_wilds_pair) or (pair_wilds == 1 and win_in == -1 and win_face != NO_FACE)
+                cai_diao = (pair_wilds == 2 and two_wilds_pair) or (pair_wilds == 1 and win_in == -1 and win_face != NO_FACE)
                 codes: list[int] = []
                 set_wilds = 0
                 wild_faces: list[int] = []
@@ -383,10 +373,7 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                     first = GROUP_FIRST[gid]
                     if first == ANY:
                         first = face_of_any
-                    if GROUP_CHOW[gid]:
-                        codes.append(CHOW_CODE * 34 + first)
-                    else:
-                        codes.append(PUNG_CODE * 34 + first)
+                    codes.append(sets.chow(first) if GROUP_CHOW[gid] else sets.pung(first))
                     set_wilds += GROUP_WILDS[gid]
                     for f in GROUP_FACES[gid]:
                         wild_faces.append(face_of_any if f == ANY else f)
@@ -394,9 +381,9 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                 r.shape = STANDARD
                 r.set_wilds = set_wilds
                 r.cai_diao = cai_diao
-                choice.add(_value(kn, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
+                choice.add(_value(rs, r, melds, refusal, pungs, robbing, piao, STANDARD, k, pair, set_ids, win_in, (), tuple(wild_faces)))
             if n_melds == 0:
-                seven = _qi_dui_pairs(ft, jokers, win_face, kn.four_as_two)
+                seven = _qi_dui_pairs(ft, jokers, win_face, opt.qi_dui_four_as_two_pairs)
                 if seven is not None:
                     pairs, cai_diao = seven
                     r.arranged = False
@@ -409,23 +396,23 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
                         for _ in range(n):
                             wild_faces.append(face_of_any if face == ANY else face)
                     refusal = QI_DUI_NEEDS_CAI_DIAO if jokers and not cai_diao else WINS
-                    choice.add(_value(kn, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
+                    choice.add(_value(rs, r, melds, refusal, 0, robbing, piao, QI_DUI, k, -1, (), -1, pairs, tuple(wild_faces)))
         if n_melds == 0:
-            name, thirteen_faces = _thirteen_shape(kn, ft, jokers)
+            name, thirteen_faces = _thirteen_shape(rs, ft, jokers)
             if name >= 0:
                 r.arranged = False
                 r.sets = ()
                 r.shape = name
                 r.set_wilds = 0
                 r.cai_diao = False
-                choice.add(_value(kn, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
+                choice.add(_value(rs, r, melds, WINS, 0, robbing, piao, name, k, -1, (), -1, (), thirteen_faces))
     if san:
         r.arranged = False
         r.sets = ()
         r.shape = SAN_CAI_SHEN
         r.set_wilds = 0
         r.cai_diao = False
-        choice.add(_value(kn, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
+        choice.add(_value(rs, r, melds, WINS, 0, robbing, piao, SAN_CAI_SHEN, 0, -1, (), -1, (), tuple([-1] * jokers)))
     best = choice.best
     every = tuple(choice.every)
     if best is None:
@@ -433,8 +420,5 @@ def score(kn: KernelNumbers, concealed: tuple[int, ...], melds: tuple[int, ...],
     pungs_of: tuple[int, int, int] = (0, 0, 0) if ctx.opponent_pungs is None else ctx.opponent_pungs
     robbed_fan: int = -1 if ctx.robbed_fan is None else ctx.robbed_fan
     discarder = -1 if ctx.discarder is None else ("next", "opposite", "previous").index(ctx.discarder)
-    pays = payments(kn, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
+    pays = payments(rs, best.zi, best.fan, pungs_of, robbing, robbed_fan, discarder)
     return Outcome(WIN, best, choice.best_index, pays, jokers, whites_held, every)
-
-
-numbers_for: Final[PerRuleset[KernelNumbers]] = PerRuleset(KernelNumbers)  # the KernelNumbers of a (loaded, frozen) Pujiang ruleset, built once

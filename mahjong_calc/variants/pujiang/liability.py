@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
-from ...core.result import ScoredWin
+from ...core.result import ScoreResult
 from ..common.settlement import Liability, Settlement, Table, options_of, pays_for_all
 from .ruleset_schema import PujiangSettlement
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 
-def check_piao_limits(result: ScoredWin, ctx: WinContext, table: Table, one_needs_fan: bool = False) -> None:
+def check_piao_limits(result: ScoreResult, ctx: WinContext, table: Table, one_needs_fan: bool = False) -> None:
     """Refuse a win that the 飘 round of another player does not allow."""
     if table.piao_by is None or table.piao_by == "winner" or table.piao_count <= 0:
         return
@@ -41,17 +41,16 @@ def check_piao_limits(result: ScoredWin, ctx: WinContext, table: Table, one_need
         raise NotAWin("win_not_allowed_during_piao", "{who} has 1 飘: the others may win only hands with 番 (piao_one_needs_fan)", who=who)
 
 
-def _own_share(result: ScoredWin, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:
-    from .kernel import numbers_for, owed, owed_by_robbed_fan  # the scorer's arithmetic for one payer
+def _own_share(result: ScoreResult, ctx: WinContext, seat: Seat, fan: int, rs: Ruleset[Any, Any, Any]) -> int:
+    from .kernel import owed, owed_by_robbed_fan  # the scorer's arithmetic for one payer
 
     pungs = ctx.opponent_pungs or (0, 0, 0)
-    kn = numbers_for(rs)
     if ctx.robbing_kong and ctx.robbed_fan is not None and rs.options.qiang_gang_amount != "winner_value":
-        return owed_by_robbed_fan(kn, int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)])
-    return owed(kn, int(result.extra["zi"]), fan, pungs[SEATS.index(seat)])
+        return owed_by_robbed_fan(rs, int(result.extra["zi"]), ctx.robbed_fan, pungs[SEATS.index(seat)])
+    return owed(rs, int(result.extra["zi"]), fan, pungs[SEATS.index(seat)])
 
 
-def settle_pujiang(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_pujiang(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     opt = options_of(PujiangSettlement, ruleset)
     if opt.piao_limits:
         check_piao_limits(result, ctx, table, opt.piao_one_needs_fan)

@@ -14,7 +14,6 @@ from ...core.context import WinContext
 from ...core.errors import InputError, NotAWin
 from ...core.hand import Hand
 from ...core.result import ScoreResult
-from ...core.shapes import hand_counts
 from ...core.tiles import tile_str
 from . import build as pujiang_build
 from . import kernel as pujiang_kernel
@@ -31,7 +30,7 @@ def check_win_kind(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> None:
     """Self-draw only, or 抢杠 naming the robbed player; at most three wilds exist."""
     check_win_facts(ctx, rs)
     if ctx.wild is not None:
-        check_wilds_held(hand_counts(hand)[ctx.wild], ctx, rs)
+        check_wilds_held(hand.held()[ctx.wild], ctx, rs)
 
 
 def check_win_facts(ctx: WinContext, rs: PujiangRuleset) -> None:
@@ -76,7 +75,7 @@ def check_wilds_held(held: int, ctx: WinContext, rs: PujiangRuleset) -> None:
 def score_pujiang(hand: Hand, ctx: WinContext, rs: PujiangRuleset) -> ScoreResult:
     """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
     check_win_kind(hand, ctx, rs)
-    out = pujiang_build.kernel(hand, ctx, rs)
+    out = pujiang_kernel.score(rs, hand, ctx)
     if out.code != pujiang_kernel.WIN:
         raise pujiang_build.refusal(rs, out.best)
     return pujiang_build.result(hand, ctx, rs, out)

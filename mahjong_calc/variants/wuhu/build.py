@@ -1,29 +1,32 @@
-"""The Wuhu kernel's integers as a ScoreResult: items with their labels and detail text,
-the decomposition, the extra keys, and every reading for `--explain`.
+"""The Wuhu kernel's integers as a result: each item with its labels and detail text, the
+decomposition, the extra keys, and every reading for `--explain`, made when asked.
 
-This is the only place Wuhu text is made; the arithmetic is the kernel's (wuhu_kernel.py).
+This is the only place Wuhu text is made; the arithmetic is the kernel's (kernel.py). Each
+item's text and JSON is made once per distinct key (what it depends on) and kept on the ruleset.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.context import WinContext
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult
-from ...core.shapes import CODE_KINDS, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
+from ...core.result import Item, ScoreResult, encode
+from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
-from ...core.words import N_, Named
-from ..common.reading import Reading, chosen_result, item
+from ...core.words import N_, Named, language
+from ..common.reading import LazyReadings, Reading, item, stamped
 from . import kernel as k
 
 if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 TILE_TEXT: Final = tuple(tile_str(t) for t in range(NUM_TILES))
+_TILE_JSON: Final = tuple(encode(text) for text in TILE_TEXT)
 
 
 @dataclass(frozen=True)
@@ -42,121 +45,179 @@ def zhi_fan_detail(zhi: int, ya: int, factor: Decimal, zhi_fan: int) -> str:
     return text if exact == str(zhi_fan) else f"{text} → {zhi_fan}"
 
 
-def arrangement(hand: Hand, arr: tuple[int, tuple[int, ...], int]) -> Arrangement:
-    """The kernel's (pair, set codes, win_in) as the decomposition's Arrangement."""
-    pair, codes, win_in = arr
-    melds = meld_sets(hand)
-    concealed = tuple([_tile_set(CODE_KINDS[c // 34], c % 34) for c in codes[: len(codes) - len(melds)]])
-    return Arrangement(pair, concealed + melds, win_in)
-
-
 def _label(rs: Ruleset[Any, Any, Any], key: str) -> Named:
     """A pattern's name as a parameter: Chinese, English in English."""
     zh, en = rs.label(key)
     return Named(zh, en)
 
 
-def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
-    """One of the kernel's items, with its names and detail text."""
-    code, amount, a, b = entry
-    keys = k.numbers_for(rs).keys
-    if code == k.DI_FAN:
-        how = N_("自摸 self-draw") if self_draw else N_("点炮 discard")
-        return item(rs, "di_fan", amount, N_("{how}, 压档 {ya}", how=how, ya=a) if a else how)
-    if code == k.ZHI_FAN:
-        factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
-        return item(rs, "zhi_fan", amount, zhi_fan_detail(a, b, factor, amount))
-    if code == k.ZUI_ZI:
-        mult = rs.numbers.zui_zi_self_draw_multiplier
-        return item(rs, keys[a], amount, N_("嘴子 × {times} self-draw", times=mult) if b else N_("嘴子"))
-    if code == k.AN_GANG:
-        return item(rs, "an_gang", amount, tiles_text(sets[a].notation()))
-    if code == k.MING_GANG:
-        return item(rs, "ming_gang", amount, tiles_text(sets[a].notation()))
-    if code == k.DEALER:
-        return item(rs, "dealer", amount, N_("winner is dealer: one more 底番"))
-    if code == k.JIAO_OWN:
-        return item(rs, "jiao", amount, N_("{pattern} is 交 by itself", pattern=_label(rs, keys[a])))
-    if code == k.JIAO_PAIR:
-        return item(rs, "jiao", amount, N_("two 嘴子: {first} + {second}", first=_label(rs, keys[a]), second=_label(rs, keys[b])))
-    if code == k.ZUI_ZI_IN_JIAO:
-        return item(rs, keys[a], amount, N_("嘴子 counted in 交"))
-    if code == k.ZUI_ZI_BEYOND:
-        return item(rs, keys[a], amount, N_("嘴子 beyond 交"))
-    return item(rs, "jiao_self_draw", amount, N_("self-draw with 交"))
+# --- each kind of item, worded (kernel.DI_FAN, ...: the index into _WORDED) --------------
+
+Worded = Callable[["Ruleset[Any, Any, Any]", k.KernelItem, "TileSet | None", bool], Item]
 
 
-# Items are values: one per (ruleset, kernel item, how the hand was won) is made, then shared
-_ITEMS: Final[dict[int, tuple[Ruleset[Any, Any, Any], dict[tuple[Any, ...], Item]]]] = {}
+def _di_fan(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, self_draw: bool) -> Item:
+    how = N_("自摸 self-draw") if self_draw else N_("点炮 discard")
+    return item(rs, "di_fan", one.amount, N_("{how}, 压档 {ya}", how=how, ya=one.ya) if one.ya else how)
+
+
+def _zhi_fan(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, self_draw: bool) -> Item:
+    factor = k.factor_of(rs.numbers.zhi_factor.self_draw if self_draw else rs.numbers.zhi_factor.discard)
+    return item(rs, "zhi_fan", one.amount, zhi_fan_detail(one.zhi, one.ya, factor, one.amount))
+
+
+def _zui_zi(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, self_draw: bool) -> Item:
+    mult = rs.numbers.zui_zi_self_draw_multiplier
+    keys = rs.tables.keys
+    return item(rs, keys[one.pattern], one.amount, N_("嘴子 × {times} self-draw", times=mult) if one.doubled else N_("嘴子"))
+
+
+def _an_gang(rs: Ruleset[Any, Any, Any], one: k.KernelItem, kong: TileSet | None, _: bool) -> Item:
+    assert kong is not None
+    return item(rs, "an_gang", one.amount, tiles_text(kong.notation()))
+
+
+def _ming_gang(rs: Ruleset[Any, Any, Any], one: k.KernelItem, kong: TileSet | None, _: bool) -> Item:
+    assert kong is not None
+    return item(rs, "ming_gang", one.amount, tiles_text(kong.notation()))
+
+
+def _dealer(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    return item(rs, "dealer", one.amount, N_("winner is dealer: one more 底番"))
+
+
+def _jiao_own(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    return item(rs, "jiao", one.amount, N_("{pattern} is 交 by itself", pattern=_label(rs, rs.tables.keys[one.pattern])))
+
+
+def _jiao_pair(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    keys = rs.tables.keys
+    return item(rs, "jiao", one.amount, N_("two 嘴子: {first} + {second}", first=_label(rs, keys[one.pattern]), second=_label(rs, keys[one.second])))
+
+
+def _in_jiao(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    return item(rs, rs.tables.keys[one.pattern], one.amount, N_("嘴子 counted in 交"))
+
+
+def _beyond(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    return item(rs, rs.tables.keys[one.pattern], one.amount, N_("嘴子 beyond 交"))
+
+
+def _jiao_self_draw(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
+    return item(rs, "jiao_self_draw", one.amount, N_("self-draw with 交"))
+
+
+_WORDED: Final[tuple[Worded, ...]] = (_di_fan, _zhi_fan, _zui_zi, _an_gang, _ming_gang, _dealer, _jiao_own, _jiao_pair, _in_jiao, _beyond,
+                                      _jiao_self_draw)
+
+
+def _kong(one: k.KernelItem, arranged: tuple[int, ...], n_concealed: int, melds_concealed: tuple[bool, ...]) -> TileSet | None:
+    """The kong an AN_GANG or MING_GANG item names (None: another item names no set)."""
+    if one.kind != k.AN_GANG and one.kind != k.MING_GANG:
+        return None
+    return code_set(arranged[one.set_index], True, melds_concealed[one.set_index - n_concealed])
+
+
+def item_of(rs: Ruleset[Any, Any, Any], one: k.KernelItem, kong: TileSet | None, self_draw: bool) -> Item:
+    """One of the kernel's items, with its names and detail text: made once per distinct item, kong and way of winning."""
+    key = ("wuhu_item", one.key(), kong, self_draw)
+    found: Item | None = rs.memo.get(key)
+    if found is None:
+        found = rs.memo.keep(key, _WORDED[one.kind](rs, one, kong, self_draw))
+    return found
 
 
 def items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
     """The kernel's items of one reading, with their names and detail text."""
-    entry = _ITEMS.get(id(rs))
-    if entry is None or entry[0] is not rs or len(entry[1]) > 65536:
-        entry = _ITEMS[id(rs)] = (rs, {})
-        if len(_ITEMS) > 256:
-            _ITEMS.clear()
-            _ITEMS[id(rs)] = entry
-    made = entry[1]
-    out: list[Item] = []
-    for one in scored.items:
-        code = one[0]
-        key = (one, sets[one[2]]) if code == k.AN_GANG or code == k.MING_GANG else (one, self_draw)
-        found = made.get(key)
-        if found is None:
-            found = made[key] = _item(rs, one, sets, self_draw)
-        out.append(found)
-    return tuple(out)
+    return tuple([item_of(rs, one, sets[one.set_index] if one.set_index >= 0 else None, self_draw) for one in scored.items])
 
 
 def patterns(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, ...]:
     """The pattern keys found in a reading, in the ruleset's order, then `jiao` when it is 交."""
-    keys = k.numbers_for(rs).keys
-    found = [keys[i] for i in scored.found]
-    if scored.jiao:
-        found.append("jiao")
-    return tuple(found)
+    key = ("wuhu_patterns", scored.found, scored.jiao)
+    found: tuple[str, ...] | None = rs.memo.get(key)
+    if found is None:
+        keys = rs.tables.keys
+        found = rs.memo.keep(key, tuple([keys[i] for i in scored.found] + (["jiao"] if scored.jiao else [])))
+    return found
+
+
+@final
+class WuhuExplanation:
+    """What a scored Wuhu hand shows besides its value (core/result.Explanation), made when asked."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome) -> None:
+        self.rs = rs
+        self.hand = hand
+        self.ctx = ctx
+        self.out = out
+
+    def _best(self) -> k.KernelReading:
+        best = self.out.best
+        assert best is not None
+        return best
+
+    def arrangement(self) -> Arrangement:
+        pair, codes, win_in = self.out.arrangements[self._best().arrangement]
+        return code_arrangement(meld_sets(self.hand), pair, codes, win_in)
+
+    def items(self) -> tuple[Item, ...]:
+        return items(self.rs, self._best(), self.arrangement().sets, self.ctx.self_draw)
+
+    def items_json(self) -> str:
+        rs = self.rs
+        memo = rs.memo
+        best = self._best()
+        self_draw = self.ctx.self_draw
+        _, arranged, _ = self.out.arrangements[best.arrangement]
+        melds_concealed = self.hand.kongs_concealed
+        n_concealed = len(arranged) - len(melds_concealed)
+        lang = language()
+        shown: list[str] = []
+        for one in best.items:
+            kong = _kong(one, arranged, n_concealed, melds_concealed)
+            key = ("wuhu_item_json", one.key(), kong, self_draw, lang)
+            text: str | None = memo.get(key)
+            if text is None:
+                text = memo.keep(key, encode(item_of(rs, one, kong, self_draw).to_dict()))
+            shown.append(text)
+        return ", ".join(shown)
+
+    def decomposition(self) -> dict[str, Any]:
+        return self.arrangement().to_dict()
+
+    def extra(self) -> dict[str, Any]:
+        out = self.out
+        return {"zhi": out.zhi, "ya_dang": self._best().ya, "waits": [TILE_TEXT[t] for t in out.waits]}
+
+    def tail_json(self) -> str:
+        out = self.out
+        best = self._best()
+        pair, codes, win_in = out.arrangements[best.arrangement]
+        waits = ", ".join([_TILE_JSON[t] for t in out.waits])
+        return f'{decomposition_json(pair, codes, win_in, self.hand.kongs_concealed)}, "zhi": {out.zhi}, "ya_dang": {best.ya}, "waits": [{waits}]'
+
+    def readings(self) -> Sequence[Reading[WuhuFacts]]:
+        best = self._best()
+        chosen = reading(self.hand, self.ctx, self.rs, self.out, best)
+        return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, best.arrangement))
 
 
 def every_reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], best: Reading[WuhuFacts], best_index: int) -> tuple[Reading[WuhuFacts], ...]:
     """Every reading the kernel keeps, explained (the best one is the one already made)."""
-    out = kernel(hand, ctx, rs, keep_all=True)
+    out = k.score(rs, hand, ctx, keep_all=True)
     return tuple(best if scored.arrangement == best_index else reading(hand, ctx, rs, out, scored) for scored in out.every)
 
 
 def reading(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome, scored: k.KernelReading) -> Reading[WuhuFacts]:
     """One reading of the kernel's, explained."""
-    arr = arrangement(hand, out.arrangements[scored.arrangement])
-    return Reading(scored.value, items(rs, scored, arr.sets, ctx.self_draw), patterns(rs, scored),
-                   WuhuFacts(arr, scored.ya, scored.dealer_extra))
-
-
-SEAT_PLACE: Final = {None: 0, "next": 1, "opposite": 2, "previous": 3}  # `dealer_seat` as the kernel reads it
-
-
-def kernel_facts(ctx: WinContext) -> tuple[bool, bool, bool, bool, bool, int]:
-    """The facts of a win the kernel reads: self_draw, after_kong, heavenly, earthly, dealer, the
-    paying dealer's place."""
-    return ctx.self_draw, ctx.after_kong, ctx.heavenly, ctx.earthly, ctx.dealer, SEAT_PLACE[ctx.dealer_seat]
-
-
-def kernel(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], keep_all: bool = False) -> k.Outcome:
-    """Hand the hand and the facts of its win to the kernel, as counts and set codes."""
-    counts, melds, concealed = kernel_input(hand)
-    self_draw, after_kong, heavenly, earthly, dealer, dealer_seat = kernel_facts(ctx)
-    return k.score(k.numbers_for(rs), counts, melds, concealed, hand.win_tile, self_draw, after_kong, heavenly, earthly, dealer, dealer_seat,
-                   keep_all, ctx)
+    pair, codes, win_in = out.arrangements[scored.arrangement]
+    arr = code_arrangement(meld_sets(hand), pair, codes, win_in)
+    return Reading(scored.value, items(rs, scored, arr.sets, ctx.self_draw), patterns(rs, scored), WuhuFacts(arr, scored.ya, scored.dealer_extra))
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
-    """The ScoreResult of a winning hand's kernel outcome."""
+    """The result of a winning hand's kernel outcome."""
     best = out.best
     assert best is not None
-    chosen = reading(hand, ctx, rs, out, best)
-    next_, opposite, previous = out.payments
-    return chosen_result(
-        rs, hand, chosen, {"next": next_, "opposite": opposite, "previous": previous}, chosen.facts.arrangement.to_dict(),
-        {"zhi": out.zhi, "ya_dang": best.ya, "waits": [TILE_TEXT[t] for t in out.waits]},
-        partial(every_reading, hand, ctx, rs, chosen, best.arrangement),
-    )
+    return stamped(rs, hand, best.value, patterns(rs, best), out.payments, WuhuExplanation(rs, hand, ctx, out))

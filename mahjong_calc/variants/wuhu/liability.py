@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.context import SEATS, Seat, WinContext
 from ...core.hand import Meld
-from ...core.result import ScoredWin
+from ...core.result import ScoreResult
 from ...core.tiles import RED, is_honour
 from ..common.settlement import Settlement, Sourced, Table, options_of, pays_for_all
 from .ruleset_schema import WuhuSettlement
@@ -56,7 +56,7 @@ def _seat(position: object) -> Seat | None:
     return position if position in SEATS else None
 
 
-def liable(result: ScoredWin, ctx: WinContext, table: Table, opt: WuhuSettlement) -> tuple[Seat, str] | None:
+def liable(result: ScoreResult, ctx: WinContext, table: Table, opt: WuhuSettlement) -> tuple[Seat, str] | None:
     """(the liable seat, the rule's code), or None when payment is normal."""
     if opt.liability_needs_jiao and "jiao" not in result.patterns:
         return None
@@ -90,7 +90,7 @@ def liable(result: ScoredWin, ctx: WinContext, table: Table, opt: WuhuSettlement
     return None
 
 
-def settle_wuhu(result: ScoredWin, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
+def settle_wuhu(result: ScoreResult, ctx: WinContext, table: Table, ruleset: Ruleset[Any, Any, Any]) -> Settlement:
     """The liable player, if any, pays all three shares (dealer extras included)."""
     found = liable(result, ctx, table, options_of(WuhuSettlement, ruleset))
     if found is None:

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from .ruleset_schema import WuhuRuleset
 
 
-
-
 def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     """The two ways a well-formed hand fails to win (the kernel reports them by code)."""
     if code == "no_ba_zhi":
@@ -30,7 +28,7 @@ def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
 
 def score_wuhu(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
     """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
-    out = wuhu_build.kernel(hand, ctx, rs)
+    out = wuhu_kernel.score(rs, hand, ctx)
     if out.code == wuhu_kernel.NO_BA_ZHI:
         raise not_a_win("no_ba_zhi", out.zhi, rs)
     if out.code != wuhu_kernel.WIN:

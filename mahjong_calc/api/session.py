@@ -1,0 +1,142 @@
+"""A scoring session: the one path every door scores a hand through, and the caches of one run.
+
+    ruleset (rules/loader.py) -> the facts of the win (by the flags' values: checked once)
+    -> read_hand (the one reader) -> score (the variant's kernel) -> ScoreResult
+
+`score_hand` (the library), `mjcalc score`, `batch`, `game settle`, `stats`, live games, the
+server and the site all call `Session.score`; a door that runs long (a batch, a game, the
+server) keeps one Session, so that a combination of flags is checked once.
+Every cache here is a core.memo.Memo, keyed by values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final, final
+
+from ..core.context import WinContext
+from ..core.errors import InputError, MjcalcError
+from ..core.flags import Spelling, check_variant, in_field_words, win_flags
+from ..core.hand import make_context, read_hand
+from ..core.memo import Memo
+from ..core.result import ScoreResult
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import Ruleset
+from .score import score
+
+FLAG_NAMES: Final[tuple[str, ...]] = tuple(f.name for f in win_flags())  # the win flags, in declaration order
+ABSENT: Final[tuple[Any, ...]] = tuple(f.default for f in win_flags())  # each one's "not given"
+_PIAO_BY: Final = FLAG_NAMES.index("piao_by")
+
+def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = ()) -> Ruleset[Any, Any, Any]:
+    """`--variant` names a shipped ruleset; `--rules` a file. Not both."""
+    if variant is not None and rules is not None:
+        raise InputError("conflicting_flags", "--variant and --rules cannot both be given (a rules file says `extends:`)")
+    return load_ruleset(variant, rules, overrides)
+
+
+def _hashable(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The flags' values as a cache key (a record's list as a tuple), with their types (True == 1, but a
+    count of True is refused), or None where one cannot be hashed."""
+    out = tuple([tuple(v) if type(v) is list else v for v in values])
+    try:
+        hash(out)
+    except TypeError:
+        return None
+    return out, tuple([type(v) for v in out])
+
+
+def _given(values: tuple[Any, ...]) -> dict[str, Any]:
+    """The flags these values set (FLAG_NAMES' order), by name."""
+    return {name: value for name, value, absent in zip(FLAG_NAMES, values, ABSENT) if value is not absent and value != absent}
+
+
+@final
+class Facts:
+    """What a combination of flags' values comes to under a ruleset: the flag its variant refuses
+    (`check_variant`), else None; and the WinContext (`make_context`), else why not."""
+
+    def __init__(self, refused: MjcalcError | None, context: WinContext | MjcalcError) -> None:
+        self.refused = refused
+        self.context = context
+
+    def win_context(self) -> WinContext:
+        """The WinContext, or raise (a copy of) why there is none."""
+        made = self.context
+        if isinstance(made, MjcalcError):
+            raise made.fresh()
+        return made
+
+
+def _facts(rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelling) -> Facts:
+    given = _given(values)
+    refused: MjcalcError | None = None
+    made: WinContext | MjcalcError
+    try:
+        check_variant(given, rs.scorer, rs.name, spelling)
+    except MjcalcError as err:
+        refused = err.with_traceback(None)  # kept: its traceback would keep this call's frames alive
+    try:
+        made = make_context(spelling=spelling, **given)
+    except MjcalcError as err:
+        made = err.with_traceback(None)
+    return Facts(refused, made)
+
+
+class Session:
+    """One run's caches and the one scoring path: the facts of each combination of flags, checked
+    once, and `kept`, what a door keeps of its own (a game's seat names, a batch's rows). Rulesets
+    are the loader's (each loaded once, rules/loader.py)."""
+
+    def __init__(self) -> None:
+        self.facts = Memo()
+        self.kept = Memo()
+
+    def facts_of(self, rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelling) -> Facts:
+        """The Facts of these flag values (FLAG_NAMES' order) under `rs`, once per distinct values."""
+        key = _hashable(values)
+        if key is None:
+            return _facts(rs, values, spelling)
+        memo_key = (rs.scorer, rs.name, spelling, key)
+        made: Facts | None = self.facts.get(memo_key)
+        if made is None:
+            made = self.facts.keep(memo_key, _facts(rs, values, spelling))
+        return made
+
+    def score(self, text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str], values: tuple[Any, ...],
+              variant: str | None = None, rules: str | Path | None = None, overrides: Sequence[str] = (),
+              spelling: Spelling = "field") -> ScoreResult:
+        """Score one hand: its text, winning tile, melds and concealed kongs, and the win flags' values
+        (FLAG_NAMES' order), under the ruleset named (`score_under`)."""
+        return self.score_under(resolve_ruleset(variant, rules, overrides), text, win, melds, concealed_kongs, values, spelling)
+
+    def score_under(self, rs: Ruleset[Any, Any, Any], text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str],
+                    values: tuple[Any, ...], spelling: Spelling = "field") -> ScoreResult:
+        """Score one hand under `rs`. Raises MjcalcError subclasses: a flag the variant does not take,
+        then the hand's, then the facts', then the variant's (worded with `spelling`)."""
+        facts = self.facts_of(rs, values, spelling)
+        if facts.refused is not None:
+            raise facts.refused.fresh()
+        # the facts only a settler reads: who fed a meld (`555p@opposite`), another seat's 飘 round
+        sourced = values[_PIAO_BY] is not None or any(["@" in m for m in melds]) or any(["@" in k for k in concealed_kongs])
+        try:
+            if sourced:
+                from .settle import split_meld_sources
+
+                melds, sources = split_meld_sources(melds, concealed_kongs)
+            hand = read_hand(text, melds, concealed_kongs, win)
+            ctx = facts.win_context()
+            result = score(hand, ctx, rs)
+            if not sourced:
+                return result
+            from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
+
+            return with_settlement(result, ctx, Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count), rs)
+        except MjcalcError as err:
+            if spelling == "cli":
+                raise
+            raise err.rewritten(in_field_words) from None
+
+
+DEFAULT: Final = Session()  # the library's session, for a caller that keeps none of its own
