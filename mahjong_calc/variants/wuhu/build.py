@@ -16,7 +16,7 @@ from ...core.hand import Hand
 from ...core.result import Item, ScoreResult
 from ...core.shapes import CODE_KINDS, Arrangement, TileSet, _tile_set, kernel_input, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
-from ...core.words import N_, Named
+from ...core.words import N_, Named, Text
 from ..common.reading import Reading, chosen_result, item
 from . import kernel as k
 
@@ -56,6 +56,20 @@ def _label(rs: Ruleset[Any, Any, Any], key: str) -> Named:
     return Named(zh, en)
 
 
+def _jiao_own(rs: Ruleset[Any, Any, Any], index: int, ya: int) -> Text:
+    """Why one pattern makes the hand 交: by itself (清一色, 天胡 ...), or a 嘴子 that a rule makes 交
+    (压档杠后开花; the options' 杠后开花 on a 独吊 and self-drawn 混一色)."""
+    kn = k.numbers_for(rs)
+    pattern = _label(rs, kn.keys[index])
+    if index == kn.gang_hou:  # a 嘴子: 交 only on the 压档 tile, or on a 独吊 by the option
+        if ya:
+            return N_("{pattern} with 压档 is 交", pattern=pattern)
+        return N_("{pattern} on a 独吊 is 交 (gang_hou_du_diao_jiao)", pattern=pattern)
+    if index == kn.hun_yi_se:
+        return N_("self-drawn {pattern} is 交 (hun_yi_se_self_draw_jiao)", pattern=pattern)
+    return N_("{pattern} is 交 by itself", pattern=pattern)
+
+
 def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, ...], self_draw: bool) -> Item:
     """One of the kernel's items, with its names and detail text."""
     code, amount, a, b = entry
@@ -76,7 +90,7 @@ def _item(rs: Ruleset[Any, Any, Any], entry: k.KernelItem, sets: tuple[TileSet, 
     if code == k.DEALER:
         return item(rs, "dealer", amount, N_("winner is dealer: one more 底番"))
     if code == k.JIAO_OWN:
-        return item(rs, "jiao", amount, N_("{pattern} is 交 by itself", pattern=_label(rs, keys[a])))
+        return item(rs, "jiao", amount, _jiao_own(rs, a, b))
     if code == k.JIAO_PAIR:
         return item(rs, "jiao", amount, N_("two 嘴子: {first} + {second}", first=_label(rs, keys[a]), second=_label(rs, keys[b])))
     if code == k.ZUI_ZI_IN_JIAO:

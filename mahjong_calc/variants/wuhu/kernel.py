@@ -38,7 +38,7 @@ ZUI_ZI: Final = 2  # a: pattern index, b: 1 when doubled on a self-draw
 AN_GANG: Final = 3  # a: index of the kong in the arrangement's sets
 MING_GANG: Final = 4  # a: as AN_GANG
 DEALER: Final = 5
-JIAO_OWN: Final = 6  # a: the pattern that is 交 by itself
+JIAO_OWN: Final = 6  # a: the pattern that is 交 by itself; b: the reading's 压档 (why a 杠后开花 is)
 JIAO_PAIR: Final = 7  # a, b: the two 嘴子 that make 交
 ZUI_ZI_IN_JIAO: Final = 8  # a: pattern index
 ZUI_ZI_BEYOND: Final = 9  # a: pattern index
@@ -190,7 +190,7 @@ def read(kn: KernelNumbers, r: WuhuRead, found: tuple[int, ...], ya: int, du_dia
         sources = jiao_sources + promoted
         counted = sources if kn.jiao_count_each_source else sources[:1]
         for index in counted:
-            items.append((JIAO_OWN, kn.jiao, index, 0))
+            items.append((JIAO_OWN, kn.jiao, index, ya))
         extras = zui_zi
         if len(zui_zi) >= 2 and (not sources or kn.jiao_count_each_source):
             items.append((JIAO_PAIR, kn.jiao, zui_zi[0], zui_zi[1]))
