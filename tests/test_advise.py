@@ -37,13 +37,14 @@ def _rows(advice: Advice) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(("variant", "hand", "flags"), EXAMPLES)
 def test_the_json_contract(variant: str, hand: str, flags: dict[str, str]) -> None:
     data = hand_advice(hand, variant=variant, **flags).to_dict()
-    assert set(data) <= {"variant", "hand", "shanten", "discards", "win"}
+    assert set(data) <= {"variant", "hand", "shanten", "discards", "win", "unreachable"}
     assert {"variant", "hand", "shanten", "discards"} <= set(data)
     assert data["variant"] == variant
     assert data["shanten"] == min(r["shanten"] for r in data["discards"])
     assert sorted(r["tile"] for r in data["discards"]) == sorted({tile_str(t) for t in parse_tiles(hand)})
     for row in data["discards"]:
-        keys = {"tile", "shanten", "ukeire", "ukeire_count"} | ({"waits", "expected"} if row["shanten"] == 0 else set())
+        keys = ({"tile", "shanten", "ukeire", "ukeire_count"} | ({"waits", "expected"} if row["shanten"] == 0 else set())
+                | ({"unreachable"} if row["shanten"] is None else set()))
         assert set(row) == keys
         assert row["ukeire_count"] == sum(u["left"] for u in row["ukeire"])
         assert all(set(u) == {"tile", "left"} for u in row["ukeire"])

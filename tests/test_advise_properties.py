@@ -1,9 +1,10 @@
-"""`advise` against `score` on random hands of every variant (melds, 财神, 白板 included).
+"""`advise` against `score` on random hands of every variant (melds, 财神, 白板 included; the 财神's
+own tile melded as a pung; Chizhou melds that break the chow restriction).
 
 Every discard whose row says 听牌 (shanten 0) lists as 有效牌 exactly the tiles whose draw makes
-`score` a self-drawn win; every row at shanten 1 has some useful draw after which a discard
-leaves 听牌 13 tiles, and no other draw has one. The oracle (tests/test_advise_search.py) asks
-only `score`.
+`score` a self-drawn win; every row at shanten 1 has some draw after which a discard
+leaves 听牌 13 tiles, and the useful draws are exactly those; a row out of reach is neither. The oracle
+(tests/test_advise_search.py) asks only `score`.
 """
 
 from __future__ import annotations
@@ -29,14 +30,31 @@ def _tiles(variant: str) -> list[int]:
 
 
 @st.composite
-def advised_hands(draw: st.DrawFn) -> tuple[str, list[int], tuple[Meld, ...], int | None]:
-    """A variant, 14 tiles after the draw (3 fewer per meld) near a win, its melds and 财神."""
-    variant = draw(st.sampled_from(VARIANTS))
+def advised_hands(draw: st.DrawFn, special: str | None = None) -> tuple[str, list[int], tuple[Meld, ...], int | None]:
+    """A variant, 14 tiles after the draw (3 fewer per meld) near a win, its melds and 财神.
+
+    `special`: "wild_pung", a Pujiang hand whose 财神 tile is melded as a pung (it may hold no
+    more wilds: too_many_wilds); "chow_restricted", a Chizhou hand with a chow and a meld of
+    another suit, which need 2 花 (with a third meld, often out of reach).
+    """
+    variant = {"wild_pung": "pujiang", "chow_restricted": "chizhou"}.get(special or "") or draw(st.sampled_from(VARIANTS))
     tiles = _tiles(variant)
     pick = st.sampled_from(tiles)
-    wild = draw(st.one_of(st.none(), pick)) if variant == "pujiang" else None
+    wild = draw(pick if special == "wild_pung" else st.one_of(st.none(), pick)) if variant == "pujiang" else None
     melds: list[Meld] = []
-    for _ in range(draw(st.integers(0, 2))):
+    wild_pung = special == "wild_pung"
+    if wild_pung and wild is not None:
+        melds.append(parse_meld(format_tiles([wild] * 3)))
+    mixed = special == "chow_restricted"
+    if mixed:
+        suit, other = draw(st.permutations([0, 1, 2]))[:2]
+        first = suit * 9 + draw(st.integers(0, 6))
+        melds.append(parse_meld(format_tiles([first, first + 1, first + 2])))
+        start = other * 9 + draw(st.integers(0, 6))
+        melds.append(parse_meld(format_tiles(draw(st.sampled_from([[start] * 3, [start, start + 1, start + 2]])))))
+        if draw(st.sampled_from([True, False])):  # a third meld first: one concealed set, one honour pung at most
+            melds.append(parse_meld(format_tiles([draw(st.sampled_from(tiles[:27]))] * 3)))
+    for _ in range(0 if mixed else draw(st.integers(0, 2 - len(melds)))):
         first = draw(pick)
         shape = draw(st.sampled_from(("pung", "chow", "kong", "concealed kong")))
         if shape == "chow" and variant == "chizhou" and not is_honour(first) and first % 9 <= 6:
@@ -65,7 +83,7 @@ def advised_hands(draw: st.DrawFn) -> tuple[str, list[int], tuple[Meld, ...], in
     if variant == "pujiang":
         for _ in range(draw(st.integers(0, 2))):  # 白板, which may play as the 财神's face
             hand[draw(st.integers(0, size - 1))] = WHITE
-    if wild is not None:
+    if wild is not None and not wild_pung:
         for _ in range(draw(st.integers(0, 2))):
             hand[draw(st.integers(0, size - 1))] = wild
     counts = [0] * NUM_TILES
@@ -82,6 +100,18 @@ def advised_hands(draw: st.DrawFn) -> tuple[str, list[int], tuple[Meld, ...], in
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(advised_hands())
 def test_every_row_at_shanten_0_or_1_agrees_with_score(case: tuple[str, list[int], tuple[Meld, ...], int | None]) -> None:
+    check_rows(case)
+
+
+@settings(max_examples=20, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.sampled_from(["wild_pung", "chow_restricted"]).flatmap(lambda special: advised_hands(special)))
+def test_wild_pungs_and_chow_restricted_melds_agree_with_score(case: tuple[str, list[int], tuple[Meld, ...], int | None]) -> None:
+    check_rows(case)
+
+
+def check_rows(case: tuple[str, list[int], tuple[Meld, ...], int | None]) -> None:
+    """Each row of the advice at shanten 0 or 1, or out of reach, against what `score` says."""
     variant, hand, melds, wild = case
     oracle = Oracle(variant, melds, wild)
     advice = advise_of(hand, melds, replace(oracle.ctx, self_draw=False), oracle.rs)
@@ -98,6 +128,7 @@ def test_every_row_at_shanten_0_or_1_agrees_with_score(case: tuple[str, list[int
             assert useful == oracle.winning_draws(c13), where
         elif row.shanten == 1:
             assert not oracle.tenpai(c13), where
-            reaching = oracle.one_away(c13)
-            assert useful & reaching, where
-            assert reaching <= useful, where
+            assert useful == oracle.one_away(c13), where
+        elif row.shanten is None:  # out of reach: neither 听牌 nor one draw and discard from it
+            assert row.unreachable is not None and not useful, where
+            assert not oracle.tenpai(c13) and not oracle.one_away(c13), where

@@ -2,7 +2,7 @@
 
 7. 抢杠 is a hand with 番 (`options.qiang_gang_fan`, 1), and that 番 is the one a wild hand needs.
 8. 抢杠's amount by the robbed player's 番 (`options.qiang_gang_amount`, `--robbed-fan N`).
-9. 真13 with wide gaps (`options.zhen_13_wide_gaps`, true).
+9. 真13 with wide gaps (`options.zhen_13_wide_gaps`, default false: 标准间隔两张 read literally).
 See docs/rules/pujiang.md.
 """
 
@@ -152,8 +152,23 @@ def test_zhen_13_wide_gaps(hand: str, flags: dict[str, Any], on: Any, off: Any, 
     assert (tuple(result.patterns), result.value) == ((expected[0],), expected[1])
 
 
-def test_wide_gaps_is_the_default() -> None:
-    assert score_hand("159m258p369s12345z", variant=V).value == 10
+# L59 "真13是一翻牌，需要每一组万、筒、条是标准间隔两张加5个风以上组合的牌属于真13": "标准间隔两张" is
+# exactly two tiles between (147/258/369), and the seed says "以上" where it means "or more" (5个风以上),
+# not of the gaps. So by default 159m is no 真13, and 6 or 7 honours over partial 147/258/369 are.
+@pytest.mark.parametrize(("hand", "expected"), [
+    ("159m258p369s12345z", "not_a_winning_hand"),  # 159m: gaps of three tiles
+    ("14m258p369s123456z", ("zhen_13", 10)),  # 6 honours, 14m part of 147
+    ("17m258p369s123456z", ("zhen_13", 10)),  # 17m: 147 without its 4
+    ("147m258p369s12345z", ("zhen_zhen_13", 20)),  # 5 honours: every suit full, so 真真13
+])
+def test_literal_gaps_are_the_default(hand: str, expected: Any) -> None:
+    if isinstance(expected, str):
+        with pytest.raises(NotAWin) as info:
+            score_hand(hand, variant=V)
+        assert info.value.code == expected
+        return
+    result = score_hand(hand, variant=V)
+    assert (tuple(result.patterns), result.value) == ((expected[0],), expected[1])
 
 
 def test_liability_row_under_the_robbed_fan_reading() -> None:

@@ -116,24 +116,29 @@ def test_fan_bao_amounts_extra_option() -> None:
     assert got["B"] == -(1 + 2)
 
 
-# The 承包 section (A独供B 4口), as a second table: `cheng_bao_table: cheng_bao_section`.
-SECTION = ["settlement.cheng_bao_table=cheng_bao_section"]
+# The 承包 section (A独供B 4口), as a second table: `cheng_bao_table: cheng_bao_section` (its figures
+# as written) or `cheng_bao_section_scaled` (each a unit of the winner's value).
 FOUR = ["123m@previous", "456m@previous", "777m@previous", "789m@previous"]
 
 
 @pytest.mark.parametrize(
-    ("flags", "expected"),
+    ("flags", "written", "scaled"),
     [
-        ({"self_draw": True}, (2, 2, 9)),  # 1、B自摸胡，A赔付给B 3*3 其余两家赔付2
-        ({"discarder": "previous"}, (0, 0, 9)),  # 2、A放冲给B，A赔付给B 3*3 其余两家不用付
-        ({"discarder": "next"}, (2, 0, 3)),  # 3、非A放冲，A赔付1*3 放冲玩家赔付2
+        # 1、B自摸胡，A赔付给B 3*3 其余两家赔付2
+        ({"self_draw": True}, (3, 3, 27), (6, 6, 27)),
+        # 2、A放冲给B，A赔付给B 3*3 其余两家不用付
+        ({"discarder": "previous"}, (0, 0, 27), (0, 0, 27)),
+        # 3、非A放冲，A赔付1*3 放冲玩家赔付2
+        ({"discarder": "next"}, (3, 0, 9), (6, 0, 9)),
     ],
 )
-def test_cheng_bao_section_table(flags: dict[str, Any], expected: tuple[int, int, int]) -> None:
-    # the figures are for a 1番 hand (按1番) and scale with the winner's value (here 清一色, 拉子: 3)
-    got = payments("99m", melds=FOUR, overrides=SECTION, **flags)
+def test_cheng_bao_section_table(flags: dict[str, Any], written: tuple[int, int, int], scaled: tuple[int, int, int]) -> None:
+    # 清一色 on four fed melds, 拉子 (3): as written A pays 按3番 and the others their own 3;
+    # scaled, every figure is a unit of 3 (the others' "2" too)
     unit = score_hand("99m", variant="chizhou", melds=[m.split("@")[0] for m in FOUR], **flags).value
-    assert got == tuple(n * unit for n in expected)
+    assert unit == 3
+    assert payments("99m", melds=FOUR, overrides=["settlement.cheng_bao_table=cheng_bao_section"], **flags) == written
+    assert payments("99m", melds=FOUR, overrides=["settlement.cheng_bao_table=cheng_bao_section_scaled"], **flags) == scaled
 
 
 def test_several_winners_settle_each_with_the_discarder() -> None:

@@ -85,13 +85,13 @@ def test_score_cli_json_liability_and_chinese_seats() -> None:
 
     data = json.loads(res.stdout)
     assert data["payments"] == {"next": 90, "opposite": 0, "previous": 0}
-    assert data["liability"] == [{"payer": "next", "code": "san_dui_bao_pai", "zh": "三对包牌", "en": "three-pung alarm: the feeder pays for all three", "amount": 60}]
+    assert data["liability"] == [{"payer": "next", "code": "san_dui_bao_pai", "zh": "三对包牌", "en": "three-pung alarm: one player pays for all three", "amount": 60}]
 
 
 def test_score_cli_table_shows_liability() -> None:
     res = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous", "-l", "en"])
     assert res.exit_code == 0
-    assert "next +60  three-pung alarm: the feeder pays for all three" in res.stdout  # English alone
+    assert "next +60  three-pung alarm: one player pays for all three" in res.stdout  # English alone
     zh = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous", "-l", "zh"])
     assert "下家 +60  三对包牌\n" in zh.stdout, zh.stdout
     plain = CliRunner().invoke(app, ["score", "456m99m", "-m", "111m@next", "-m", "222m@next", "-m", "333m@next", "-f", "previous"],

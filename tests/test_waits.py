@@ -87,7 +87,22 @@ def test_a_hand_that_cannot_win_says_why(hand: str, flags: dict, code: str) -> N
     options = [word for k, v in flags.items() for word in (f"--{k}", v)]
     out = runner.invoke(app, ["waits", hand, *options])
     assert out.exit_code == 1
-    assert f"[{code}]" in out.output
+    assert out.stderr.startswith(f"mjcalc: no waits [{code}]: "), out.stderr  # no refused win: nothing was won
+
+
+# Seed 000 §2 "和牌必须够八支": 123m 11p 456p 55s 789s completes its shape on 1p or 5s, but no suit has 8
+# tiles. Waiting on nothing is no refused win: the line says no waits, which tiles complete the shape and why
+# they do not win; the JSON keeps the rule's code.
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "mjcalc: no waits [no_ba_zhi]: 1p 5s complete the shape but do not win: not ba zhi: the longest suit has 6 tiles (zhi); a win needs 8"),
+    ("zh", "mjcalc: 没听牌 [no_ba_zhi]: 一筒 五条 能凑成牌型, 但不能和: 不够八支: 最长的一门只有 6 支; 和牌要 8 支"),
+])
+def test_a_hand_that_waits_on_nothing_is_not_a_refused_win(lang: str, line: str) -> None:
+    out = runner.invoke(app, ["waits", "123m11456p55789s", "--lang", lang])
+    assert out.exit_code == 1 and out.stderr == line + "\n"
+    data = json.loads(runner.invoke(app, ["waits", "123m11456p55789s", "--lang", lang, "--json"]).stdout)
+    assert data["waits"] == [] and [b["tile"] for b in data["blocked"]] == ["1p", "5s"]
+    assert data["reason"]["code"] == "no_ba_zhi" and data["reason"]["message"] == line.split("]: ", 1)[1]
 
 
 def test_fourteen_tiles_point_to_score() -> None:

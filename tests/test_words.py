@@ -317,11 +317,15 @@ def test_a_misspelt_option_suggests_the_closest_first(capsys: pytest.CaptureFixt
 
 
 def test_waits_says_that_no_tile_completes_the_hand(runner: CliRunner) -> None:
+    # a hand that waits on nothing is not a refused win: its own words, the rule's code and reason after them
     done = runner.invoke(app, ["waits", "123m456p789s11s77m"])
     assert done.exit_code == 1
-    assert "[no_ba_zhi]: no tile completes this hand: " in done.stderr, done.stderr
+    assert done.stderr == "mjcalc: no waits [no_ba_zhi]: 7m 1s complete the shape but do not win: not 八支: the longest suit has 6 tiles (支); a win needs 8\n"
     zh = runner.invoke(app, ["waits", "123m456p789s11s77m", "--lang", "zh"])
-    assert "[no_ba_zhi]: 没有听牌: 不够八支" in zh.stderr, zh.stderr
+    assert zh.stderr.startswith("mjcalc: 没听牌 [no_ba_zhi]: 七万 一条 能凑成牌型, 但不能和: 不够八支"), zh.stderr
+    en = runner.invoke(app, ["waits", "1234567m99p555p3s", "--lang", "en"])
+    assert en.exit_code == 1 and en.stderr.startswith("mjcalc: no waits [no_waits]: no tile completes these 13 tiles"), en.stderr
+    assert "not a win" not in done.stderr + en.stderr
 
 
 def test_game_add_without_a_discarder_names_the_flags(runner: CliRunner, tmp_path: Path) -> None:

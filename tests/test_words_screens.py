@@ -50,6 +50,8 @@ WUHU: list[tuple[str, dict[str, Any]]] = [
     ("13m456m678m11p555p2m", {"discarder": "next"}),
     ("111m444m777m99m555m", {"self_draw": True}),
     ("111m444m777m99m777z", {"discarder": "next"}),
+    ("123m345m678m55s", {"melds": ["1111s"], "after_kong": True, "win": "5s", "overrides": ["options.gang_hou_du_diao_jiao=any_single_wait"]}),
+    ("123m345m678m99m777z", {"self_draw": True, "overrides": ["options.hun_yi_se_self_draw_jiao=true"]}),
 ]
 CHIZHOU: list[tuple[str, dict[str, Any]]] = [
     ("123m456p789s11z", {"concealed_kongs": ["5555m"], "self_draw": True}),

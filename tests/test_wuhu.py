@@ -260,7 +260,7 @@ def test_the_new_options_through_mjcalc_score() -> None:
     du_diao = ["123m345m678m55s", "-m", "1111s", "--after-kong", "--win", "5s"]
     assert score(*du_diao)["value"] == 10
     on = score(*du_diao, "--set", "options.gang_hou_du_diao_jiao=true")
-    assert [(i["key"], i["value"], i["detail"]) for i in on["items"]] == [("jiao", 30, "杠后开花 is 交 by itself")]
+    assert [(i["key"], i["value"], i["detail"]) for i in on["items"]] == [("jiao", 30, "杠后开花 on a 独吊 is 交 (gang_hou_du_diao_jiao)")]
     assert score("111122223333m55p")["value"] == 30
     on = score("111122223333m55p", "--set", "options.si_he_three_extra=true")
     assert [(i["key"], i["value"], i["detail"]) for i in on["items"]] == [("jiao", 30, "双四核 is 交 by itself"),
@@ -303,3 +303,29 @@ def test_mjcalc_options_shows_an_old_spelling_as_the_value_it_loads_as(given: st
     assert done.exit_code == 0, done.output
     (row,) = [r for r in json.loads(done.stdout)["options"] if r["key"] == "options.gang_hou_du_diao_jiao"]
     assert row["value"] == shown
+
+
+# What makes a hand 交, in the item's detail, as the seed says it (§4 "嘴子有混一色,通天,四核,对对胡,杠后开花
+# (杠后压档也交)"; §5.2 "交：超过2个嘴子，清一色、双八支、双四核、压档杠后开花、天胡、地胡直接算交"): a plain
+# 杠后开花 is a 嘴子, so its detail never says it is 交 by itself; only 压档杠后开花 is, and the options'.
+JIAO_DETAILS = [
+    ("13m456m99m789p2m", {"melds": ["1111s"], "after_kong": True},
+     "压档杠后开花算交", "win on a kong replacement with ya dang is a jiao"),
+    ("123m345m678m55s", {"melds": ["1111s"], "after_kong": True, "win": "5s", "overrides": ["options.gang_hou_du_diao_jiao=any_single_wait"]},
+     "独吊杠后开花算交 (`gang_hou_du_diao_jiao`)", "win on a kong replacement on a single wait (du diao) is a jiao (gang_hou_du_diao_jiao)"),
+    ("123m345m678m99m777z", {"self_draw": True, "overrides": ["options.hun_yi_se_self_draw_jiao=true"]},
+     "自摸混一色算交 (`hun_yi_se_self_draw_jiao`)", "self-drawn one suit plus red dragons is a jiao (hun_yi_se_self_draw_jiao)"),
+    ("123m345m678m999m11m", {}, "清一色 本身就是交", "pure one suit is a jiao by itself"),
+]
+
+
+@pytest.mark.parametrize(("hand", "flags", "zh", "en"), JIAO_DETAILS, ids=[c[0] for c in JIAO_DETAILS])
+def test_the_jiao_detail_says_why(hand: str, flags: dict[str, Any], zh: str, en: str) -> None:
+    from mahjong_calc.core.language import speaking
+
+    result = score_hand(hand, variant="wuhu315", **flags)
+    details = {}
+    for lang in ("zh", "en"):
+        with speaking(lang):
+            details[lang] = next(i["detail"] for i in result.to_dict()["items"] if i["key"] == "jiao")
+    assert details == {"zh": zh, "en": en}

@@ -22,6 +22,7 @@ from ..core.tiles import NUM_TILES, parse_tiles, tile_str
 from ..core.words import N_
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
+from ..variants.common.goals import FAR
 from ..variants.common.plan import Plan
 from .score import check_tiles, score
 from .waits import Wait, WaitsResult, hand_parts, waits_of
@@ -29,12 +30,14 @@ from .waits import Wait, WaitsResult, hand_parts, waits_of
 
 @dataclass(frozen=True)
 class Row:
-    """One discard: the shanten of the 13 tiles left, the useful draws, and at 听牌 the waits."""
+    """One discard: the shanten of the 13 tiles left, the useful draws, and at 听牌 the waits; or,
+    when no hand the variant lets win can be made from them (`shanten` None), why not."""
 
     tile: int
-    shanten: int
+    shanten: int | None
     ukeire: tuple[tuple[int, int], ...]  # (tile, copies left)
     waits: WaitsResult | None = None
+    unreachable: NotAWin | None = None
 
     @property
     def ukeire_count(self) -> int:
@@ -53,7 +56,7 @@ class Row:
         return round(total / weight, 2)
 
     def sort_key(self) -> tuple[int, int, float, int]:
-        return (self.shanten, -self.ukeire_count, -(self.expected or 0.0), self.tile)
+        return (FAR if self.shanten is None else self.shanten, -self.ukeire_count, -(self.expected or 0.0), self.tile)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -65,6 +68,8 @@ class Row:
         if self.waits is not None:
             out["waits"] = [w.to_dict() for w in self.waits.waits]
             out["expected"] = self.expected
+        if self.unreachable is not None:
+            out["unreachable"] = self.unreachable.to_dict()
         return out
 
 
@@ -84,11 +89,17 @@ class Advice:
     win: ScoreResult | None
 
     @property
-    def shanten(self) -> int:
-        """-1 for a hand that already wins, else the best discard's shanten."""
+    def shanten(self) -> int | None:
+        """-1 for a hand that already wins, else the best discard's shanten (None: no discard can
+        reach a win, `unreachable` says why)."""
         if self.win is not None:
             return -1
-        return min(r.shanten for r in self.rows)
+        return self.rows[0].shanten  # best first
+
+    @property
+    def unreachable(self) -> NotAWin | None:
+        """Why no discard can reach a win, when none can (and the hand is no win already)."""
+        return self.rows[0].unreachable if self.shanten is None else None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -97,6 +108,9 @@ class Advice:
             "shanten": self.shanten,
             "discards": [r.to_dict() for r in self.rows],
         }
+        unreachable = self.unreachable
+        if unreachable is not None:
+            out["unreachable"] = unreachable.to_dict()
         if self.win is not None:
             out["win"] = self.win.to_dict()
         return out
@@ -176,8 +190,10 @@ def _row(d: int, counts: list[int], visible: list[int], in_play: list[bool], pla
     for m in melds:
         for t in m.tiles:
             melded[t] += 1
-    draws = [t for t in range(NUM_TILES) if in_play[t] and counts[t] + melded[t] < 4]
+    draws = [t for t in range(NUM_TILES) if in_play[t] and counts[t] + melded[t] < plan.most_held(t)]
     base, after = plan.after_draws(counts, draws)
+    if base >= FAR:  # no target fits: the melds rule out every win
+        return Row(d, None, (), unreachable=plan.unreachable())
     useful = [(t, max(4 - counts[t] - visible[t], 0)) for t, far in zip(draws, after) if far < base]
     if base != 1:
         return Row(d, base - 1, tuple(useful))

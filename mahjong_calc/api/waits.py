@@ -20,7 +20,7 @@ from ..core.flags import Spelling
 from ..core.hand import Hand, Meld, hand_of_tiles, make_context, parse_meld, tiles_dict
 from ..core.result import ScoreResult
 from ..core.suits import waits as shape_waits
-from ..core.tiles import NUM_TILES, parse_tiles, tile_str
+from ..core.tiles import NUM_TILES, TileWords, parse_tiles, tile_str
 from ..core.words import N_, Text
 from ..rules.ruleset import Ruleset
 from ..rules.schema import tile_in_variant
@@ -105,8 +105,10 @@ class WaitsResult:
             return None
         for wait in self.blocked:
             refusal = wait.refusal
-            if isinstance(refusal, NotAWin):  # say that no tile wins, and why
-                return refusal.within(N_("no tile completes this hand"), keep_position=True)  # type: ignore[return-value]
+            if isinstance(refusal, NotAWin):  # say which tiles complete the shape, and why they do not win
+                alike = [w.tile for w in self.blocked if isinstance(w.refusal, NotAWin) and w.refusal.code == refusal.code]
+                tiles = TileWords(" ".join(tile_str(t) for t in alike))
+                return refusal.within(N_("{tiles} complete the shape but do not win", tiles=tiles), keep_position=True)  # type: ignore[return-value]
         return NotAWin("no_waits", "no tile completes these 13 tiles into a winning hand (not 听牌 yet)")
 
     def to_dict(self) -> dict[str, Any]:

@@ -42,8 +42,8 @@ def _waits(**params: Any) -> None:
         emit_json(waits_json(result))
     else:
         print_waits(result, lang.value, rules_name=rules is not None)
-    if result.reason is not None:
-        typer.echo(f"mjcalc: {N_('not a win')} [{result.reason.code}]: {result.reason.message}", err=True)
+    if result.reason is not None:  # a hand that waits on nothing: no refused win, its own words
+        typer.echo(f"mjcalc: {N_('no waits')} [{result.reason.code}]: {result.reason.message}", err=True)
         raise typer.Exit(1)
 
 

@@ -137,7 +137,7 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
 
 
 ADVISE = Words(discard=N_("Discard (打)"), shanten=N_("Shanten"), count=N_("Draws"), tiles=N_("Useful tiles"), expected=N_("Expected"),
-               win=N_("Already a win (self-draw), value"), tenpai=N_("tenpai"),
+               win=N_("Already a win (self-draw), value"), tenpai=N_("tenpai"), unreachable=N_("unreachable"),
                note=N_("Expected: self-draw value, weighted by copies left"),
                left=N_("Useful tiles ×n: n copies of each left to draw; Draws: their sum"))
 ADVISE_GLOSS = {"discard": "discard", "shanten": "shanten", "count": "draws", "tiles": "useful", "expected": "expected"}
@@ -183,12 +183,19 @@ def print_advise(advice: Any, lang: str = "zh", file: IO[str] | None = None, *, 
     _fold(table, head("count"), "right")
     _fold(table, head("tiles"), ratio=1)
     _fold(table, head("expected"), "right")
+    reasons: dict[str, str] = {}  # why a row can reach no win, each reason once (every row has the same melds)
     for row in data["discards"]:
-        shanten = str(row["shanten"]) if row["shanten"] else f"0 {words['tenpai']}" if wide else "0"
+        if row["shanten"] is None:
+            shanten = words["unreachable"]
+            reasons.setdefault(row["unreachable"]["code"], row["unreachable"]["message"])
+        else:
+            shanten = str(row["shanten"]) if row["shanten"] else f"0 {words['tenpai']}" if wide else "0"
         expected = "" if row.get("expected") is None else f"{row['expected']:g}"
         tile = row["tile"] if bilingual() else said(row["tile"], lang)
         table.add_row(tile, shanten, str(row["ukeire_count"]), _with_copies(row["ukeire"], lang), expected)
     console.print(_whole_words(table, console.width))
+    for code, message in reasons.items():
+        console.print(f"{words['unreachable']}: [{code}] {message}", overflow="fold", markup=False)
     console.print(words["left"], overflow="fold")
     if any("expected" in row for row in data["discards"]):
         console.print(words["note"], overflow="fold")

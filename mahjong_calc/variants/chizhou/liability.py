@@ -10,7 +10,9 @@
 - A player who owes both (fed the winner, and was fed by the winner) pays both, each its own
   liability line; `cheng_bao_and_fan_bao: larger` pays only the larger amount.
 - `cheng_bao_table: cheng_bao_section` uses the later 承包 section's figures instead
-  (A独供B 4口), which contradict the numbered cases; see docs/rules/chizhou.md.
+  (A独供B 4口), which contradict the numbered cases: as written, A pays 9, 9 or 3 底 (× the cap
+  at 拉子) and everyone else their own share; `cheng_bao_section_scaled` pays every figure
+  of the section in units of the winner's value. See docs/rules/chizhou.md.
 
 Several winners on one discard (一炮多响) are settled one by one, each with the discarder.
 """
@@ -54,16 +56,28 @@ def _how(ctx: WinContext, payer: Seat) -> int:
     return 1 if ctx.discarder == payer else 0
 
 
-def _forward(result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement) -> Settlement | None:
+def _section(opt: ChizhouSettlement) -> bool:
+    """Whether 承包 and 反包 follow the 承包 section (A独供B 4口), as written or scaled."""
+    return opt.cheng_bao_table != "cases"
+
+
+def _forward(result: ScoreResult, ctx: WinContext, table: Table, opt: ChizhouSettlement, ruleset: Ruleset[Any, Any, Any]) -> Settlement | None:
     melds = [s for s in table.winner_melds(result) if not s.meld.concealed]
     before = dict(result.payments)
     v = _unit(result)
-    if opt.cheng_bao_table == "cheng_bao_section":
+    if _section(opt):
         feeders = [seat for seat in SEATS if _fed_count(melds, seat) >= 4]
         if not feeders:
             return None
         a = feeders[0]
         how = _how(ctx, a)
+        if opt.cheng_bao_table == "cheng_bao_section":
+            # as written: A pays 3*3 or 1*3 底, 按1番 for a 小胡 (大吊车 is one, L85), 按3番 at 拉子;
+            # the others pay what they pay anyway ("其余两家赔付2" is a 大吊车's own 2)
+            unit = v if "la_zi" in result.patterns else int(ruleset.numbers.base)
+            after = dict(before)
+            after[a] = (3 if how == 0 else 9) * unit
+            return diff(before, after, "cheng_bao")
         if how == 2:
             after = {seat: (9 * v if seat == a else 2 * v) for seat in SEATS}
         elif how == 1:
@@ -98,7 +112,7 @@ def exposed_hua(melds: tuple[Sourced, ...], ruleset: Ruleset[Any, Any, Any]) -> 
 def _fan_bao_units(table: Table, r: Seat, opt: ChizhouSettlement, hua: int) -> tuple[int, int, int] | None:
     """What R pays the winner F in units (another discards, R discards, F self-draws), or None."""
     melds = [s for s in table.exposed.get(r, ()) if s.source == "winner" and not s.meld.concealed]
-    if opt.cheng_bao_table == "cheng_bao_section":
+    if _section(opt):
         return (3, 3, 3) if len(melds) >= 4 else None
     if len(melds) >= 4:
         return (2, 4, 6)  # case (7): 不管你是不是蜡子
@@ -126,7 +140,7 @@ def _reverse(
             continue
         k = units[_how(ctx, r)] * v
         # the 承包 section's "B都要赔付给A 1*3" is what B pays in all
-        total = opt.fan_bao_amounts == "total" or opt.cheng_bao_table == "cheng_bao_section"
+        total = opt.fan_bao_amounts == "total" or _section(opt)
         pay = k if total else normal[r] + k  # R's payment under 反包 alone
         if opt.cheng_bao_and_fan_bao == "both":
             # a separate obligation: what 反包 adds to R's own share comes on top of any 承包 line
@@ -144,7 +158,7 @@ def settle_chizhou(result: ScoreResult, ctx: WinContext, table: Table, ruleset: 
     opt = options_of(ChizhouSettlement, ruleset)
     settled = Settlement(dict(result.payments))
     if opt.cheng_bao:
-        settled = _forward(result, ctx, table, opt) or settled
+        settled = _forward(result, ctx, table, opt, ruleset) or settled
     if opt.fan_bao:
         after, rows = _reverse(result, ctx, table, opt, settled.payments, ruleset)
         if rows:

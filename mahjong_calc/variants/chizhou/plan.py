@@ -16,10 +16,12 @@ from math import prod
 from typing import Any
 
 from ...core.context import WinContext
+from ...core.errors import NotAWin
 from ...core.hand import Meld
 from ...core.tiles import is_honour
+from ...core.words import N_
 from ...rules.ruleset import Ruleset
-from ..common.goals import Goal, Limit, Melded, melded
+from ..common.goals import FAR, Goal, Limit, Melded, melded
 from ..common.plan import Plan
 
 # The 拉子 patterns a target can be steered to, each a condition on the groups it uses.
@@ -58,17 +60,21 @@ def mixed_chows(melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> bool:
     return any(not m.concealed and (honours or not is_honour(m.first)) and m.first // 9 != suit for m in melds)
 
 
+def _pungs_for(flowers: int, melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> int | None:
+    """The concealed honour pungs (字暗刻) that bring the melds' 花 up to `flowers` (None: none can)."""
+    short = max(flowers - meld_flowers(melds, rs), 0)
+    if short == 0:
+        return 0
+    per_pung = int(rs.numbers.flowers.zi_an_ke)
+    return None if per_pung <= 0 else -(-short // per_pung)
+
+
 def modes(melds: Sequence[Meld], rs: Ruleset[Any, Any, Any]) -> list[Mode]:
     num = rs.numbers
-    have = meld_flowers(melds, rs)
-    per_pung = int(num.flowers.zi_an_ke)
     floor_flowers = num.chow_free_min_flowers if mixed_chows(melds, rs) else 0
 
     def pungs_for(flowers: int) -> int | None:
-        short = max(flowers - have, 0)
-        if short == 0:
-            return 0
-        return None if per_pung <= 0 else -(-short // per_pung)
+        return _pungs_for(flowers, melds, rs)
 
     out: list[Mode] = []
     plain = pungs_for(max(int(num.min_flowers.self_draw), floor_flowers))
@@ -132,9 +138,26 @@ class ChizhouPlan(Plan):
         fixed = melded(melds, rs.tiles)
         super().__init__(fixed.size)
         self._goals = [g for g in (_goal(m, fixed) for m in modes(melds, rs)) if g is not None]
+        self.fixed = fixed
+        self.melds = tuple(melds)
+        self.rs = rs
 
     def goals(self, counts: Sequence[int]) -> list[Goal]:
         return self._goals
+
+    def unreachable(self) -> NotAWin:
+        """The chow restriction, when no hand with these melds reaches the 花 it asks; else the self-draw's 花."""
+        num = self.rs.numbers
+        if mixed_chows(self.melds, self.rs):
+            free = int(num.chow_free_min_flowers)
+            pungs = _pungs_for(free, self.melds, self.rs)
+            goal = None if pungs is None else _goal(Mode(honour_pungs=pungs), self.fixed)
+            if goal is None or goal.far([0] * len(goal.avail)) >= FAR:
+                return NotAWin("chow_restricted", "these melds chow one suit and call another, which only {need} 花 allow, and no "
+                               "hand with them reaches {need} 花 (advise does not count kongs declared later)", need=free)
+        unless = N_(", nor 拉子") if self.rs.options.la_zi_needs_no_flowers else ""
+        return NotAWin("not_enough_flowers", "no hand with these melds reaches the {need} 花 a self-drawn win needs{unless} "
+                       "(advise does not count kongs declared later)", need=int(num.min_flowers.self_draw), unless=unless)
 
 
 def plan(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:

@@ -82,7 +82,7 @@ class ChizhouSettlement(GameRules):
     """The `settlement:` section (liability, see liability.py) of the Chizhou ruleset."""
 
     # 承包: the feeder of one suit's melds pays when the winner is at 拉子
-    cheng_bao: Annotated[bool, Doc("承包", "承包: who fed 3+ melds of one suit pays a capped hand alone")]
+    cheng_bao: Annotated[bool, Doc("承包", "承包: who fed the winner 3+ melds of one suit pays more for a capped hand (拉子)")]
     # 吃碰一色3口以上
     cheng_bao_min_melds: Annotated[int, Doc("承包至少几口", "melds one player must feed for 承包")]
     # 反包 cases (1)-(7)
@@ -92,10 +92,13 @@ class ChizhouSettlement(GameRules):
         Literal["total", "extra"],
         Doc("反包金额算法 (total / extra)", "反包 amounts: what the liable pays in all (total) or on top (extra)"),
     ]
-    # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures
+    # cases: the numbered cases of §19; cheng_bao_section: the later "A独供B 4口" figures as written;
+    # cheng_bao_section_scaled: those figures in units of the winner's value
     cheng_bao_table: Annotated[
-        Literal["cases", "cheng_bao_section"],
-        Doc("承包数额依据 (cases / cheng_bao_section)", "which table of the seed 承包 amounts follow"),
+        Literal["cases", "cheng_bao_section", "cheng_bao_section_scaled"],
+        Doc("承包数额依据: cases 按§19各条; cheng_bao_section 按承包一节的数 (照写); cheng_bao_section_scaled 每个数乘赢家的番",
+            "which table of the seed 承包 amounts follow: cases (§19's cases), cheng_bao_section (the 承包 section's figures "
+            "as written), cheng_bao_section_scaled (its figures × the winner's value)"),
     ]
     # a player who owes 承包 and 反包 in one win: both (each on top of their own share), or the larger
     cheng_bao_and_fan_bao: Annotated[

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...core.errors import NotAWin
 from .goals import FAR, Goal, floor
 
 
@@ -21,6 +22,16 @@ class Plan:
 
     def goals(self, counts: Sequence[int]) -> list[Goal]:
         raise NotImplementedError
+
+    def unreachable(self) -> NotAWin:
+        """Why no target fits (a distance of FAR): the code of the rule that stops every one, and
+        its words. Kongs declared later are outside the targets (a pair and four sets)."""
+        return NotAWin("not_a_winning_hand", "no hand these rules let win can be made with these melds (advise does not count kongs declared later)")
+
+    def most_held(self, tile: int) -> int:
+        """The most copies of `tile` a hand may hold, melds counted: 4, unless a rule of the
+        variant's says fewer (the scorer's own rule, so that no draw is offered that it refuses)."""
+        return 4
 
     def extra(self, counts: Sequence[int], beat: int) -> int:
         """The distance of the targets that are not goals, when it may come under `beat` (else FAR)."""

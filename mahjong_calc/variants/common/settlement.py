@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ...rules.ruleset import Ruleset
 
 LABELS: dict[str, tuple[str, str]] = {
-    "san_dui_bao_pai": ("三对包牌", "three-pung alarm: the feeder pays for all three"),
+    "san_dui_bao_pai": ("三对包牌", "three-pung alarm: one player pays for all three"),
     "si_dui_zhuan_bao": ("四对转包", "fourth pung: liability passes to its feeder"),
     "shuang_ba_zhi_bao": ("双八支报警包牌", "double-eight alarm: the discarder pays for all three"),
     "shuang_si_he_bao": ("双四核报警包牌", "double-four alarm: the key-tile discarder pays for all three"),

@@ -25,6 +25,7 @@ from ...core.tiles import WHITE
 from ...rules.ruleset import Ruleset
 from ..common.goals import FAR, Goal, melded, seven_pairs_gain, seven_pairs_kept, thirteen_gain, thirteen_kept
 from ..common.plan import Plan
+from .score import most_wilds_held
 
 
 class PujiangPlan(Plan):
@@ -38,7 +39,13 @@ class PujiangPlan(Plan):
         self.need = max(int(rs.numbers.min_pungs) - len(melds), 0)  # every Pujiang meld is a pung or kong
         self.swaps = self.wild is not None and self.wild != WHITE and bool(rs.options.white_as_wild_face)
         self.direct = frozenset(() if self.wild is None else (self.wild, WHITE) if self.swaps else (self.wild,))
+        # the wilds the concealed tiles may hold: the scorer's limit, less the copies in the melds
+        in_melds = sum(1 for m in melds for t in m.tiles if t == self.wild)
+        self.wild_room = 0 if self.wild is None else max(min(most_wilds_held(rs) - in_melds, fixed.avail[self.wild]), 0)
         self._cache: dict[tuple[int, int], list[Goal]] = {}
+
+    def most_held(self, tile: int) -> int:
+        return most_wilds_held(self.rs) if tile == self.wild else 4
 
     def _choices(self, counts: Sequence[int]) -> list[tuple[int, int]]:
         """(held, drawn): how many held 白板 play as the wild's face, and how many more a target
@@ -66,7 +73,7 @@ class PujiangPlan(Plan):
         held or drawn), or filled by wilds; 白板 as itself, those left."""
         avail = list(self.fixed.avail)
         if self.wild is not None:
-            avail[self.wild] = min(4, self.fixed.avail[self.wild] - 1 + faces) if jokers_fill else faces
+            avail[self.wild] = min(4, self.wild_room + faces) if jokers_fill else faces
             if self.swaps:
                 avail[WHITE] = max(self.fixed.avail[WHITE] - faces, 0)
         return tuple(avail)
@@ -83,7 +90,7 @@ class PujiangPlan(Plan):
         if "quan_peng_zi" in patterns:  # all pungs of natural tiles, the wilds in the pair
             # with too few wilds held, the wilds still to draw are draws too: the pair a wild
             # completes may be of a tile with no copy left (`1111m` and a wild: 111m + 1m 财神)
-            left = max(min(int(self.rs.numbers.wild_copies), fixed.avail[wild] - 1) - jokers, 0)
+            left = max(self.wild_room - jokers, 0)
             if jokers + left >= 2:
                 out.append(Goal(natural, sets, 0, 3 * sets, add=max(2 - jokers, 0), chows=False, wild=wild, whites=whites))
             if jokers <= 1 and jokers + left >= 1:

@@ -67,7 +67,8 @@ class PujiangOptions:
         Doc("抢杠付款算法", "how a robbed player's payment is reckoned", PAYMENTS),
     ]
     # 真13: each suit's tiles at least three apart (else within 147/258/369)
-    zhen_13_wide_gaps: Annotated[bool, Doc("真13每门牌相隔至少三", "真13: each suit's tiles at least three apart (159m counts)", PATTERNS)]
+    zhen_13_wide_gaps: Annotated[bool, Doc("真13每门牌相隔至少三即可 (不限147/258/369)", "真13: any tiles of a suit at least three apart, "
+                                             "not only within 147/258/369 (159m counts)", PATTERNS)]
 
 
 @dataclass(frozen=True)

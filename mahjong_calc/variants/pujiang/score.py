@@ -58,9 +58,15 @@ def check_win_facts(ctx: WinContext, rs: PujiangRuleset) -> None:
         )
 
 
+def most_wilds_held(rs: PujiangRuleset) -> int:
+    """How many copies of the 财神 one hand may hold, melds counted: the copies in play (the
+    indicator is the fourth). `check_wilds_held` and advise's draws (plan.py) both ask this."""
+    return rs.numbers.wild_copies
+
+
 def check_wilds_held(held: int, ctx: WinContext, rs: PujiangRuleset) -> None:
     """At most three wilds exist: `held` copies of the 财神 (`ctx.wild`), melds included."""
-    limit = rs.numbers.wild_copies
+    limit = most_wilds_held(rs)
     if ctx.wild is not None and held > limit:
         raise InputError(
             "too_many_wilds",

@@ -87,7 +87,17 @@ def _dealer(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __
 
 
 def _jiao_own(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:
-    return item(rs, "jiao", one.amount, N_("{pattern} is 交 by itself", pattern=_label(rs, rs.tables.keys[one.pattern])))
+    """Why one pattern makes the hand 交: by itself (清一色, 天胡 ...), or a 嘴子 that a rule makes 交
+    (压档杠后开花; the options' 杠后开花 on a 独吊 and self-drawn 混一色)."""
+    t = rs.tables
+    pattern = _label(rs, t.keys[one.pattern])
+    if one.pattern == t.gang_hou:  # a 嘴子: 交 only on the 压档 tile, or on a 独吊 by the option
+        if one.ya:
+            return item(rs, "jiao", one.amount, N_("{pattern} with 压档 is 交", pattern=pattern))
+        return item(rs, "jiao", one.amount, N_("{pattern} on a 独吊 is 交 (gang_hou_du_diao_jiao)", pattern=pattern))
+    if one.pattern == t.hun_yi_se:
+        return item(rs, "jiao", one.amount, N_("self-drawn {pattern} is 交 (hun_yi_se_self_draw_jiao)", pattern=pattern))
+    return item(rs, "jiao", one.amount, N_("{pattern} is 交 by itself", pattern=pattern))
 
 
 def _jiao_pair(rs: Ruleset[Any, Any, Any], one: k.KernelItem, _: TileSet | None, __: bool) -> Item:

@@ -39,7 +39,7 @@ ZUI_ZI: Final = 2
 AN_GANG: Final = 3
 MING_GANG: Final = 4
 DEALER: Final = 5
-JIAO_OWN: Final = 6  # a pattern that is 交 by itself
+JIAO_OWN: Final = 6  # a pattern that is 交 by itself (its 压档 says why a 杠后开花 is)
 JIAO_PAIR: Final = 7  # two 嘴子 that make 交
 ZUI_ZI_IN_JIAO: Final = 8
 ZUI_ZI_BEYOND: Final = 9
@@ -197,7 +197,7 @@ def read(rs: Ruleset[Any, Any, Any], t: WuhuTables, r: WuhuRead, found: tuple[in
         sources = jiao_sources + promoted
         counted = sources if each_source else sources[:1]
         for index in counted:
-            items.append(KernelItem(JIAO_OWN, amount, index))
+            items.append(KernelItem(JIAO_OWN, amount, index, ya=ya))
         extras = zui_zi
         if len(zui_zi) >= 2 and (not sources or each_source):
             items.append(KernelItem(JIAO_PAIR, amount, zui_zi[0], zui_zi[1]))

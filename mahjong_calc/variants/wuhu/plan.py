@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.context import WinContext
+from ...core.errors import NotAWin
 from ...core.hand import Meld
 from ...rules.ruleset import Ruleset
 from ..common.goals import FREE, Goal, Limit, melded
@@ -24,6 +25,7 @@ class WuhuPlan(Plan):
         fixed = melded(melds, rs.tiles)
         super().__init__(fixed.size)
         need: int = rs.numbers.min_zhi
+        self.need = need
         self._goals: list[Goal] = []
         for suit in range(3):
             limits: list[Limit] = [FREE, FREE, FREE, FREE]
@@ -33,6 +35,10 @@ class WuhuPlan(Plan):
 
     def goals(self, counts: Sequence[int]) -> list[Goal]:
         return self._goals
+
+    def unreachable(self) -> NotAWin:
+        return NotAWin("no_ba_zhi", "with these melds no suit can reach 八支 ({need} tiles; advise does not count kongs declared later)",
+                       need=self.need)
 
 
 def plan(melds: Sequence[Meld], ctx: WinContext, rs: Ruleset[Any, Any, Any]) -> Plan:

@@ -97,7 +97,7 @@ class WuhuSettlement(GameRules):
     # 包 only when the win is 交 (有个前提…是交就包)
     liability_needs_jiao: Annotated[bool, Doc("是交才包", "liability (包) only when the win is 交")]
     # 三对包牌 (清一色/混一色 three-pung alarm)
-    san_dui_bao_pai: Annotated[bool, Doc("三对包牌", "三对包牌: the feeder of three exposed pungs of a suit pays")]
+    san_dui_bao_pai: Annotated[bool, Doc("三对包牌", "三对包牌: three exposed pungs of a suit: their one feeder pays for all, else the discarder")]
     # one feeder of all three pays even when the winner self-draws
     san_dui_bao_on_self_draw: Annotated[bool, Doc("三对包牌自摸也包", "三对包牌 applies on a self-draw too")]
     si_dui_zhuan_bao: Annotated[bool, Doc("四对转包", "四对转包: the feeder of the fourth pung takes the liability over")]
