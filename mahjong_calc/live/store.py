@@ -14,11 +14,17 @@ the transaction against the hands already stored, so two processes adding to one
 game at once are serialised: neither hand is lost, none is stored twice, and each
 is checked against the game as it really stands. `(game, seq)` is the primary key.
 The schema carries its version in `PRAGMA user_version` and migrates forward.
+
+A game's fold (live/fold.py) is kept between writes, so that a write settles only the hands
+it changes; the bounds of a game and of the file, and the check of the file before a process
+first writes it, are live/limits.py's.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -27,16 +33,17 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..core.errors import MjcalcError, shown
 from ..core.words import N_, Text
+from .fold import Folded, Folds, folded
 from .guard import _guarded, _read, db_error
+from .limits import StoreLimits, check_quota, check_record, first_write_check, room_for
 from .migrations import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
 from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
 from .replay import BadEvents, Event, Hands, history, replay
 
 if TYPE_CHECKING:
-    from ..game import GameFile, Report
+    from ..game import GameFile, HandRow, Report, State
 
 BUSY_TIMEOUT_MS = 30_000  # how long a writer waits for another one before giving up
-
 
 
 class Store:
@@ -45,10 +52,16 @@ class Store:
     A database that cannot be used is `bad_db` (a damaged or truncated file, a missing
     table, a read-only file, a header or hand that is not JSON, events missing), and a
     lock another process holds longer than BUSY_TIMEOUT_MS is `db_busy`: exit 2 each.
+    `folds` keeps games folded between Stores of one process (a server's requests);
+    `limits` bounds the games and the file (live/limits.py).
     """
 
-    def __init__(self, path: str | Path | None = None, *, migrate_to: int = SCHEMA_VERSION) -> None:
+    def __init__(self, path: str | Path | None = None, *, migrate_to: int = SCHEMA_VERSION,
+                 folds: Folds | None = None, limits: StoreLimits | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        self.folds = folds if folds is not None else Folds(2)
+        self.limits = limits or StoreLimits()
+        self._checked = False  # the file was read whole before this Store's first write
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,6 +71,7 @@ class Store:
             self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.db.execute("PRAGMA foreign_keys = ON")
+            self._ident = self._identity()
             self._migrate(migrate_to)
         except sqlite3.Error as exc:
             raise self.db_error(exc) from None
@@ -65,6 +79,13 @@ class Store:
             raise self._damaged("its schema cannot be read") from None
         except OSError as exc:
             raise StoreError("bad_db", "{path}: cannot create the games database ({strerror})", path=self.path, strerror=exc.strerror) from None
+
+    def _identity(self) -> tuple[str, int, int]:
+        """The file, for the folds kept: its path and inode (a file replaced at the path is another)."""
+        if str(self.path) == ":memory:":
+            return (f":memory:{secrets.token_hex(8)}", 0, 0)
+        info = os.stat(self.path)
+        return (str(self.path), info.st_dev, info.st_ino)
 
     def db_error(self, exc: sqlite3.Error | OSError) -> StoreError:
         """The StoreError for an error SQLite (or the file system) raised: what is wrong, in one line."""
@@ -88,9 +109,25 @@ class Store:
 
     # --- transactions ---
 
+    def _first_write(self) -> None:
+        """Before the first write: the whole file read once per process (damage in any page is
+        `bad_db`, the file untouched), then write-ahead logging, so that readers never wait."""
+        if self._checked:
+            return
+        if str(self.path) != ":memory:":
+            problems = first_write_check(self.db, self.path)
+            if problems is not None:
+                raise self._damaged("SQLite finds: {problems}", problems=problems)
+        with suppress(sqlite3.OperationalError):  # another process holds it; the mode is kept in the file once set
+            self.db.execute("PRAGMA journal_mode = WAL")
+        self._checked = True
+
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, quota: bool = True) -> Iterator[sqlite3.Connection]:
         """One write transaction; taken at once (IMMEDIATE), so two writers queue up, never interleave."""
+        self._first_write()
+        if quota:
+            check_quota(self.db, self.path, self.limits)
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
@@ -118,13 +155,11 @@ class Store:
             problems = [row[0] for row in self.db.execute("PRAGMA integrity_check(3)").fetchall()]
             if problems != ["ok"]:
                 raise self._damaged("SQLite finds: {problems}", problems=shown("; ".join(map(str, problems)), 200))
-        with self._write() as db:
+        with self._write(quota=False) as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()  # another process may have migrated it
             for step in MIGRATIONS[version:target]:
                 step(db)
             db.execute(f"PRAGMA user_version = {max(version, target)}")
-        with suppress(sqlite3.OperationalError):  # another process holds it; the mode is kept in the file once set
-            self.db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
 
     @property
     @_guarded
@@ -189,48 +224,54 @@ class Store:
 
     @_guarded
     @_read
-    def game(self, game_id: int | str | None = None) -> GameInfo:
+    def game(self, game_id: int | str | None = None, count_hands: bool = True) -> GameInfo:
         """One game by id; None: the most recent game."""
         if game_id is None:
             row = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
                 raise StoreError("no_game", "{path}: no game yet; start one with `mjcalc game new`", path=self.path)
-            return self._info(row)
+            return self._info(row, count_hands)
         number = game_number(game_id)
         row = self.db.execute("SELECT id, created, header, token FROM games WHERE id = ?", (number,)).fetchone()
         if row is None:
             raise StoreError("unknown_game", "no game {game_id!s:.40} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
-        return self._info(row)
+        return self._info(row, count_hands)
 
     @_guarded
     @_read
-    def events(self, game_id: int) -> list[Event]:
-        """Every event of a game, in order; all of them, or `bad_db` (a game is never shown with events missing)."""
-        rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
+    def events(self, game_id: int, after: int = 0) -> list[Event]:
+        """Every event of a game after event `after`, in order; all of them, or `bad_db` (a game is
+        never shown with events missing)."""
+        rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? AND seq > ? ORDER BY seq", (game_id, after)).fetchall()
         count = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
         if count is None and not rows:
             return []
         seqs = [row[0] for row in rows]
-        if count is None or seqs != list(range(1, len(rows) + 1)) or count[0] != len(rows):
+        if count is None or seqs != list(range(after + 1, after + len(rows) + 1)) or count[0] != after + len(rows):
             recorded = "?" if count is None else count[0]
             raise self._damaged("game {game_id} has {recorded} events (hands and undos) recorded, but {count} can be read in order; the game is not shown",
-                game_id=game_id, recorded=recorded, count=len(rows))
-        out = []
-        for seq, kind, body, at in rows:
-            try:
-                value = json.loads(body)
-            except (ValueError, TypeError, RecursionError):
-                raise self._damaged("game {game_id}, event {seq}: the hand is not valid JSON", game_id=game_id, seq=seq) from None
-            if kind not in KINDS or not isinstance(value, dict):
-                raise self._damaged("game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete", game_id=game_id, seq=seq)
-            out.append(Event(seq, kind, value, at))
-        return out
+                game_id=game_id, recorded=recorded, count=after + len(rows))
+        return [self.event(game_id, *row) for row in rows]
+
+    def event(self, game_id: int, seq: int, kind: str, body: str, at: str) -> Event:
+        """One stored event, read: its body JSON, its kind one of KINDS (else `bad_db`)."""
+        try:
+            value = json.loads(body)
+        except (ValueError, TypeError, RecursionError):
+            raise self._damaged("game {game_id}, event {seq}: the hand is not valid JSON", game_id=game_id, seq=seq) from None
+        if kind not in KINDS or not isinstance(value, dict):
+            raise self._damaged("game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete", game_id=game_id, seq=seq)
+        return Event(seq, kind, value, at, body)
+
+    def bad_events(self, game_id: int, exc: BadEvents) -> StoreError:
+        """bad_db: a game's events that make no game (an edit of a hand not in play, ...)."""
+        return self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc)
 
     def _replay(self, game_id: int, events: list[Event]) -> tuple[Hands, Hands]:
         try:
             return replay(events)
         except BadEvents as exc:
-            raise self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc) from None
+            raise self.bad_events(game_id, exc) from None
 
     @_guarded
     @_read
@@ -242,7 +283,7 @@ class Store:
     @_read
     def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
         """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
-        info = self.game(game_id)
+        info = self.game(game_id, count_hands=False)
         events = self.events(info.id)
         self._replay(info.id, events)
         return history(events)
@@ -265,20 +306,6 @@ class Store:
             out.update((int(g), int(v)) for g, v in rows)
         return out
 
-    @_guarded
-    def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
-        """The game settled and its version, read together (one read transaction)."""
-        from ..game import settle_game
-
-        self.db.execute("BEGIN")
-        try:
-            info = self.game(game_id)
-            hands = self.hands(info.id)
-            version = self.game_version(info.id)
-        finally:
-            self.db.execute("COMMIT")
-        return settle_game(self.game_file(info, hands)), version
-
     # --- the fold ---
 
     def game_file(self, info: GameInfo, hands: list[dict[str, Any]] | None = None) -> GameFile:
@@ -290,67 +317,107 @@ class Store:
         except MjcalcError as err:  # every stored header was checked when its game began
             raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
 
+    def _fold(self, info: GameInfo) -> Folded:
+        """The game folded at its version now (in a transaction): the fold kept, brought up to date by
+        the events written since, if the game's last event is still the one it was made from."""
+        key = (*self._ident, info.id)
+        version = self.game_version(info.id)
+        kept = self.folds.get(key)
+        try:
+            if kept is not None and kept.version <= version and self._still(info.id, kept):
+                if kept.version == version:
+                    return kept
+                events = self.events(info.id, kept.version)
+                fold = kept.then(events, (events[-1].text, events[-1].at) if events else kept.last)
+            else:
+                fold = folded(self.game_file(info, []), self.events(info.id))
+        except BadEvents as exc:
+            raise self.bad_events(info.id, exc) from None
+        self.folds.put(key, fold)
+        return fold
+
+    def _still(self, game_id: int, kept: Folded) -> bool:
+        if kept.last is None:
+            return kept.version == 0
+        row = self.db.execute("SELECT body, at FROM events WHERE game = ? AND seq = ?", (game_id, kept.version)).fetchone()
+        return row is not None and (row[0], row[1]) == kept.last
+
     @_guarded
     @_read
+    def folded(self, game_id: int | str | None = None) -> Folded:
+        """The game folded, with its version (one read transaction)."""
+        return self._fold(self.game(game_id, count_hands=False))
+
+    @_guarded
+    @_read
+    def kept(self, game_id: int | str) -> Folded | None:
+        """The game's fold this process keeps, if it is the game's version now (nothing is settled), or None."""
+        number = game_number(game_id)
+        fold = self.folds.get((*self._ident, number))
+        row = self.db.execute("SELECT events FROM games WHERE id = ?", (number,)).fetchone()
+        return fold if fold is not None and row is not None and row[0] == fold.version and self._still(number, fold) else None
+
+    def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
+        """The game settled and its version, read together (one read transaction)."""
+        fold = self.folded(game_id)
+        return fold.report(), fold.version
+
     def report(self, game_id: int | str | None = None) -> Report:
         """The game settled: exactly what `mjcalc game settle` gives for its export."""
-        from ..game import settle_game
-
-        return settle_game(self.game_file(self.game(game_id)))
+        return self.folded(game_id).report()
 
     # --- writes ---
 
-    def _begin(self, db: sqlite3.Connection, game_id: int | str | None, expect: int | None) -> tuple[GameInfo, list[Event]]:
-        """Inside a write: the game and its events, after checking the version the change was made against."""
-        info = self.game(game_id)
-        events = self.events(info.id)
-        if expect is not None and expect != len(events):
+    def _begin(self, game_id: int | str | None, expect: int | None) -> tuple[GameInfo, Folded]:
+        """Inside a write: the game folded, after checking the version the change was made against,
+        and that the game has room for one more event."""
+        info = self.game(game_id, count_hands=False)
+        fold = self._fold(info)
+        if expect is not None and expect != fold.version:
             raise StoreError("stale_version", "game {id} has changed: it is at version {count}, "
                              "the change was made against version {expect}; look again and redo it",
-                id=info.id, count=len(events), expect=expect)
-        return info, events
+                id=info.id, count=fold.version, expect=expect)
+        room_for(info.id, self.limits, len(fold.stack), fold.version, 0)
+        return info, fold
 
-    def _append(self, db: sqlite3.Connection, info: GameInfo, events: list[Event], kind: str, body: Mapping[str, Any]) -> int:
-        seq = len(events) + 1
-        db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-                   (info.id, seq, kind, json.dumps(body, ensure_ascii=False), now_iso()))
+    def _append(self, db: sqlite3.Connection, info: GameInfo, fold: Folded, kind: str, body: Mapping[str, Any]) -> Event:
+        seq = fold.version + 1
+        text = json.dumps(body, ensure_ascii=False)
+        at = now_iso()
+        db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)", (info.id, seq, kind, text, at))
         db.execute("UPDATE games SET events = ? WHERE id = ?", (seq, info.id))
-        return seq
+        return Event(seq, kind, dict(body), at, text)
 
-    def _check_hand(self, info: GameInfo, before: list[dict[str, Any]], hand: Mapping[str, Any]) -> dict[str, Any]:
-        """The hand, as it will be stored, checked against the game after the hands `before` it:
-        a hand that is not a win, or bad input, raises its error."""
-        from ..game import RawHand, start, step
+    def _check_hand(self, fold: Folded, at: int, hand: Mapping[str, Any]) -> tuple[dict[str, Any], State, HandRow]:
+        """The hand, as it will be stored, checked against the game after its first `at` hands in play:
+        a hand that is not a win, or bad input, raises its error; else its standings and row."""
+        from ..game import RawHand, step
 
         if not isinstance(hand, Mapping):
             raise StoreError("bad_record", "a hand must be a mapping of fields, not {name}", name=type(hand).__name__)
-        check_text(hand, f"hand {len(before) + 1}")
-        record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
-        game = self.game_file(info, before)
-        state = start(game)
-        for raw in game.hands:
-            state, _ = step(game, state, raw)
-        _, row = step(game, state, RawHand(len(before) + 1, record))
+        check_text(hand, f"hand {at + 1}")
+        text = json.dumps(dict(hand), ensure_ascii=False)
+        check_record(text, self.limits, f"hand {at + 1}")
+        record: dict[str, Any] = json.loads(text)
+        state, row = step(fold.game, fold.states[at], RawHand(at + 1, record))
         if row.error is not None:
             raise row.error
-        return record
+        return record, state, row
 
-    def _settled(self, info: GameInfo, hands: Hands) -> tuple[Report, dict[int, bool]]:
-        """The game settled over these hands, and which of them (by id) are error rows."""
-        from ..game import settle_game
+    def _written(self, info: GameInfo, before: Folded, event: Event, no: int | None, hand: dict[str, Any] | None) -> Change:
+        """The Change of a write: the game folded after `event`; the hands that were settled before
+        it and are error rows after it are `broken`."""
+        try:
+            after = before.then([event], (event.text, event.at))
+        except BadEvents as exc:
+            raise self.bad_events(info.id, exc) from None
+        self.folds.put((*self._ident, info.id), after)
+        failed = {hid: row.error is not None for (hid, _), row in zip(before.stack, before.rows, strict=True)}
+        broken = tuple(i + 1 for i, ((hid, _), row) in enumerate(zip(after.stack, after.rows, strict=True))
+                       if row.error is not None and not failed.get(hid, False))
+        return Change(after.report(), after.version, no, hand, broken, after)
 
-        report = settle_game(self.game_file(info, [h for _, h in hands]))
-        return report, {hid: row.error is not None for (hid, _), row in zip(hands, report.rows, strict=True)}
-
-    def _changed(self, info: GameInfo, before: Hands, after: Hands,
-                 version: int, no: int | None, hand: dict[str, Any] | None) -> Change:
-        """The Change of a write: the hands that were settled before it and are error rows after it are `broken`."""
-        _, failed_before = self._settled(info, before)
-        report, failed_after = self._settled(info, after)
-        broken = tuple(i + 1 for i, (hid, _) in enumerate(after) if failed_after[hid] and not failed_before.get(hid, False))
-        return Change(report, version, no, hand, broken)
-
-    def _hand_at(self, info: GameInfo, stack: Hands, no: int) -> int:
+    def _hand_at(self, info: GameInfo, stack: Hands | tuple[tuple[int, dict[str, Any]], ...], no: int) -> int:
         if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
             hands = N_("1 to {count}", count=len(stack)) if stack else N_("none yet")
             raise StoreError("unknown_hand", "game {id} has no hand {no}: its hands are {hands}", id=info.id, no=shown(no, 20), hands=hands)
@@ -360,68 +427,59 @@ class Store:
     def add(self, game_id: int | str | None, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Check one hand against the game as it stands and store it; a hand that is
         not a win, or bad input, raises its error and nothing is written."""
-        from ..game import settle_game
-
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            record = self._check_hand(info, [h for _, h in stack], hand)
-            version = self._append(db, info, events, "hand", record)
-        hands = [*(h for _, h in stack), record]
-        return Change(settle_game(self.game_file(info, hands)), version, len(hands), record)
+            info, fold = self._begin(game_id, expect)
+            room_for(info.id, self.limits, len(fold.stack), fold.version, 1)
+            record, _, _ = self._check_hand(fold, len(fold.stack), hand)
+            event = self._append(db, info, fold, "hand", record)
+        return self._written(info, fold, event, len(fold.stack) + 1, record)
 
     @_guarded
     def edit(self, game_id: int | str | None, no: int, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Replace hand `no`: the new hand is checked against the game before it (refused, nothing
         written, if it is not a win or bad input); a later hand it makes impossible becomes an error row."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            at = self._hand_at(info, stack, no)
-            record = self._check_hand(info, [h for _, h in stack[:at]], hand)
-            hid = stack[at][0]
-            version = self._append(db, info, events, "edit", {"edits": hid, "no": no, "hand": record})
-        return self._changed(info, stack, [*stack[:at], (hid, record), *stack[at + 1:]], version, no, record)
+            info, fold = self._begin(game_id, expect)
+            at = self._hand_at(info, fold.stack, no)
+            record, _, _ = self._check_hand(fold, at, hand)
+            event = self._append(db, info, fold, "edit", {"edits": fold.stack[at][0], "no": no, "hand": record})
+        return self._written(info, fold, event, no, record)
 
     @_guarded
     def delete(self, game_id: int | str | None, no: int, *, expect: int | None = None) -> Change:
         """Remove hand `no` (it stays in the history); the later hands are settled again without it."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            at = self._hand_at(info, stack, no)
-            hid, removed = stack[at]
-            version = self._append(db, info, events, "delete", {"deletes": hid, "no": no})
-        return self._changed(info, stack, [*stack[:at], *stack[at + 1:]], version, no, removed)
+            info, fold = self._begin(game_id, expect)
+            at = self._hand_at(info, fold.stack, no)
+            hid, removed = fold.stack[at]
+            event = self._append(db, info, fold, "delete", {"deletes": hid, "no": no})
+        return self._written(info, fold, event, no, removed)
 
     @_guarded
     def take_back(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Take back the last hand in play (kept in the history; `redo` puts it back)."""
-        from ..game import settle_game
-
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            if not stack:
+            info, fold = self._begin(game_id, expect)
+            if not fold.stack:
                 raise StoreError("nothing_to_undo", "game {id} has no hand to take back", id=info.id)
-            hid, undone = stack.pop()
-            version = self._append(db, info, events, "undo", {"undoes": hid})
-        return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
+            hid, undone = fold.stack[-1]
+            event = self._append(db, info, fold, "undo", {"undoes": hid})
+        return self._written(info, fold, event, len(fold.stack), undone)
 
     @_guarded
     def redo(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Put back the last hand undone, if no hand was added, changed or removed since
         (`nothing_to_redo` when there is none): the game is then exactly as it was before that undo."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, undone = self._replay(info.id, events)
-            if not undone:
+            info, fold = self._begin(game_id, expect)
+            if not fold.undone:
                 raise StoreError("nothing_to_redo", "game {id} has no undo to take back "
                                  "(a hand added, changed or removed since an undo ends what redo can put back)",
                     id=info.id)
-            hid, hand = undone[-1]
-            version = self._append(db, info, events, "redo", {"redoes": hid})
-        return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
+            room_for(info.id, self.limits, len(fold.stack), fold.version, 1)
+            hid, hand = fold.undone[-1]
+            event = self._append(db, info, fold, "redo", {"redoes": hid})
+        return self._written(info, fold, event, len(fold.stack) + 1, hand)
 
 
-__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "Store", "StoreError", "default_db_path"]
+__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "Store", "StoreError", "StoreLimits", "default_db_path"]
