@@ -1,6 +1,7 @@
 """A game's events folded once and kept between requests, so that a change costs the same at hand
 1,000 as at hand 10: the hands in play, the standings after each of them and each hand's settled
-row (with its JSON, made once per language), for one version of the game.
+row (with its JSON, made once), for one version of the game, in one language (a result's texts
+are worded when it is scored).
 
 A newer version is made from the one kept by folding only the events written since, and settling
 only the hands from the first one that changed (the last one, for an added hand or an undo). A

@@ -186,10 +186,17 @@ class Reading:
         except MjcalcError as err:  # every stored header was checked when its game began
             raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
 
+    def fold_key(self, game_id: int) -> tuple[Any, ...]:
+        """A fold's key: the file, the game, and the language its results are worded in (a result's
+        texts are made when it is scored, in the language of that moment)."""
+        from ..core.words import language
+
+        return (*self._ident, game_id, language())
+
     def _fold(self, info: GameInfo) -> Folded:
         """The game folded at its version now (in a transaction): the fold kept, brought up to date by
         the events written since, if the game's last event is still the one it was made from."""
-        key = (*self._ident, info.id)
+        key = self.fold_key(info.id)
         version = self.game_version(info.id)
         kept = self.folds.get(key)
         try:
@@ -222,7 +229,7 @@ class Reading:
     def kept(self, game_id: int | str) -> Folded | None:
         """The game's fold this process keeps, if it is the game's version now (nothing is settled), or None."""
         number = game_number(game_id)
-        fold = self.folds.get((*self._ident, number))
+        fold = self.folds.get(self.fold_key(number))
         row = self.db.execute("SELECT events FROM games WHERE id = ?", (number,)).fetchone()
         return fold if fold is not None and row is not None and row[0] == fold.version and self._still(number, fold) else None
 

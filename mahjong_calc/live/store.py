@@ -211,7 +211,7 @@ class Store(Reading):
             after = before.then([event], (event.text, event.at))
         except BadEvents as exc:
             raise self.bad_events(info.id, exc) from None
-        self.folds.put((*self._ident, info.id), after)
+        self.folds.put(self.fold_key(info.id), after)
         failed = {hid: row.error is not None for (hid, _), row in zip(before.stack, before.rows, strict=True)}
         broken = tuple(i + 1 for i, ((hid, _), row) in enumerate(zip(after.stack, after.rows, strict=True))
                        if row.error is not None and not failed.get(hid, False))
