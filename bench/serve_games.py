@@ -47,7 +47,7 @@ def _database(path: Path) -> None:
     for game, hands in ((1, 9), (2, 999), (3, 1000), (4, 1)):
         rows += [(game, i + 1, "hand", json.dumps(HANDS[i % len(HANDS)])) for i in range(hands)]
     seq = 1000
-    for pair in range(4500):  # game 3's history: 9,000 undos and redos of its last hand
+    for _ in range(4500):  # game 3's history: 9,000 undos and redos of its last hand
         rows += [(3, seq + 1, "undo", json.dumps({"undoes": 1000})), (3, seq + 2, "redo", json.dumps({"redoes": 1000}))]
         seq += 2
     with sqlite3.connect(path) as con:

@@ -218,3 +218,18 @@ def test_x_forwarded_for_is_read_only_when_asked(tmp_path: Path, proxy: bool) ->
     assert made == ([201, 201, 429] if proxy else [201, 429, 429])
     other = _client(app, LAN, "192.168.1.40")  # a phone that is no proxy: its header is never read
     assert [other.post("/api/games", json=HEADER, headers={"x-forwarded-for": f"10.0.0.{n}"}).status_code for n in (1, 2)] == [201, 429]
+
+
+@pytest.mark.parametrize(("hands", "code"), [(3, 0), (4, 2)])
+def test_a_game_file_past_the_bounds_is_not_imported_at_all(tmp_path: Path, hands: int, code: int) -> None:
+    source = tmp_path / "g.yaml"
+    source.write_text(json.dumps({**HEADER, "hands": [{"draw": True}] * hands}), encoding="utf-8")
+    with Store(tmp_path / "g.sqlite3", limits=StoreLimits(hands=3)) as store:
+        from mahjong_calc.live.transfer import import_games
+
+        if code == 0:
+            assert import_games(store, str(source)) == [1]
+        else:
+            err = refused(lambda: import_games(store, str(source)))
+            assert err.code == "too_many_hands" and "4 hands" in err.message
+        assert len(store.games()) == (code == 0)
