@@ -15,6 +15,13 @@ and the server is stopped at the end.
     python bench/serve.py --requests 500 --rounds 3
     python bench/serve.py --no-streams      # without the event-stream count at 1,024 open files
 
+Then the figures of long games (`--no-games` leaves them out), on a database written straight
+(a game of 999 hands, one of 9, one of 1,000 hands and 10,000 events): the time to add a hand
+(`POST /api/games/{id}/hands`, then undo it, so the game stays as long) at hand 10 and at hand
+1,000, and their ratio; a small game's state (`GET /api/games/{id}`) while the 1,000-hand game
+is exported three times at once; and the server's memory (VmRSS, and its peak VmHWM) while eight
+clients read the 10,000-event history at once.
+
 Last, it counts the event streams a server started with 1,024 open files holds (`GET
 /api/games/{id}/events`, 50 more at a time, the per-game and per-client caps lifted) while a
 normal `GET /api/games` still answers, with the time of that request and the server's open
@@ -178,6 +185,9 @@ def main() -> int:
     ap.add_argument("--streams", action=argparse.BooleanOptionalAction, default=True,
                     help="also count the event streams a server holds at --files open files (default on)")
     ap.add_argument("--files", type=int, default=1024, help="the stream server's open-file limit (default 1024)")
+    ap.add_argument("--games", action=argparse.BooleanOptionalAction, default=True,
+                    help="also time adding a hand to a long game, a state while exports run, memory under history reads (default on)")
+    ap.add_argument("--adds", type=int, default=30, help="hands added (and undone) at each length (default 30)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -209,6 +219,10 @@ def main() -> int:
     print(f"add -> event at another client ({HANDS} hands each): POST /api/games/{{id}}/hands p50 "
           f"{percentile(api, 50) * 1000:.1f} ms, max {max(api) * 1000:.1f} ms; `mjcalc game add` (from the hand in the database) "
           f"p50 {percentile(cli, 50) * 1000:.1f} ms, max {max(cli) * 1000:.1f} ms")
+    if args.games:
+        from serve_games import long_games
+
+        long_games(args.adds)
     if args.streams:
         streams_held(args.files)
     return 1 if errors else 0

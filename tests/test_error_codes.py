@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "mahjong_calc"
 # Callables whose first argument is an error code.
-CODE_TAKERS = {"InputError", "NotAWin", "RuleRefused", "RulesetError", "MjcalcError", "BatchStopped", "_fail", "fail", "not_a_win",
+CODE_TAKERS = {"InputError", "NotAWin", "RuleRefused", "RulesetError", "MjcalcError", "BatchStopped", "_fail", "fail", "hand_error", "file_error", "not_a_win",
                "StoreError", "ApiError", "_error", "SiteError"}  # live games, the JSON API, the site build
 SNAKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 

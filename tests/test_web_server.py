@@ -195,3 +195,22 @@ def test_serve_doc_states_the_limits() -> None:
                  f"closed after {limits.keep_alive} s", f"At most {limits.connections:,} connections",
                  f"with the usual 1,024: {open_limit(limits, 1024)[0]}"):
         assert said in section, said
+
+
+def test_the_server_uses_uvicorn_only_through_its_documented_settings() -> None:
+    """server.py imports no module of uvicorn's inside (protocols, lifespan, ...), subclasses none of
+    its classes and reads none of its underscore names: Config and Server.serve only."""
+    import ast
+
+    source = (Path(__file__).resolve().parent.parent / "mahjong_calc" / "web" / "server.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert {name for name in imported if name.startswith("uvicorn")} == {"uvicorn"}
+    used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "uvicorn"}
+    assert used == {"Config", "Server"}
+    bases = {ast.unparse(base) for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases}
+    assert not any(base.startswith("uvicorn") for base in bases), bases
+    assert not any(isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                   and isinstance(node.value, ast.Name) and node.value.id in ("server", "config") for node in ast.walk(tree))

@@ -5,7 +5,10 @@ cannot be written as UTF-8 (a lone surrogate such as JSON's `"\\udcff"`) is
 written as a JSON escape instead, so the line stays valid UTF-8 and the value
 round-trips. CSV: cells that a spreadsheet would run as a formula (starting with
 `=`, `+`, `-`, `@`, a tab or a carriage return) get a leading `'` (OWASP's advice);
-a string that cannot be written as UTF-8 is written with backslash escapes.
+a control character a terminal acts on (ESC, BEL, the C1 controls: an escape sequence in
+an id could write a terminal's clipboard) is written as its `\\uXXXX` escape (also in a
+cell holding JSON, whose value it keeps); a string that cannot be written as UTF-8 is
+written with backslash escapes.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from ..core.batch_record import RecordId
+from ..present.errors import inert
 from .evaluate import ERROR, WIN, Outcome
 
 CSV_COLUMNS = ("line", "id", "status", "variant", "value", "total", "next", "opposite", "previous", "patterns", "code", "message")
@@ -28,7 +32,7 @@ FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 def _id_text(rid: RecordId) -> bytes:
     if type(rid) is int:
         return b"%d" % rid
-    text = json.dumps(rid, ensure_ascii=False)
+    text = inert(json.dumps(rid, ensure_ascii=False))  # JSON leaves DEL and the C1 controls raw
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: keep it as a JSON escape
@@ -60,7 +64,7 @@ def extra_cells(outcome: Outcome, columns: tuple[str, ...] | None) -> list[str]:
     """A row's trailing CSV cells under --extra-fields keep."""
     extra = outcome.extra or {}
     if columns is None:
-        return [json.dumps(extra, ensure_ascii=False) if extra else ""]
+        return [inert(json.dumps(extra, ensure_ascii=False)) if extra else ""]
     return [neutralise(str(extra.get(c, ""))) for c in columns]
 
 
@@ -73,7 +77,9 @@ def head_json(line: int | None, rid: RecordId) -> bytes:
 
 def neutralise(cell: str) -> str:
     """A cell a spreadsheet would take for a formula, made inert with a leading `'`; a cell that already
-    looks so marked (`'=x`) gets one more, so that `unneutralise` gives every cell back as it was."""
+    looks so marked (`'=x`) gets one more, so that `unneutralise` gives every cell back as it was.
+    A control character a terminal acts on is written as its escape (`inert`)."""
+    cell = inert(cell)
     return "'" + cell if cell.lstrip("'").startswith(FORMULA_START) else cell
 
 

@@ -368,7 +368,9 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
     with _opened(db, json_out) as store:
         events = store.history(game)
         variant = None if json_out else store.game(game).header.get("variant")
-    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
+    from ..present.errors import inert
+
+    emit_json(inert(json.dumps(events, ensure_ascii=False))) if json_out else emit(history_lines(events, lang.value, variant))
 
 
 def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:

@@ -38,6 +38,14 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="Port to listen on.")] = 8315,
     db: DbOption = None,
     lang: LangOption = Lang.zh,
+    max_db_mb: Annotated[int, typer.Option("--max-db-mb", min=1, max=1_000_000, metavar="MB", help=(
+        "Past this size the games database takes no more writes (db_full); reading goes on."))] = 256,
+    max_hands: Annotated[int, typer.Option("--max-hands", min=1, max=100_000, metavar="N", help=(
+        "The most hands one game holds (too_many_hands)."))] = 1000,
+    max_events: Annotated[int, typer.Option("--max-events", min=1, max=1_000_000, metavar="N", help=(
+        "The most events one game keeps: hands entered, changed, removed, undone, redone (too_many_events)."))] = 10_000,
+    proxy_headers: Annotated[bool, typer.Option("--proxy-headers", help=(
+        "Behind a reverse proxy on this machine: take each client's address from X-Forwarded-For (never without this flag)."))] = False,
 ) -> None:
     """Serve the table companion page and its JSON API (needs the `web` extra).
 
@@ -87,7 +95,10 @@ def serve(
     def announce(info: GameInfo) -> None:  # a game begun while serving, here or by `mjcalc game new`
         announcer.say(join_line(base, info.id, info.header.get("players"), info.token, tokens))
 
-    run(create_app(Path(where), tokens=tokens, public=base, announce=announce), host, port)
+    from ..live.limits import StoreLimits
+
+    limits = StoreLimits(hands=max_hands, events=max_events, db_bytes=max_db_mb * 1_000_000)
+    run(create_app(Path(where), tokens=tokens, public=base, announce=announce, limits=limits, proxy_headers=proxy_headers), host, port)
 
 
 __all__ = ["INSTALL_HINT", "serve"]

@@ -260,6 +260,9 @@ GENERAL: dict[str, str] = {
     "bad_db": "the games database cannot be used",
     "db_too_new": "the games database is newer than this mjcalc",
     "db_busy": "the games database is busy: try again",
+    "too_many_hands": "the game holds the most hands one game may: begin a new game",
+    "too_many_events": "the game has kept the most changes one game may: begin a new game",
+    "db_full": "the games database has reached its size limit: nothing more is written",
     # mjcalc serve
     "missing_extra": "the web extra is not installed",
     "cannot_listen": "cannot listen on that address or port",

@@ -7,6 +7,7 @@ Field's `game`); every check here raises a HandError, which the hand's row shows
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, Final
@@ -99,6 +100,37 @@ _KIND_TEXT = {
 
 
 
+MAX_ID = 64  # characters in a hand's `id`: a label a table gives a hand, shown beside it
+# Unicode categories no line of text a person gives (a name, an id) may hold: controls (an escape
+# would drive a terminal), formats (bidi overrides turn a text around), line and paragraph separators
+NOT_IN_A_LINE = frozenset(("Cc", "Cf", "Zl", "Zp"))
+
+
+def not_in_a_line(text: str) -> str | None:
+    """The first character of `text` a line of text may not hold (NOT_IN_A_LINE), or None."""
+    if text.isprintable():
+        return None
+    return next((ch for ch in text if unicodedata.category(ch) in NOT_IN_A_LINE), None)
+
+
+def check_id(value: Any, name: str = "id") -> None:
+    """A hand's `id`: a string of at most MAX_ID characters, one line without control characters,
+    or an integer of at most 64 bits (bad_field)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise hand_error("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT["id"]), value=value)
+    if isinstance(value, int):
+        if not -(1 << 63) <= value < 1 << 64:
+            raise hand_error("bad_field", "{name}: an integer id is at most 64 bits, not {value}", name=name, value=shown(value))
+        return
+    if len(value) > MAX_ID:
+        raise hand_error("bad_field", "{name}: an id is at most {most} characters, not {length} ({start}…)",
+                    name=name, most=MAX_ID, length=len(value), start=shown(value[:12], 40))
+    bad = not_in_a_line(value)
+    if bad is not None:
+        raise hand_error("bad_field", "{name}: {value} holds the control character U+{point:04X}; an id is one line of text",
+                    name=name, value=shown(value, 40), point=ord(bad))
+
+
 class HandError(InputError):
     """A hand of a game record that cannot be settled (its row says why)."""
 
@@ -136,13 +168,14 @@ _KIND_OK: dict[str, Any] = {
     "exposed": lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()),
     "hua": lambda v: isinstance(v, dict) and all(_is_count(x) for x in v.values()),
     "winners": lambda v: isinstance(v, list) and len(v) > 0 and all(isinstance(x, dict) for x in v),
-    "id": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool),
     "player": lambda v: True,  # checked against the players
 }
 
 
 def check_kind(name: str, kind: str, value: Any) -> None:
-    if not _KIND_OK[kind](value):
+    if kind == "id":
+        check_id(value, name)
+    elif not _KIND_OK[kind](value):
         raise hand_error("bad_field", "{name}: must be {kind_text}, not {value!r}", name=name, kind_text=N_(_KIND_TEXT[kind]), value=value)
 
 

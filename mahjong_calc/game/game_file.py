@@ -2,9 +2,9 @@
 
 A game names the variant (or `rules:` a ruleset file), the four players in seat order
 E S W N, the first dealer, optionally the starting 子 (`chips`; 0 keeps no 子 ledger), then the hands in order.
-The header is checked here, once: a bad_file header makes the whole game meaningless and is
+The header is checked here, once: a bad header makes the whole game meaningless and is
 a `GameFileError` (exit 2). Each hand stays raw until the engine reaches it, so that a
-bad_file hand is an error row with its number and the other hands are still settled.
+bad hand is an error row with its number and the other hands are still settled.
 The contract ships as JSON Schema in `mahjong_calc/game.schema.json`.
 """
 
@@ -17,7 +17,6 @@ import json
 import os
 import stat
 import sys
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +27,12 @@ from ..core.seats import seat_index
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
 from ..rules.schema import INTEGERS
+from .fields import not_in_a_line
 
 HEADER_KEYS = ("variant", "rules", "players", "dealer", "chips", "date", "hands")
 MAX_GAME_BYTES = 64 << 20  # bytes in one game file (64 MiB): millions of hands, far below trouble
 MAX_CHIPS = int(INTEGERS.hi)  # the starting 子, bounded as every ruleset number is
 MAX_NAME = 32  # characters in a player's name: a table's name fits a phone's column
-# Unicode categories a name may not hold: controls (an escape would drive a terminal), formats
-# (bidi overrides turn a name around), line and paragraph separators
-_NOT_IN_NAMES = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 class GameFileError(InputError):
@@ -221,10 +218,10 @@ def _check_name(player: str, name: str) -> None:
     if len(player) > MAX_NAME:
         raise bad_file("{name}: players: a name is at most {most} characters, not {length} ({start}…)",
                    name=name, most=MAX_NAME, length=len(player), start=player[:12])
-    for char in player:
-        if unicodedata.category(char) in _NOT_IN_NAMES:
-            raise bad_file("{name}: players: {player!r} holds the control character U+{point:04X}; a name is a line of letters, digits and spaces",
-                       name=name, player=player, point=ord(char))
+    char = not_in_a_line(player)  # an escape would drive a terminal, a bidi override turn the name around
+    if char is not None:
+        raise bad_file("{name}: players: {player!r} holds the control character U+{point:04X}; a name is a line of letters, digits and spaces",
+                   name=name, player=player, point=ord(char))
 
 
 def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str = "game") -> GameFile:

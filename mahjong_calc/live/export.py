@@ -1,16 +1,37 @@
-"""A live game as the record file `mjcalc game settle FILE` reads."""
+"""A live game as the record file `mjcalc game settle FILE` reads: YAML (a hand at a time) or a CSV log."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .model import GameInfo
 
 
-def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
-    """The game in the record format `mjcalc game settle FILE` reads."""
+def _dump(value: Any) -> str:
     import yaml
 
-    doc = {**info.header, "hands": hands}
-    head = f"# mjcalc game {info.id}, begun {info.created}; settle it with: mjcalc game settle FILE\n"
-    return head + yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
+    return yaml.safe_dump(value, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
+
+
+def yaml_pieces(info: GameInfo, hands: list[dict[str, Any]]) -> Iterator[str]:
+    """`export_yaml`, a hand at a time: the same text as the whole document dumped at once."""
+    yield f"# mjcalc game {info.id}, begun {info.created}; settle it with: mjcalc game settle FILE\n"
+    if not hands:
+        yield _dump({**info.header, "hands": []})
+        return
+    yield _dump(dict(info.header)) + "hands:\n"
+    for hand in hands:
+        yield _dump([hand])
+
+
+def export_yaml(info: GameInfo, hands: list[dict[str, Any]]) -> str:
+    """The game in the record format `mjcalc game settle FILE` reads."""
+    return "".join(yaml_pieces(info, hands))
+
+
+def export_csv(info: GameInfo, hands: list[dict[str, Any]]) -> str:
+    """The game as a one-game CSV log (`game export --format csv`)."""
+    from ..game.csv_log import live_csv
+
+    return live_csv(info.id, info.header, info.created, hands)

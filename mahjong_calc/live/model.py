@@ -17,6 +17,7 @@ from ..core.errors import InputError
 
 if TYPE_CHECKING:
     from ..game import Report
+    from .fold import Folded
 
 
 class StoreError(InputError):
@@ -78,6 +79,7 @@ class Change:
     no: int | None = None
     hand: dict[str, Any] | None = None
     broken: tuple[int, ...] = ()
+    fold: Folded | None = None  # the game folded after the write: its state's JSON is made once (`Folded.state_json`)
 
 
 def lone_surrogate(value: object, where: str = "") -> str | None:

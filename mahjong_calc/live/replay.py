@@ -7,6 +7,7 @@ removes one; a hand keeps the id of the event that entered it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ class Event:
     kind: str
     body: dict[str, Any]
     at: str
-
+    text: str = ""  # the body as stored
 
 class BadEvents(ValueError):
     """The events do not make a game (an edit of a hand not in play, a body without its fields): damage."""
@@ -35,7 +36,7 @@ def _target(ev: Event, key: str) -> int:
 Hands = list[tuple[int, dict[str, Any]]]  # (id, hand): the id is the seq of the event that entered the hand
 
 
-def _apply(stack: Hands, undone: Hands, ev: Event) -> None:
+def apply_event(stack: Hands, undone: Hands, ev: Event) -> None:
     """One event on the hands in play (`stack`) and the hands a redo can put back (`undone`)."""
     if ev.kind == "hand":
         stack.append((ev.seq, ev.body))
@@ -67,14 +68,13 @@ def replay(events: list[Event]) -> tuple[Hands, Hands]:
     stack: Hands = []
     undone: Hands = []
     for ev in events:
-        _apply(stack, undone, ev)
+        apply_event(stack, undone, ev)
     return stack, undone
 
 
-def history(events: list[Event]) -> list[dict[str, Any]]:
-    """Every event as `game history` shows it: seq, kind, at, the number of the hand it is
-    about at that moment (`no`), and the hand entered, changed, undone or redone."""
-    out: list[dict[str, Any]] = []
+def history_rows(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
+    """Every event as `game history` shows it, one at a time: seq, kind, at, the number of the hand
+    it is about at that moment (`no`), and the hand entered, changed, undone or redone."""
     before: Hands = []
     undone: Hands = []
     for ev in events:
@@ -87,6 +87,10 @@ def history(events: list[Event]) -> list[dict[str, Any]]:
             row |= {"no": len(before) + 1, "hand": undone[-1][1], **ev.body}
         else:
             row |= ev.body
-        out.append(row)
-        _apply(before, undone, ev)
-    return out
+        apply_event(before, undone, ev)
+        yield row
+
+
+def history(events: list[Event]) -> list[dict[str, Any]]:
+    """Every event as `game history` shows it (`history_rows`)."""
+    return list(history_rows(events))

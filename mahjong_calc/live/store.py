@@ -14,41 +14,55 @@ the transaction against the hands already stored, so two processes adding to one
 game at once are serialised: neither hand is lost, none is stored twice, and each
 is checked against the game as it really stands. `(game, seq)` is the primary key.
 The schema carries its version in `PRAGMA user_version` and migrates forward.
+
+A game's fold (live/fold.py) is kept between writes, so that a write settles only the hands
+it changes; the bounds of a game and of the file, and the check of the file before a process
+first writes it, are live/limits.py's.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import MjcalcError, shown
-from ..core.words import N_, Text
-from .guard import db_error, guarded, read_at_once
-from .migrations import KINDS, MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
-from .model import Change, GameInfo, StoreError, check_text, default_db_path, game_number, make_token, now_iso, valid_token
-from .replay import BadEvents, Event, Hands, history, replay
+from ..core.errors import shown
+from ..core.words import N_
+from .fold import Folded, Folds
+from .guard import db_error, guarded
+from .limits import StoreLimits, check_quota, check_record, first_write_check, room_for
+from .migrations import MIGRATIONS, PLAUSIBLE_VERSIONS, SCHEMA_VERSION, file_problem, foreign_tables
+from .model import Change, GameInfo, StoreError, check_text, default_db_path, make_token, now_iso
+from .reading import Reading
+from .replay import BadEvents, Event, Hands
 
 if TYPE_CHECKING:
-    from ..game import GameFile, Report
+    from ..game import HandRow, State
 
 BUSY_TIMEOUT_MS = 30_000  # how long a writer waits for another one before giving up
 
 
-
-class Store:
+class Store(Reading):
     """A games database; opening it creates it or migrates it forward.
 
     A database that cannot be used is `bad_db` (a damaged or truncated file, a missing
     table, a read-only file, a header or hand that is not JSON, events missing), and a
     lock another process holds longer than BUSY_TIMEOUT_MS is `db_busy`: exit 2 each.
+    `folds` keeps games folded between Stores of one process (a server's requests);
+    `limits` bounds the games and the file (live/limits.py).
     """
 
-    def __init__(self, path: str | Path | None = None, *, migrate_to: int = SCHEMA_VERSION) -> None:
+    def __init__(self, path: str | Path | None = None, *, migrate_to: int = SCHEMA_VERSION,
+                 folds: Folds | None = None, limits: StoreLimits | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        self.folds = folds if folds is not None else Folds(2)
+        self.limits = limits or StoreLimits()
+        self._checked = False  # the file was read whole before this Store's first write
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -58,6 +72,7 @@ class Store:
             self.db = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.db.execute("PRAGMA foreign_keys = ON")
+            self._ident = self._identity()
             self._migrate(migrate_to)
         except sqlite3.Error as exc:
             raise self.db_error(exc) from None
@@ -66,31 +81,38 @@ class Store:
         except OSError as exc:
             raise StoreError("bad_db", "{path}: cannot create the games database ({strerror})", path=self.path, strerror=exc.strerror) from None
 
+    def _identity(self) -> tuple[str, int, int]:
+        """The file, for the folds kept: its path and inode (a file replaced at the path is another)."""
+        if str(self.path) == ":memory:":
+            return (f":memory:{secrets.token_hex(8)}", 0, 0)
+        info = os.stat(self.path)
+        return (str(self.path), info.st_dev, info.st_ino)
+
     def db_error(self, exc: sqlite3.Error | OSError) -> StoreError:
         """The StoreError for an error SQLite (or the file system) raised: what is wrong, in one line."""
         return db_error(self.path, exc, BUSY_TIMEOUT_MS)
 
-    def _damaged(self, what: str | Text, *, not_ours: bool = False, **params: object) -> StoreError:
-        """bad_db: the file is damaged, or (`not_ours`) not a games database at all."""
-        text = what if isinstance(what, Text) else N_(what, **params)
-        if not_ours:
-            return StoreError("bad_db", "{path}: not a games database: {what}", path=self.path, what=text)
-        return StoreError("bad_db", "{path}: the games database is damaged: {what}", path=self.path, what=text)
-
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     # --- transactions ---
 
+    def _first_write(self) -> None:
+        """Before the first write: the whole file read once per process (damage in any page is
+        `bad_db`, the file untouched), then write-ahead logging, so that readers never wait."""
+        if self._checked:
+            return
+        if str(self.path) != ":memory:":
+            problems = first_write_check(self.db, self.path)
+            if problems is not None:
+                raise self._damaged("SQLite finds: {problems}", problems=problems)
+        with suppress(sqlite3.OperationalError):  # another process holds it; the mode is kept in the file once set
+            self.db.execute("PRAGMA journal_mode = WAL")
+        self._checked = True
+
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, quota: bool = True) -> Iterator[sqlite3.Connection]:
         """One write transaction; taken at once (IMMEDIATE), so two writers queue up, never interleave."""
+        self._first_write()
+        if quota:
+            check_quota(self.db, self.path, self.limits)
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
@@ -118,19 +140,11 @@ class Store:
             problems = [row[0] for row in self.db.execute("PRAGMA integrity_check(3)").fetchall()]
             if problems != ["ok"]:
                 raise self._damaged("SQLite finds: {problems}", problems=shown("; ".join(map(str, problems)), 200))
-        with self._write() as db:
+        with self._write(quota=False) as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()  # another process may have migrated it
             for step in MIGRATIONS[version:target]:
                 step(db)
             db.execute(f"PRAGMA user_version = {max(version, target)}")
-        with suppress(sqlite3.OperationalError):  # another process holds it; the mode is kept in the file once set
-            self.db.execute("PRAGMA journal_mode = WAL")  # readers do not wait for a writer
-
-    @property
-    @guarded
-    def version(self) -> int:
-        (version,) = self.db.execute("PRAGMA user_version").fetchone()
-        return int(version)
 
     # --- games ---
 
@@ -152,205 +166,58 @@ class Store:
             game_id = int(cur.lastrowid or 0)
         return GameInfo(game_id, created, dict(header), token)
 
-    @guarded
-    @read_at_once
-    def games(self) -> list[GameInfo]:
-        """Every game, the most recent first."""
-        rows = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC").fetchall()
-        return [self._info(row) for row in rows]
-
-    @guarded
-    def tokens(self) -> dict[int, str]:
-        """Each game's access token, by game number (cheap: no hands are read); a game without a valid token is left out."""
-        return {int(i): t for i, t in self.db.execute("SELECT id, token FROM games").fetchall() if valid_token(t)}
-
-    @guarded
-    def last_game_id(self) -> int:
-        """The number of the most recent game (0: none yet)."""
-        (last,) = self.db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()
-        return int(last)
-
-    @guarded
-    def games_after(self, last: int) -> list[GameInfo]:
-        """The games begun after game `last`, oldest first (cheap: their hands are not read)."""
-        rows = self.db.execute("SELECT id, created, header, token FROM games WHERE id > ? ORDER BY id", (last,)).fetchall()
-        return [self._info(row, count_hands=False) for row in rows]
-
-    def _info(self, row: tuple[Any, ...], count_hands: bool = True) -> GameInfo:
-        game_id, created, text, token = row
-        try:
-            header = json.loads(text)
-        except (ValueError, TypeError, RecursionError):
-            raise self._damaged("game {game_id}'s header is not valid JSON", game_id=game_id) from None
-        if not isinstance(header, dict):
-            raise self._damaged("game {game_id}'s header is not a mapping", game_id=game_id)
-        return GameInfo(game_id, created, header, token if valid_token(token) else None,
-                        len(self._replay(game_id, self.events(game_id))[0]) if count_hands else 0)
-
-    @guarded
-    @read_at_once
-    def game(self, game_id: int | str | None = None) -> GameInfo:
-        """One game by id; None: the most recent game."""
-        if game_id is None:
-            row = self.db.execute("SELECT id, created, header, token FROM games ORDER BY id DESC LIMIT 1").fetchone()
-            if row is None:
-                raise StoreError("no_game", "{path}: no game yet; start one with `mjcalc game new`", path=self.path)
-            return self._info(row)
-        number = game_number(game_id)
-        row = self.db.execute("SELECT id, created, header, token FROM games WHERE id = ?", (number,)).fetchone()
-        if row is None:
-            raise StoreError("unknown_game", "no game {game_id!s:.40} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
-        return self._info(row)
-
-    @guarded
-    @read_at_once
-    def events(self, game_id: int) -> list[Event]:
-        """Every event of a game, in order; all of them, or `bad_db` (a game is never shown with events missing)."""
-        rows = self.db.execute("SELECT seq, kind, body, at FROM events WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
-        count = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
-        if count is None and not rows:
-            return []
-        seqs = [row[0] for row in rows]
-        if count is None or seqs != list(range(1, len(rows) + 1)) or count[0] != len(rows):
-            recorded = "?" if count is None else count[0]
-            raise self._damaged("game {game_id} has {recorded} events (hands and undos) recorded, but {count} can be read in order; the game is not shown",
-                game_id=game_id, recorded=recorded, count=len(rows))
-        out = []
-        for seq, kind, body, at in rows:
-            try:
-                value = json.loads(body)
-            except (ValueError, TypeError, RecursionError):
-                raise self._damaged("game {game_id}, event {seq}: the hand is not valid JSON", game_id=game_id, seq=seq) from None
-            if kind not in KINDS or not isinstance(value, dict):
-                raise self._damaged("game {game_id}, event {seq}: not a hand, an undo, a redo, an edit or a delete", game_id=game_id, seq=seq)
-            out.append(Event(seq, kind, value, at))
-        return out
-
-    def _replay(self, game_id: int, events: list[Event]) -> tuple[Hands, Hands]:
-        try:
-            return replay(events)
-        except BadEvents as exc:
-            raise self._damaged("game {game_id}, {exc}", game_id=game_id, exc=exc) from None
-
-    @guarded
-    @read_at_once
-    def hands(self, game_id: int) -> list[dict[str, Any]]:
-        """The hands in play, as entered (or as last changed)."""
-        return [hand for _, hand in self._replay(game_id, self.events(game_id))[0]]
-
-    @guarded
-    @read_at_once
-    def history(self, game_id: int | str | None = None) -> list[dict[str, Any]]:
-        """Every event of a game, for `game history`: what was entered, changed and removed, and when."""
-        info = self.game(game_id)
-        events = self.events(info.id)
-        self._replay(info.id, events)
-        return history(events)
-
-    @guarded
-    def game_version(self, game_id: int) -> int:
-        """The game's version: its count of events (0 for a game with none)."""
-        row = self.db.execute("SELECT events FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise StoreError("unknown_game", "no game {game_id} in {path} (see `mjcalc game list`)", game_id=game_id, path=self.path)
-        return int(row[0])
-
-    @guarded
-    def game_versions(self, games: tuple[int, ...]) -> dict[int, int]:
-        """The versions of these games (one query for a server's event streams); an unknown game is left out."""
-        out: dict[int, int] = {}
-        for start in range(0, len(games), 500):
-            part = games[start:start + 500]
-            rows = self.db.execute(f"SELECT id, events FROM games WHERE id IN ({', '.join('?' * len(part))})", part).fetchall()
-            out.update((int(g), int(v)) for g, v in rows)
-        return out
-
-    @guarded
-    def snapshot(self, game_id: int | str | None = None) -> tuple[Report, int]:
-        """The game settled and its version, read together (one read transaction)."""
-        from ..game import settle_game
-
-        self.db.execute("BEGIN")
-        try:
-            info = self.game(game_id)
-            hands = self.hands(info.id)
-            version = self.game_version(info.id)
-        finally:
-            self.db.execute("COMMIT")
-        return settle_game(self.game_file(info, hands)), version
-
-    # --- the fold ---
-
-    def game_file(self, info: GameInfo, hands: list[dict[str, Any]] | None = None) -> GameFile:
-        from ..game import RawHand, check_header
-
-        hands = self.hands(info.id) if hands is None else hands
-        try:
-            return check_header(info.header, [RawHand(i + 1, h) for i, h in enumerate(hands)], "game")
-        except MjcalcError as err:  # every stored header was checked when its game began
-            raise self._damaged("game {id}'s header: {detail}", id=info.id, detail=err) from None
-
-    @guarded
-    @read_at_once
-    def report(self, game_id: int | str | None = None) -> Report:
-        """The game settled: exactly what `mjcalc game settle` gives for its export."""
-        from ..game import settle_game
-
-        return settle_game(self.game_file(self.game(game_id)))
-
     # --- writes ---
 
-    def _begin(self, db: sqlite3.Connection, game_id: int | str | None, expect: int | None) -> tuple[GameInfo, list[Event]]:
-        """Inside a write: the game and its events, after checking the version the change was made against."""
-        info = self.game(game_id)
-        events = self.events(info.id)
-        if expect is not None and expect != len(events):
+    def _begin(self, game_id: int | str | None, expect: int | None) -> tuple[GameInfo, Folded]:
+        """Inside a write: the game folded, after checking the version the change was made against,
+        and that the game has room for one more event."""
+        info = self.game(game_id, count_hands=False)
+        fold = self._fold(info)
+        if expect is not None and expect != fold.version:
             raise StoreError("stale_version", "game {id} has changed: it is at version {count}, "
                              "the change was made against version {expect}; look again and redo it",
-                id=info.id, count=len(events), expect=expect)
-        return info, events
+                id=info.id, count=fold.version, expect=expect)
+        room_for(info.id, self.limits, len(fold.stack), fold.version, 0)
+        return info, fold
 
-    def _append(self, db: sqlite3.Connection, info: GameInfo, events: list[Event], kind: str, body: Mapping[str, Any]) -> int:
-        seq = len(events) + 1
-        db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
-                   (info.id, seq, kind, json.dumps(body, ensure_ascii=False), now_iso()))
+    def _append(self, db: sqlite3.Connection, info: GameInfo, fold: Folded, kind: str, body: Mapping[str, Any]) -> Event:
+        seq = fold.version + 1
+        text = json.dumps(body, ensure_ascii=False)
+        at = now_iso()
+        db.execute("INSERT INTO events (game, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)", (info.id, seq, kind, text, at))
         db.execute("UPDATE games SET events = ? WHERE id = ?", (seq, info.id))
-        return seq
+        return Event(seq, kind, dict(body), at, text)
 
-    def _check_hand(self, info: GameInfo, before: list[dict[str, Any]], hand: Mapping[str, Any]) -> dict[str, Any]:
-        """The hand, as it will be stored, checked against the game after the hands `before` it:
-        a hand that is not a win, or bad input, raises its error."""
-        from ..game import RawHand, start, step
+    def _check_hand(self, fold: Folded, at: int, hand: Mapping[str, Any]) -> tuple[dict[str, Any], State, HandRow]:
+        """The hand, as it will be stored, checked against the game after its first `at` hands in play:
+        a hand that is not a win, or bad input, raises its error; else its standings and row."""
+        from ..game import RawHand, step
 
         if not isinstance(hand, Mapping):
             raise StoreError("bad_record", "a hand must be a mapping of fields, not {name}", name=type(hand).__name__)
-        check_text(hand, f"hand {len(before) + 1}")
-        record: dict[str, Any] = json.loads(json.dumps(dict(hand), ensure_ascii=False))
-        game = self.game_file(info, before)
-        state = start(game)
-        for raw in game.hands:
-            state, _ = step(game, state, raw)
-        _, row = step(game, state, RawHand(len(before) + 1, record))
+        check_text(hand, f"hand {at + 1}")
+        text = json.dumps(dict(hand), ensure_ascii=False)
+        check_record(text, self.limits, f"hand {at + 1}")
+        record: dict[str, Any] = json.loads(text)
+        state, row = step(fold.game, fold.states[at], RawHand(at + 1, record))
         if row.error is not None:
             raise row.error
-        return record
+        return record, state, row
 
-    def _settled(self, info: GameInfo, hands: Hands) -> tuple[Report, dict[int, bool]]:
-        """The game settled over these hands, and which of them (by id) are error rows."""
-        from ..game import settle_game
+    def _written(self, info: GameInfo, before: Folded, event: Event, no: int | None, hand: dict[str, Any] | None) -> Change:
+        """The Change of a write: the game folded after `event`; the hands that were settled before
+        it and are error rows after it are `broken`."""
+        try:
+            after = before.then([event], (event.text, event.at))
+        except BadEvents as exc:
+            raise self.bad_events(info.id, exc) from None
+        self.folds.put(self.fold_key(info.id), after)
+        failed = {hid: row.error is not None for (hid, _), row in zip(before.stack, before.rows, strict=True)}
+        broken = tuple(i + 1 for i, ((hid, _), row) in enumerate(zip(after.stack, after.rows, strict=True))
+                       if row.error is not None and not failed.get(hid, False))
+        return Change(after.report(), after.version, no, hand, broken, after)
 
-        report = settle_game(self.game_file(info, [h for _, h in hands]))
-        return report, {hid: row.error is not None for (hid, _), row in zip(hands, report.rows, strict=True)}
-
-    def _changed(self, info: GameInfo, before: Hands, after: Hands,
-                 version: int, no: int | None, hand: dict[str, Any] | None) -> Change:
-        """The Change of a write: the hands that were settled before it and are error rows after it are `broken`."""
-        _, failed_before = self._settled(info, before)
-        report, failed_after = self._settled(info, after)
-        broken = tuple(i + 1 for i, (hid, _) in enumerate(after) if failed_after[hid] and not failed_before.get(hid, False))
-        return Change(report, version, no, hand, broken)
-
-    def _hand_at(self, info: GameInfo, stack: Hands, no: int) -> int:
+    def _hand_at(self, info: GameInfo, stack: Hands | tuple[tuple[int, dict[str, Any]], ...], no: int) -> int:
         if isinstance(no, bool) or not isinstance(no, int) or not 1 <= no <= len(stack):
             hands = N_("1 to {count}", count=len(stack)) if stack else N_("none yet")
             raise StoreError("unknown_hand", "game {id} has no hand {no}: its hands are {hands}", id=info.id, no=shown(no, 20), hands=hands)
@@ -360,68 +227,59 @@ class Store:
     def add(self, game_id: int | str | None, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Check one hand against the game as it stands and store it; a hand that is
         not a win, or bad input, raises its error and nothing is written."""
-        from ..game import settle_game
-
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            record = self._check_hand(info, [h for _, h in stack], hand)
-            version = self._append(db, info, events, "hand", record)
-        hands = [*(h for _, h in stack), record]
-        return Change(settle_game(self.game_file(info, hands)), version, len(hands), record)
+            info, fold = self._begin(game_id, expect)
+            room_for(info.id, self.limits, len(fold.stack), fold.version, 1)
+            record, _, _ = self._check_hand(fold, len(fold.stack), hand)
+            event = self._append(db, info, fold, "hand", record)
+        return self._written(info, fold, event, len(fold.stack) + 1, record)
 
     @guarded
     def edit(self, game_id: int | str | None, no: int, hand: Mapping[str, Any], *, expect: int | None = None) -> Change:
         """Replace hand `no`: the new hand is checked against the game before it (refused, nothing
         written, if it is not a win or bad input); a later hand it makes impossible becomes an error row."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            at = self._hand_at(info, stack, no)
-            record = self._check_hand(info, [h for _, h in stack[:at]], hand)
-            hid = stack[at][0]
-            version = self._append(db, info, events, "edit", {"edits": hid, "no": no, "hand": record})
-        return self._changed(info, stack, [*stack[:at], (hid, record), *stack[at + 1:]], version, no, record)
+            info, fold = self._begin(game_id, expect)
+            at = self._hand_at(info, fold.stack, no)
+            record, _, _ = self._check_hand(fold, at, hand)
+            event = self._append(db, info, fold, "edit", {"edits": fold.stack[at][0], "no": no, "hand": record})
+        return self._written(info, fold, event, no, record)
 
     @guarded
     def delete(self, game_id: int | str | None, no: int, *, expect: int | None = None) -> Change:
         """Remove hand `no` (it stays in the history); the later hands are settled again without it."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            at = self._hand_at(info, stack, no)
-            hid, removed = stack[at]
-            version = self._append(db, info, events, "delete", {"deletes": hid, "no": no})
-        return self._changed(info, stack, [*stack[:at], *stack[at + 1:]], version, no, removed)
+            info, fold = self._begin(game_id, expect)
+            at = self._hand_at(info, fold.stack, no)
+            hid, removed = fold.stack[at]
+            event = self._append(db, info, fold, "delete", {"deletes": hid, "no": no})
+        return self._written(info, fold, event, no, removed)
 
     @guarded
     def take_back(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Take back the last hand in play (kept in the history; `redo` puts it back)."""
-        from ..game import settle_game
-
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, _ = self._replay(info.id, events)
-            if not stack:
+            info, fold = self._begin(game_id, expect)
+            if not fold.stack:
                 raise StoreError("nothing_to_undo", "game {id} has no hand to take back", id=info.id)
-            hid, undone = stack.pop()
-            version = self._append(db, info, events, "undo", {"undoes": hid})
-        return Change(settle_game(self.game_file(info, [h for _, h in stack])), version, len(stack) + 1, undone)
+            hid, undone = fold.stack[-1]
+            event = self._append(db, info, fold, "undo", {"undoes": hid})
+        return self._written(info, fold, event, len(fold.stack), undone)
 
     @guarded
     def redo(self, game_id: int | str | None = None, *, expect: int | None = None) -> Change:
         """Put back the last hand undone, if no hand was added, changed or removed since
         (`nothing_to_redo` when there is none): the game is then exactly as it was before that undo."""
         with self._write() as db:
-            info, events = self._begin(db, game_id, expect)
-            stack, undone = self._replay(info.id, events)
-            if not undone:
+            info, fold = self._begin(game_id, expect)
+            if not fold.undone:
                 raise StoreError("nothing_to_redo", "game {id} has no undo to take back "
                                  "(a hand added, changed or removed since an undo ends what redo can put back)",
                     id=info.id)
-            hid, hand = undone[-1]
-            version = self._append(db, info, events, "redo", {"redoes": hid})
-        return self._changed(info, stack, [*stack, (hid, hand)], version, len(stack) + 1, hand)
+            room_for(info.id, self.limits, len(fold.stack), fold.version, 1)
+            hid, hand = fold.undone[-1]
+            event = self._append(db, info, fold, "redo", {"redoes": hid})
+        return self._written(info, fold, event, len(fold.stack) + 1, hand)
 
 
-__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "Store", "StoreError", "default_db_path"]
+__all__ = ["SCHEMA_VERSION", "Change", "GameInfo", "Store", "StoreError", "StoreLimits", "default_db_path"]

@@ -123,12 +123,15 @@ def _event(kind: str, no: object, what: str) -> Text:
 
 
 def history_lines(events: list[dict[str, Any]], lang: str, variant: str | None = None) -> str:
-    """`mjcalc game history`: one line per event, with its time and the hand it is about."""
+    """`mjcalc game history`: one line per event, with its time and the hand it is about (a control
+    character in what was stored written as its escape)."""
+    from ..present.errors import inert
+
     if not events:
         return N_("nothing recorded in this game yet").render(lang)
     out = []
     for ev in events:
-        what = hand_summary(ev["hand"], lang, variant) if isinstance(ev.get("hand"), dict) else ""
+        what = inert(hand_summary(ev["hand"], lang, variant)) if isinstance(ev.get("hand"), dict) else ""
         text = _event(ev["kind"], ev.get("no", "?"), what).render(lang)
         out.append(f"{ev['seq']:>4}  {ev['at'][:19].replace('T', ' ')}  {text}")
     return "\n".join(out)

@@ -11,11 +11,16 @@ if TYPE_CHECKING:
 
 def import_games(store: Store, name: str) -> list[int]:
     """Each game of the file `name` (as `mjcalc game settle` reads it) stored as a new live game,
-    its hands in order; the numbers of the games made. Every hand is settled first: a file with an
-    error row (or that cannot be read) is refused whole and nothing is stored."""
+    its hands in order; the numbers of the games made. Every hand is settled first, and held to the
+    bounds of a live game (its hands, its events, each hand's size): a file with an error row, or
+    past a bound (or that cannot be read) is refused whole and nothing is stored."""
+    import json
+
     from ..game import RawHand, check_header, settle_game
     from ..game.game_file import GameFileError
     from ..game.log import open_games
+    from .limits import check_record
+    from .model import StoreError
 
     games: list[tuple[dict[str, Any], list[Any]]] = []
     for game in open_games(name):
@@ -24,6 +29,12 @@ def import_games(store: Store, name: str) -> list[int]:
         bad = next((row for row in report.rows if row.error is not None), None)
         if bad is not None and bad.error is not None:
             raise GameFileError(bad.error.code, "{name}: hand {no}: {problem}; nothing was imported", name=name, no=bad.no, problem=bad.error.message)
+        most = min(store.limits.hands, store.limits.events)
+        if len(hands) > most:
+            raise StoreError("too_many_hands", "{name}: a game of {count:,} hands, more than a live game holds ({most:,}); nothing was imported",
+                             name=name, count=len(hands), most=most)
+        for no, hand in enumerate(hands, 1):
+            check_record(json.dumps(hand, ensure_ascii=False), store.limits, f"{name}: hand {no}")
         games.append((dict(game.header), hands))
     made = []
     for header, hands in games:

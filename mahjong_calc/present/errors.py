@@ -4,6 +4,7 @@ it is. Apart from render.py so that what needs only this (the batch engine) impo
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..core.errors import MjcalcError, NotAWin
@@ -21,6 +22,21 @@ def clean(text: str, limit: int = MAX_MESSAGE) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+# controls a terminal may act on: C0 but tab, line feed and carriage return (CSV quotes those), DEL, C1
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    return f"\\u{ord(found[0]):04x}"
+
+
+def inert(text: str) -> str:
+    """`text` with each control character a terminal acts on (ESC, BEL, DEL, the C1 controls; not
+    tab, line feed, carriage return) written as its `\\uXXXX` escape: an escape sequence a file
+    brings in never reaches a terminal. In JSON text the escape is JSON's own: the value is kept."""
+    return text if text.isprintable() else _UNSAFE.sub(_escape, text)
 
 
 def message_of(code: str, message: str | Text) -> str:

@@ -28,7 +28,9 @@ from starlette.responses import Response
 from ..core.errors import MjcalcError
 from ..core.words import N_, language_of_header, speaking
 from . import api, is_loopback
-from .http import ApiError, error_response, json_response, path_game_number
+from .api import ApiError
+from .http import error_response, json_response
+from .table import game_number
 
 if TYPE_CHECKING:
     from .context import Context
@@ -119,7 +121,7 @@ def endpoint(ctx: Context, route: Route, game_route: bool = False, token_free: b
 
     async def answer(request: Request) -> Response:
         try:
-            game = path_game_number(request.path_params["game"]) if game_route else None
+            game = game_number(request.path_params["game"]) if game_route else None
             check_host(ctx, request)
             check_origin(request)
             if not token_free:

@@ -26,7 +26,19 @@ STATUS = {"unknown_game": 404, "no_game": 404, "nothing_to_undo": 409, "nothing_
           "unknown_hand": 404, "missing_token": 401, "bad_token": 403,
           "bad_host": 403, "bad_origin": 403, "bad_content_type": 415, "body_too_large": 413, "not_found": 404,
           "method_not_allowed": 405, "internal_error": 500, "db_busy": 503, "bad_db": 503, "db_too_new": 503,
-          "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429}
+          "too_many_streams": 429, "busy": 503, "too_many_requests": 429, "too_many_games": 429,
+          "too_many_hands": 409, "too_many_events": 409, "db_full": 507}
+
+
+class ApiError(MjcalcError):
+    """A refusal of the API: its code, message (a msgid of the catalogue, with its named
+    parameters, rendered in the request's language), HTTP status and any headers (`Retry-After`)."""
+
+    def __init__(self, code: str, message: str | Text, status: int | None = None, headers: Mapping[str, str] | None = None,
+                 **params: object) -> None:
+        super().__init__(code, message, None, None, **params)
+        self.status = status if status is not None else STATUS.get(code, 400)
+        self.headers = dict(headers or {})
 
 
 def error_body(code: str, message: str | Text) -> str:

@@ -9,6 +9,14 @@ within `Limits.body_timeout` seconds of its headers, or it is closed. At most
 closing the one that has waited longest for its client, or, when every connection has a
 request being answered, is closed itself. Each closing is logged, in one line a second at
 most, never a traceback.
+
+Only documented interfaces are used: uvicorn's `Config` and `Server.serve` (its keep-alive
+timeout, header size bound, backlog, graceful shutdown), asyncio's (an event loop whose
+`create_server` wraps each connection's protocol in a `Gate`, which sees the connection only
+through asyncio's `Protocol` and `Transport` calls, and a loop exception handler), and ASGI (a
+middleware, `Deadlines`, that tells each connection's gate when its request's headers have come,
+when its body has, and when its answer is sent). The gate keeps the clock; closing a connection
+is closing its transport.
 """
 
 from __future__ import annotations
@@ -19,20 +27,23 @@ import logging
 import math
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, cast
 
-import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 LOG = logging.getLogger("uvicorn.error")
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What a client may take of the server (seconds, connections)."""
+    """What a client may take of the server (seconds, connections, bytes)."""
 
     header_timeout: float = 10.0
     body_timeout: float = 30.0
@@ -41,6 +52,7 @@ class Limits:
     accept_batch: int = 64  # asyncio accepts at most this many connections at a time
     backlog: int = 2048  # connections the kernel holds until they are accepted (uvicorn's default)
     shutdown: int = 2  # seconds Ctrl-C waits for open answers (the event streams are ended first)
+    header_bytes: int = 16 * 1024  # a request line and headers longer than this are refused (400; uvicorn's h11 bound)
 
 
 def fd_limit() -> int | None:
@@ -95,10 +107,11 @@ class _OncePerSecond:
 class Guard:
     """The connections of one server: which are open, and which wait for their client, oldest first."""
 
-    def __init__(self, limits: Limits, max_open: int) -> None:
-        self.limits, self.max_open = limits, max_open
-        self.open: set[GuardedH11Protocol] = set()
-        self.waiting: dict[GuardedH11Protocol, None] = {}  # ordered: since when each one waits
+    def __init__(self, limits: Limits, max_open: int, batch: int = Limits.accept_batch) -> None:
+        self.limits, self.max_open, self.batch = limits, max_open, batch
+        self.open: set[Gate] = set()
+        self.waiting: dict[Gate, None] = {}  # ordered: since when each one waits
+        self.by_peer: dict[tuple[str, int], Gate] = {}  # the open connections by their client's address and port
         self.closings = _OncePerSecond(self._closing_line)
         self.errors = _OncePerSecond(lambda counts: "mjcalc serve: " + "; ".join(
             f"{text}{f' ({n} times)' if n > 1 else ''}" for text, n in counts.items()))
@@ -108,7 +121,7 @@ class Guard:
         parts = [said[k].format(n=n, c="connections" if n > 1 else "connection") for k, n in counts.items()]
         return f"mjcalc serve: {self.max_open} connections open, the limit: {'; '.join(parts)}"
 
-    def admit(self, conn: GuardedH11Protocol) -> None:
+    def admit(self, conn: Gate) -> None:
         self.open.add(conn)
         if len(self.open) <= self.max_open:
             return
@@ -126,103 +139,158 @@ class Guard:
         self.errors.note(str(context.get("message", "error")) + (f": {exc}" if exc is not None else ""))
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, with a deadline on what the client owes and the connection limit."""
+class Gate(asyncio.Protocol):
+    """One connection: the protocol uvicorn made for it, behind a clock on what the client owes
+    (its headers, then its body), and the connection limit. It passes every call of asyncio's
+    `Protocol` interface on, and reads nothing of what it wraps."""
 
-    guard: ClassVar[Guard]
-    _phase: str | None = None
-    _deadline: asyncio.TimerHandle | None = None
+    def __init__(self, inner: asyncio.BaseProtocol, guard: Guard) -> None:
+        self.inner = cast(asyncio.Protocol, inner)  # uvicorn's HTTP protocols are Protocols
+        self.guard = guard
+        self.transport: asyncio.BaseTransport | None = None
+        self.peer: tuple[str, int] | None = None
+        self.phase: str | None = None
+        self.deadline: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._update()
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            self.peer = (str(peer[0]), int(peer[1]))
+            self.guard.by_peer[self.peer] = self
+        self.set_phase("headers")
+        self.inner.connection_made(transport)
         self.guard.admit(self)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._forget()
-        super().connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        self._update()
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        self._update()
+        self.inner.connection_lost(exc)
 
     def drop(self) -> None:
         """Close the connection (an app waiting for its body sees the client gone)."""
         self._forget()
-        if not self.transport.is_closing():
+        if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
 
     def _forget(self) -> None:
-        self._set_phase(None)
+        self.set_phase(None)
         self.guard.open.discard(self)
+        if self.peer is not None and self.guard.by_peer.get(self.peer) is self:
+            del self.guard.by_peer[self.peer]
 
-    def _update(self) -> None:
-        """Start the clock when the client starts to owe its headers or its body; stop it when it has sent them."""
-        state = self.conn.their_state
-        if self.transport.is_closing():
+    def set_phase(self, phase: str | None) -> None:
+        """Start the clock when the client starts to owe its headers (`headers`) or its body (`body`);
+        stop it (None) while its request is being answered."""
+        if self.transport is not None and self.transport.is_closing():
             phase = None
-        else:
-            phase = "headers" if state is h11.IDLE else "body" if state is h11.SEND_BODY else None
-        if phase != self._phase:
-            self._set_phase(phase)
-
-    def _set_phase(self, phase: str | None) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
         self.guard.waiting.pop(self, None)
-        self._phase = phase
+        self.phase = phase
         if phase is not None:
             self.guard.waiting[self] = None
             limits = self.guard.limits
-            self._deadline = self.loop.call_later(limits.header_timeout if phase == "headers" else limits.body_timeout, self.drop)
+            wait = limits.header_timeout if phase == "headers" else limits.body_timeout
+            self.deadline = asyncio.get_running_loop().call_later(wait, self.drop)
 
 
-class _Server(uvicorn.Server):
-    backlog = Limits.backlog
+class Deadlines:
+    """ASGI middleware: tells each request's connection (its `Gate`, by the client's address and
+    port) that its headers have come, when its body has, and when its answer has been sent."""
 
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        """End the app's event streams first (`app.state.end_streams`), so that stopping never
-        waits for them and cancels them with a traceback."""
-        end = getattr(getattr(self.config.app, "state", None), "end_streams", None)
-        if callable(end):
-            end()
-        await super().shutdown(sockets)
+    def __init__(self, app: Asgi, guard: Guard) -> None:
+        self.app, self.guard = app, guard
 
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        """uvicorn's start, then the kernel's queue of connections made long again: asyncio
-        takes the length of its accept batch from uvicorn's `backlog`, which is kept short."""
-        await super().startup(sockets)
-        for server in getattr(self, "servers", []):
-            for listening in server.sockets:
-                sock = socket.socket(fileno=listening.fileno())
-                try:
-                    sock.listen(self.backlog)
-                finally:
-                    sock.detach()
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        gate = self.guard.by_peer.get((str(client[0]), int(client[1]))) if scope["type"] == "http" and client else None
+        if gate is None:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        has_body = headers.get(b"content-length", b"0") not in (b"0", b"") or b"transfer-encoding" in headers
+        gate.set_phase("body" if has_body else None)
+
+        async def received() -> Message:
+            message = await receive()
+            if gate.phase == "body" and not (message["type"] == "http.request" and message.get("more_body", False)):
+                gate.set_phase(None)
+            return message
+
+        async def sent(message: Message) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                gate.set_phase("headers")  # the next request's headers are owed from now
+
+        await self.app(scope, received, sent)
+
+
+class _Loop(asyncio.SelectorEventLoop):
+    """asyncio's event loop, its servers' connections each behind a `Gate`; its listening
+    sockets keep the long backlog while asyncio accepts a short batch at a time."""
+
+    guard: Guard
+
+    async def create_server(self, protocol_factory: Callable[[], asyncio.BaseProtocol], *args: Any, **kwargs: Any) -> asyncio.Server:
+        guard = self.guard
+        kwargs["backlog"] = guard.batch  # asyncio accepts this many at a time
+        server = await super().create_server(lambda: Gate(protocol_factory(), guard), *args, **kwargs)
+        for listening in server.sockets:
+            sock = socket.socket(fileno=listening.fileno())
+            try:
+                sock.listen(guard.limits.backlog)
+            finally:
+                sock.detach()
+        return server
 
 
 def run(app: Any, host: str, port: int, limits: Limits | None = None) -> None:
     """Serve `app` on host:port until Ctrl-C (or SIGTERM), within `limits`."""
     limits = limits or Limits()
     max_open, batch = open_limit(limits, fd_limit())
-    guard = Guard(limits, max_open)
-    protocol = type("GuardedH11Protocol", (GuardedH11Protocol,), {"guard": guard})
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, http=protocol, ws="none",
-                            loop="asyncio", backlog=batch, timeout_keep_alive=limits.keep_alive,
-                            timeout_graceful_shutdown=limits.shutdown)
-    server = _Server(config)
-    server.backlog = limits.backlog
+    guard = Guard(limits, max_open, batch)
+    config = uvicorn.Config(Deadlines(app, guard), host=host, port=port, log_level="warning", access_log=False, http="h11",
+                            ws="none", loop="asyncio", timeout_keep_alive=limits.keep_alive,
+                            timeout_graceful_shutdown=limits.shutdown, h11_max_incomplete_event_size=limits.header_bytes,
+                            proxy_headers=False)  # X-Forwarded-For only with --proxy-headers, read by the app (context.py)
+    server = uvicorn.Server(config)
+    end_streams = getattr(getattr(app, "state", None), "end_streams", None)
+
+    async def stopping() -> None:
+        """When uvicorn is told to stop, end the app's event streams first, so that stopping never
+        waits for them and cancels them with a traceback."""
+        while not server.should_exit:
+            await asyncio.sleep(0.05)
+        if callable(end_streams):
+            end_streams()
 
     async def main() -> None:
         asyncio.get_running_loop().set_exception_handler(guard.loop_error)
-        await server.serve()
+        watch = asyncio.create_task(stopping())
+        try:
+            await server.serve()
+        finally:
+            watch.cancel()
 
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has stopped the server already
-        asyncio.run(main())
+    def loop() -> asyncio.AbstractEventLoop:
+        made = _Loop()
+        made.guard = guard
+        return made
+
+    with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=loop) as runner:  # Ctrl-C: uvicorn has stopped the server already
+        runner.run(main())
     if not server.started:
         sys.exit(3)

@@ -1,8 +1,10 @@
 """How many games the phones may begin on a server open to the network: so many per client a
-minute, so many in all an hour (this server run's count; a restart begins it afresh), so that
-a device on the network cannot fill the disk with games. Past either, `POST /api/games` is 429
-`too_many_games`, with `Retry-After`: the seconds until the oldest game counted leaves its
-window. On loopback (only this machine) nothing is counted, as `mjcalc game new` is not.
+minute and an hour, and so many in all an hour (this server run's count; a restart begins it
+afresh), so that a device on the network cannot fill the disk with games. The cap in all is
+well above what one client may reach alone, so that one device cannot lock the others out.
+Past any, `POST /api/games` is 429 `too_many_games`, with `Retry-After`: the seconds until the
+oldest game counted leaves its window. On loopback (only this machine) nothing is counted, as
+`mjcalc game new` is not.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.words import N_
-from .http import ApiError
+from .api import ApiError
 
 MINUTE = 60.0
 HOUR = 3600.0
@@ -22,10 +24,11 @@ HOUR = 3600.0
 
 @dataclass(frozen=True)
 class StartLimits:
-    """Games begun over the API with tokens on: per client (its address) a minute, in all an hour."""
+    """Games begun over the API with tokens on: per client (its address) a minute and an hour, in all an hour."""
 
     per_client: int = 5
-    total: int = 60
+    total: int = 200
+    per_client_hour: int = 20
 
 
 class Starts:
@@ -40,10 +43,10 @@ class Starts:
     def _forget(self, now: float) -> None:
         while self.all and now - self.all[0] >= HOUR:
             self.all.popleft()
-        for client in [c for c, times in self.by_client.items() if not times or now - times[-1] >= MINUTE]:
-            del self.by_client[client]  # nothing of theirs is left in the minute: the table stays small
+        for client in [c for c, times in self.by_client.items() if not times or now - times[-1] >= HOUR]:
+            del self.by_client[client]  # nothing of theirs is left in the hour: the table stays small
         for times in self.by_client.values():
-            while now - times[0] >= MINUTE:
+            while now - times[0] >= HOUR:
                 times.popleft()
 
     def admit(self, client: str) -> None:
@@ -52,11 +55,17 @@ class Starts:
         self._forget(now)
         limits = self.limits
         mine = self.by_client.get(client, deque())
-        if len(mine) >= limits.per_client:
-            wait = _seconds(MINUTE - (now - mine[0]))
+        minute = [t for t in mine if now - t < MINUTE]
+        if len(minute) >= limits.per_client:
+            wait = _seconds(MINUTE - (now - minute[0]))
             raise ApiError("too_many_games", str(N_(
                 "this phone has begun {count} games in the last minute, the limit: try again in {seconds} s",
                 count=limits.per_client, seconds=wait)), 429, {"retry-after": str(wait)})
+        if len(mine) >= limits.per_client_hour:
+            wait = _seconds(HOUR - (now - mine[0]))
+            raise ApiError("too_many_games", str(N_(
+                "this phone has begun {count} games in the last hour, the limit: try again in {seconds} s",
+                count=limits.per_client_hour, seconds=wait)), 429, {"retry-after": str(wait)})
         if len(self.all) >= limits.total:
             wait = _seconds(HOUR - (now - self.all[0]))
             raise ApiError("too_many_games", str(N_(
