@@ -50,7 +50,8 @@ def test_the_one_pass_on_random_texts() -> None:
 
 @pytest.mark.parametrize(("text", "code"), [("555p", sets.pung(13)), ("5555p", sets.kong(13)), ("123m", sets.chow(0)),
                                             ("789s", sets.chow(24)), ("777z", sets.pung(33)), ("7777z", sets.kong(33)),
-                                            ("123z", -1), ("890m", -1), ("556p", -1), ("321m", -1), ("5555", -1), ("88z", -1)])
+                                            ("5p5p5p", sets.pung(13)), ("1p2p3p", sets.chow(9)), ("321m", sets.chow(0)),
+                                            ("123z", -1), ("890m", -1), ("556p", -1), ("5555", -1), ("88z", -1), ("789m1p", -1), ("55555p", -1)])
 def test_a_plain_meld_is_read_in_one_pass(text: str, code: int) -> None:
     assert _plain_meld(text) == code
     if code >= 0:

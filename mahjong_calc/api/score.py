@@ -31,13 +31,33 @@ def tiles_in_variant(tiles: Tiles) -> frozenset[int]:
     return frozenset(t for t in range(NUM_TILES) if tile_in_variant(t, tiles))
 
 
+def _allowed(ruleset: Ruleset[Any, Any, Any]) -> tuple[bool, ...]:
+    """Whether the ruleset's variant has each tile, made once (kept on the ruleset)."""
+    made: tuple[bool, ...] | None = ruleset.memo.get("tiles_allowed")
+    if made is None:
+        used = tiles_in_variant(ruleset.tiles)
+        made = ruleset.memo.keep("tiles_allowed", tuple([t in used for t in range(NUM_TILES)]))
+    return made
+
+
 def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
     """Reject tiles the variant does not use and chow melds where there are none."""
+    allowed = _allowed(ruleset)
+    counts = hand.counts
+    fine = True
+    for t in range(NUM_TILES):
+        if counts[t] and not allowed[t]:
+            fine = False
+    for m in hand.melds:
+        first = sets.first_of(m.code)
+        if not allowed[first] or (sets.is_chow(m.code) and not ruleset.tiles.chow_melds):
+            fine = False
+    if fine:
+        return
     tiles = ruleset.tiles
-    allowed = tiles_in_variant(tiles)
     held = hand.held()
     for t in range(NUM_TILES):
-        if held[t] and t not in allowed:
+        if held[t] and not allowed[t]:
             hint: Text | str = ""
             if tiles.honours == (7,):
                 hint = N_("; the only honour is 红中 (write 7z, C or 中)")

@@ -36,17 +36,6 @@ def resolve_ruleset(variant: str | None = None, rules: str | Path | None = None,
     return load_ruleset(variant, rules, overrides)
 
 
-def _hashable(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The flags' values as a cache key (a record's list as a tuple), with their types (True == 1, but a
-    count of True is refused), or None where one cannot be hashed."""
-    out = tuple([tuple(v) if type(v) is list else v for v in values])
-    try:
-        hash(out)
-    except TypeError:
-        return None
-    return out, tuple([type(v) for v in out])
-
-
 def _given(values: tuple[Any, ...]) -> dict[str, Any]:
     """The flags these values set (FLAG_NAMES' order), by name."""
     return {name: value for name, value, absent in zip(FLAG_NAMES, values, ABSENT) if value is not absent and value != absent}
@@ -94,14 +83,17 @@ class Session:
         self.kept = Memo()
 
     def facts_of(self, rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelling) -> Facts:
-        """The Facts of these flag values (FLAG_NAMES' order) under `rs`, once per distinct values."""
-        key = _hashable(values)
-        if key is None:
+        """The Facts of these flag values (FLAG_NAMES' order) under `rs`, once per distinct values: found by
+        the values and their types (True == 1, but a count of True is refused), a record's list as a tuple."""
+        if any([type(v) is list for v in values]):
+            values = tuple([tuple(v) if type(v) is list else v for v in values])
+        key = (rs.scorer, rs.name, spelling, values, tuple([type(v) for v in values]))
+        try:
+            made: Facts | None = self.facts.get(key)
+        except TypeError:  # a value that cannot be hashed: worked out afresh
             return _facts(rs, values, spelling)
-        memo_key = (rs.scorer, rs.name, spelling, key)
-        made: Facts | None = self.facts.get(memo_key)
         if made is None:
-            made = self.facts.keep(memo_key, _facts(rs, values, spelling))
+            made = self.facts.keep(key, _facts(rs, values, spelling))
         return made
 
     def score(self, text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str], values: tuple[Any, ...],

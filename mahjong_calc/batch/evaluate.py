@@ -102,10 +102,7 @@ def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) ->
 
 
 def _win_outcome(result: ScoreResult, compiled: bool) -> Outcome:
-    try:
-        body = result.to_json()[1:].encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate somewhere: JSON escapes keep it valid UTF-8
-        body = _dumps(result.to_dict())
+    body = result.json_bytes()[1:]
     a, b, c = result.pays
     # tuple.__new__ with every field: a NamedTuple's own __new__ is Python code, and this is once a record
     return _new_outcome(Outcome, (WIN, body, result.variant, result.value, a + b + c, result.pays, result.patterns, "", "", compiled, "", None))

@@ -7,7 +7,6 @@ Plain typed Python that mypyc compiles (compiled.MODULES).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Literal, final
 
 from . import flags as flag_table
@@ -22,12 +21,13 @@ MeldKind = Literal["pung", "kong", "chow"]
 
 
 @final
-@dataclass(frozen=True)
 class Meld:
-    """A declared set: an exposed pung, kong or chow, or a concealed kong, by its set code (core/sets.py)."""
+    """A declared set: an exposed pung, kong or chow, or a concealed kong, by its set code (core/sets.py).
+    Immutable; every one there can be is made once (`meld_of`)."""
 
-    code: int
-    concealed: bool = False
+    def __init__(self, code: int, concealed: bool = False) -> None:
+        self.code = code
+        self.concealed = concealed
 
     @property
     def kind(self) -> MeldKind:
@@ -44,6 +44,15 @@ class Meld:
     def notation(self) -> str:
         return format_tiles(sets.tiles_of(self.code))
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Meld) and self.code == other.code and self.concealed == other.concealed
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.concealed))
+
+    def __repr__(self) -> str:
+        return f"Meld({self.kind} {self.notation()}{' concealed' if self.concealed else ''})"
+
 
 # Every meld there can be, made once: [code] exposed, [N_CODES + code] concealed (a kong only is ever read so)
 _MELDS: Final[tuple[Meld, ...]] = tuple(Meld(code, concealed) for concealed in (False, True) for code in range(sets.N_CODES))
@@ -55,29 +64,22 @@ def meld_of(code: int, concealed: bool = False) -> Meld:
 
 
 @final
-@dataclass(frozen=True)
 class Hand:
-    """Concealed tiles (winning tile included) as 34 counts, declared melds and the winning tile."""
+    """Concealed tiles (winning tile included) as 34 counts, declared melds and the winning tile;
+    with each meld's set code and whether it is a concealed kong, as the kernels read them. Immutable."""
 
-    counts: tuple[int, ...]
-    melds: tuple[Meld, ...]
-    win_tile: int
+    def __init__(self, counts: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int) -> None:
+        self.counts = counts
+        self.melds = melds
+        self.win_tile = win_tile
+        self.codes: tuple[int, ...] = tuple([m.code for m in melds])  # each meld's set code, in the order declared
+        self.kongs_concealed: tuple[bool, ...] = tuple([m.concealed for m in melds])  # which melds are concealed kongs
 
     @property
     def concealed(self) -> tuple[int, ...]:
         """The concealed tiles, lowest first."""
         counts = self.counts
         return tuple([t for t in range(NUM_TILES) for _ in range(counts[t])])
-
-    @property
-    def codes(self) -> tuple[int, ...]:
-        """Each meld's set code, in the order declared."""
-        return tuple([m.code for m in self.melds])
-
-    @property
-    def kongs_concealed(self) -> tuple[bool, ...]:
-        """Which melds are concealed kongs, in the order declared."""
-        return tuple([m.concealed for m in self.melds])
 
     @property
     def all_tiles(self) -> tuple[int, ...]:
@@ -95,6 +97,15 @@ class Hand:
         out = tiles_dict(self.concealed, self.melds)
         out["win"] = tile_str(self.win_tile)
         return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and (self.counts, self.melds, self.win_tile) == (other.counts, other.melds, other.win_tile)
+
+    def __hash__(self) -> int:
+        return hash((self.counts, self.melds, self.win_tile))
+
+    def __repr__(self) -> str:
+        return f"Hand({format_tiles(self.concealed)}, melds={list(self.melds)}, win={tile_str(self.win_tile)})"
 
 
 def hand_of_tiles(concealed: Sequence[int], melds: tuple[Meld, ...], win: int) -> Hand:
@@ -135,24 +146,22 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
 
 
 def _plain_meld(text: str) -> int:
-    """The set code of a meld written as plain ASCII digits and one suit letter in sorted order
-    (`555p`, `5555p`, `123m`), or -1 for any other text (parse_meld reads it with parse_tiles)."""
-    n = len(text)
-    if n != 4 and n != 5:
+    """The set code of a meld written in plain mpsz (`555p`, `5555p`, `123m`, `5p5p5p`, `1p2p3p`), or -1
+    for any other text (parse_meld reads it with parse_tiles)."""
+    if len(text) > 12:
         return -1
-    base = _BASE_OF[ord(text[-1])] if ord(text[-1]) < 128 else -1
-    if base < 0:
+    counts = [0] * NUM_TILES
+    n = _plain_counts(text, counts)
+    if n != 3 and n != 4:
         return -1
-    a, b, c = ord(text[0]) - 49, ord(text[1]) - 49, ord(text[2]) - 49
-    top = 6 if base == 27 else 8
-    if not (0 <= a <= top and 0 <= b <= top and 0 <= c <= top):
-        return -1
-    if n == 5:
-        return sets.kong(base + a) if a == b == c == ord(text[3]) - 49 else -1
-    if a == b == c:
-        return sets.pung(base + a)
-    if base < 27 and b == a + 1 and c == a + 2:
-        return sets.chow(base + a)
+    first = 0
+    while not counts[first]:
+        first += 1
+    held = counts[first]
+    if held == n:
+        return sets.kong(first) if n == 4 else sets.pung(first)
+    if n == 3 and held == 1 and first < 27 and first % 9 <= 6 and counts[first + 1] == 1 and counts[first + 2] == 1:
+        return sets.chow(first)
     return -1
 
 

@@ -52,12 +52,17 @@ class Item:
         return out
 
 
-def item_json(item: Item, memo: Memo) -> str:
-    """An item's JSON in the language chosen now, made once per item and language (`memo`: its ruleset's)."""
+def utf8(text: str) -> bytes:
+    """JSON text as UTF-8: a lone surrogate in a string (an undecodable argv byte) as its JSON escape."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def item_json(item: Item, memo: Memo) -> bytes:
+    """An item's JSON (UTF-8) in the language chosen now, made once per item and language (`memo`: its ruleset's)."""
     key = ("item_json", item, language())
-    text: str | None = memo.get(key)
+    text: bytes | None = memo.get(key)
     if text is None:
-        text = memo.keep(key, encode(item.to_dict()))
+        text = memo.keep(key, utf8(encode(item.to_dict())))
     return text
 
 
@@ -90,13 +95,14 @@ def hand_json(hand: Hand) -> str:
 class Explanation(Protocol):
     """What a variant shows of a scored hand beyond its value, patterns and payments: made when asked.
 
-    `items_json` is the items' JSON joined by ", " and `tail_json` the keys from
-    `"decomposition"` on (the variant's extra keys after it), with no braces: the same text as
-    encoding `items()`, `decomposition()` and `extra()`, made from cached pieces."""
+    `items_json` is the items' JSON joined by ", " (UTF-8: the items' Chinese is encoded once, with
+    the piece) and `tail_json` the keys from `"decomposition"` on (the variant's extra keys after
+    it), with no braces: the same text as encoding `items()`, `decomposition()` and `extra()`, made
+    from cached pieces."""
 
     def items(self) -> tuple[Item, ...]: ...
 
-    def items_json(self) -> str: ...
+    def items_json(self) -> bytes: ...
 
     def decomposition(self) -> dict[str, Any]: ...
 
@@ -122,8 +128,8 @@ class Given:
     def items(self) -> tuple[Item, ...]:
         return self._items
 
-    def items_json(self) -> str:
-        return ", ".join([item_json(one, self._memo) for one in self._items])
+    def items_json(self) -> bytes:
+        return b", ".join([item_json(one, self._memo) for one in self._items])
 
     def decomposition(self) -> dict[str, Any]:
         return self._decomposition
@@ -192,25 +198,31 @@ class ScoreResult:
         """This result with the payments after liability and the liability rows (their JSON)."""
         return ScoreResult(self.variant, self.ruleset_version, self.title, self.hand, self.value, self.patterns, pays, self.explanation, self.memo, liability)
 
-    def to_json(self) -> str:
-        """The answer's JSON: `{"variant": ..., "valid": true, "hand": ..., "value": ..., "items": [...],
-        "patterns": [...], "payments": {...}, "total": ..., "decomposition": ..., <extra keys>}`."""
+    def json_bytes(self) -> bytes:
+        """The answer's JSON, UTF-8: `{"variant": ..., "valid": true, "hand": ..., "value": ..., "items": [...],
+        "patterns": [...], "payments": {...}, "total": ..., "decomposition": ..., <extra keys>}`; the one
+        writer of it, joining pieces each made once (kept on the ruleset)."""
         memo = self.memo
-        head: str | None = memo.get("head_json")
+        head: bytes | None = memo.get("head_json")
         if head is None:
-            head = memo.keep("head_json", f'"variant": {encode(self.variant)}, "ruleset_version": {encode(self.ruleset_version)}, "valid": true, ')
+            head = memo.keep("head_json", utf8(f'{{"variant": {encode(self.variant)}, "ruleset_version": {encode(self.ruleset_version)}, '
+                                               '"valid": true, "hand": '))
         patterns = self.patterns
         key = ("patterns_json", patterns)
-        found: str | None = memo.get(key)
+        found: bytes | None = memo.get(key)
         if found is None:
-            found = memo.keep(key, encode(list(patterns)))
+            found = memo.keep(key, utf8(f'], "patterns": {encode(list(patterns))}, '))
         a, b, c = self.pays
         explained = self.explanation
         tail = explained.tail_json()
         if self.liability is not None:
             tail = f'{tail}, "liability": {self.liability}'
-        return (f'{{{head}"hand": {hand_json(self.hand)}, "value": {self.value}, "items": [{explained.items_json()}], '
-                f'"patterns": {found}, "payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, {tail}}}')
+        return b"".join([head, f'{hand_json(self.hand)}, "value": {self.value}, "items": ['.encode(), explained.items_json(), found,
+                         utf8(f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, {tail}}}')])
+
+    def to_json(self) -> str:
+        """`json_bytes` as text."""
+        return self.json_bytes().decode("utf-8")
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.to_json())

@@ -154,19 +154,19 @@ class ChizhouExplanation:
         rs = self.rs
         return fan_items(rs, self.best)[1] + tuple([flower_item(rs, source, one) for source, one in self._flower_sets()])
 
-    def items_json(self) -> str:
+    def items_json(self) -> bytes:
         rs = self.rs
         memo = rs.memo
         lang = language()
         best = self.best
         key = ("chizhou_fans_json", best.found, best.product, best.multiplier, best.la_zi, lang)
-        fans: str | None = memo.get(key)
+        fans: bytes | None = memo.get(key)
         if fans is None:
-            fans = memo.keep(key, ", ".join([item_json(one, memo) for one in fan_items(rs, best)[1]]))
+            fans = memo.keep(key, b", ".join([item_json(one, memo) for one in fan_items(rs, best)[1]]))
         parts = [fans]
         for source, one in self._flower_sets():
             parts.append(item_json(flower_item(rs, source, one), memo))
-        return ", ".join(parts)
+        return b", ".join(parts)
 
     def decomposition(self) -> dict[str, Any]:
         pair, codes, win_in, _ = self._sets()

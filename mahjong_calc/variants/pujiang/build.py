@@ -325,15 +325,15 @@ class PujiangExplanation:
             made += _kept(self.rs, key, make)
         return tuple(made)
 
-    def items_json(self) -> str:
+    def items_json(self) -> bytes:
         rs = self.rs
         lang = language()
-        parts: list[str] = []
+        parts: list[bytes] = []
         for key, make in self._pieces():
-            text: str = _kept(rs, (key, lang), partial(_joined_json, rs, key, make))
+            text: bytes = _kept(rs, (key, lang), partial(_joined_json, rs, key, make))
             if text:
                 parts.append(text)
-        return ", ".join(parts)
+        return b", ".join(parts)
 
     def decomposition(self) -> dict[str, Any]:
         return decomposition(self.shape())
@@ -368,9 +368,9 @@ class PujiangExplanation:
         return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, self.out.best_index))
 
 
-def _joined_json(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], list[Item]]) -> str:
+def _joined_json(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], list[Item]]) -> bytes:
     """The JSON of the items kept under `key` (made by `make()` the first time), joined by ", "."""
-    return ", ".join([item_json(one, rs.memo) for one in _kept(rs, key, make)])
+    return b", ".join([item_json(one, rs.memo) for one in _kept(rs, key, make)])
 
 
 def _zi_items(rs: Ruleset[Any, Any, Any], one: TileSet) -> list[Item]:

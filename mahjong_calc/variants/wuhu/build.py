@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.context import WinContext
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult, encode
+from ...core.memo import LIMIT
+from ...core.result import Item, ScoreResult, encode, item_json
+from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
 from ...core.words import N_, Named, language
@@ -137,6 +139,15 @@ def item_of(rs: Ruleset[Any, Any, Any], one: k.KernelItem, kong: TileSet | None,
     return found
 
 
+def _made_json(rs: Ruleset[Any, Any, Any], lang: str | None) -> dict[int, bytes]:
+    """The items' JSON made so far in `lang`, by packed key (WuhuExplanation.items_json), kept on the ruleset."""
+    key = ("wuhu_items_json", lang)
+    made: dict[int, bytes] | None = rs.memo.get(key)
+    if made is None or len(made) >= LIMIT:
+        made = rs.memo.keep(key, {})
+    return made
+
+
 def items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
     """The kernel's items of one reading, with their names and detail text."""
     return tuple([item_of(rs, one, sets[one.set_index] if one.set_index >= 0 else None, self_draw) for one in scored.items])
@@ -174,24 +185,24 @@ class WuhuExplanation:
     def items(self) -> tuple[Item, ...]:
         return items(self.rs, self._best(), self.arrangement().sets, self.ctx.self_draw)
 
-    def items_json(self) -> str:
+    def items_json(self) -> bytes:
         rs = self.rs
-        memo = rs.memo
         best = self._best()
         self_draw = self.ctx.self_draw
         _, arranged, _ = self.out.arrangements[best.arrangement]
         melds_concealed = self.hand.kongs_concealed
         n_concealed = len(arranged) - len(melds_concealed)
-        lang = language()
-        shown: list[str] = []
+        made = _made_json(rs, language())
+        shown: list[bytes] = []
         for one in best.items:
-            kong = _kong(one, arranged, n_concealed, melds_concealed)
-            key = ("wuhu_item_json", one.key(), kong, self_draw, lang)
-            text: str | None = memo.get(key)
+            code = -1 if one.set_index < 0 else arranged[one.set_index] + (N_CODES if melds_concealed[one.set_index - n_concealed] else 0)
+            key = (one.key() * (2 * N_CODES + 1) + code + 1) * 2 + int(self_draw)  # the item, the kong it names, how it was won
+            text = made.get(key)
             if text is None:
-                text = memo.keep(key, encode(item_of(rs, one, kong, self_draw).to_dict()))
+                kong = _kong(one, arranged, n_concealed, melds_concealed)
+                text = made[key] = item_json(item_of(rs, one, kong, self_draw), rs.memo)
             shown.append(text)
-        return ", ".join(shown)
+        return b", ".join(shown)
 
     def decomposition(self) -> dict[str, Any]:
         return self.arrangement().to_dict()
