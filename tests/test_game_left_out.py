@@ -156,3 +156,18 @@ def test_a_season_that_leaves_hands_out_says_its_standings_are_not_final(tmp_pat
     assert "1 局未计入 (牌局 log.csv): 这些合计还不是最终结果" in run("stats", "log.csv", "--lang", "zh").stdout
     whole = log(tmp_path, [f"C,,true,,{WIN},"], "whole.csv")
     assert json.loads(run("stats", str(whole), "--json").stdout)["complete"] is True
+
+
+@pytest.mark.parametrize("kind", ["yaml", "jsonl"])
+def test_a_game_file_without_rows_names_hands_and_json_lines_names_lines(tmp_path: Path, kind: str) -> None:
+    header = {"variant": "wuhu315", "players": ["A", "B", "C", "D"], "dealer": "A", "chips": 0}
+    hands = [{"winner": "C", "self_draw": True, "hand": WIN}, {"winner": "C", "self_draw": True, "hand": WIN + "x"}]
+    path = tmp_path / f"g.{kind}"
+    if kind == "yaml":
+        path.write_text(json.dumps({**header, "hands": hands}, ensure_ascii=False), encoding="utf-8")  # JSON is YAML
+        said, left = "1 hand left out (hand 2): these totals are not final", [{"no": 2, "line": None}]
+    else:
+        path.write_text("\n".join(json.dumps(x) for x in (header, *hands)) + "\n", encoding="utf-8")
+        said, left = "1 hand left out (line 3): these totals are not final", [{"no": 2, "line": 3}]
+    assert settle(path)[1]["left_out"] == left
+    assert said in run("game", "settle", str(path), "--lang", "en").stdout.splitlines()
