@@ -47,7 +47,7 @@ def test_exposed_is_taken_everywhere_for_the_copy_check(tmp_path: Path) -> None:
 def test_every_field_a_game_record_takes_is_declared() -> None:
     from mahjong_calc.game import fields as hand_fields
 
-    own = {"winner", "winners", "draw", "dealer"}  # who won: the game's own, not facts of a win
+    own = {"winner", "winners", "draw", "dealer", "note"}  # who won, and a note: the game's own, not facts of a win
     assert set(hand_fields.hand_kinds()) - own <= {f.name for f in fields()}
     assert [f.name for f in fields() if f.role == "table"] == ["exposed", "sheng_zhang", "hua", "la_zi"]
 

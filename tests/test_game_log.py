@@ -52,7 +52,8 @@ def test_a_csv_log_and_its_yaml_twin_settle_to_the_same_totals(tmp_path: Path) -
 
 def test_several_games_print_each_game_then_the_totals_over_all(tmp_path: Path) -> None:
     report = settle_json(YAML_TWIN)
-    assert list(report) == ["games", "totals", "transfers"]
+    assert list(report) == ["games", "totals", "transfers", "complete", "left_out"]
+    assert report["complete"] is True and report["left_out"] == []
     totals: dict[str, int] = {}
     for i, game in enumerate(yaml.safe_load(YAML_TWIN.read_text(encoding="utf-8"))):
         path = tmp_path / f"g{i}.yaml"
@@ -193,8 +194,9 @@ def test_extra_fields_keep_echoes_columns_that_are_not_fields(tmp_path: Path) ->
     kept = run("game", "settle", str(log), *common, "--extra-fields", "keep")
     assert kept.exit_code == 0, kept.output
     hands = json.loads(kept.stdout)["hands"]
-    assert [h["extra"] for h in hands] == [{"table": "7", "note": "first"}, {"table": "7", "note": ""}]
-    assert list(hands[0])[-1] == "extra"
+    assert [h["extra"] for h in hands] == [{"table": "7"}, {"table": "7"}]  # a note column is the hand's note, not an extra
+    assert [h.get("note") for h in hands] == ["first", None]
+    assert list(hands[0])[-2:] == ["note", "extra"]
     game = {**yaml.safe_load(CLUB.read_text(encoding="utf-8"))}
     game["hands"][0]["seat_note"] = {"any": ["thing"]}
     path = tmp_path / "g.yaml"
@@ -248,7 +250,7 @@ def test_a_file_of_games_that_cannot_be_read_is_bad_game(name: str, text: str, w
 
 def test_a_bad_cell_or_row_is_that_hands_error_row_and_stdin_is_sniffed(tmp_path: Path) -> None:
     text = ('game,variant,players,dealer,winner,discarder,self_draw,hand,exposed\n1,wuhu315,"A,B,C,D",A,B,A,,123m456m789m11p999p,{bad\n'
-            "1,,,,B,A\n1,,,,C,,maybe,123456m13m99p555p2m,\n1,,,,C,,yes,123456m13m99p555p2m,\n")
+            "1,,,,B,A\n1,,,,C,,maybe,123456m13m99p555p2m,\n1,,,,C,,sure,123456m13m99p555p2m,\n")
     res = run("game", "settle", "-", "--json", stdin=text)
     assert res.exit_code == 1
     errors = [h["error"]["code"] for h in json.loads(res.stdout)["hands"]]

@@ -84,7 +84,7 @@ def _json(*args: str) -> dict[str, Any]:
 
 def test_the_stats_of_a_hand_made_season_are_the_counts_worked_out_by_hand(season: str) -> None:
     data = _json(season, "--until", "2026-11-30")
-    assert list(data) == ["players", "patterns", "games", "variants"]
+    assert list(data) == ["players", "patterns", "games", "variants", "complete", "left_out"]
     assert data["games"] == 2
     assert data["variants"] == {"wuhu315": {"games": 2, "hands": 6, "standings": [
         {"player": n, "net": EXPECTED[n]["net"]} for n in sorted(EXPECTED, key=lambda n: -EXPECTED[n]["net"])]}}
@@ -175,7 +175,7 @@ def test_without_a_database_there_is_nothing_to_count_and_none_is_made(tmp_path:
     db = tmp_path / "none.db"
     res = stats("--json", env={"MJCALC_DB": str(db)})
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0, "variants": {}}
+    assert json.loads(res.stdout) == {"players": {}, "patterns": {}, "games": 0, "variants": {}, "complete": True, "left_out": []}
     assert not db.exists()
 
 
@@ -316,6 +316,7 @@ def test_the_season_folds_as_games_stream_and_keeps_nothing_per_game(fmt: str, t
         heads = sum(isinstance(o, dict) and "players" in o and "dealer" in o for o in gc.get_objects()) - before
         assert heads <= 6, (i, heads)  # a game's own few copies of its header, never those of the games before it
     assert season.games == 60 and season.errors == 0
-    assert max(alive) <= 2 and season.history == []  # no game outlives its fold, and no line per game is kept
-    # history (empty) and the caches: nothing else grows (fields(), not vars(): a compiled Season has no __dict__)
-    assert sum(isinstance(getattr(season, f.name), list) for f in dataclasses.fields(season)) == 1
+    assert max(alive) <= 2 and season.history == [] and season.left_out == []  # no game outlives its fold, and no line per game is kept
+    # history and left_out (empty: a line per error row): nothing else grows (fields(), not vars(): a compiled
+    # Season has no __dict__)
+    assert sum(isinstance(getattr(season, f.name), list) for f in dataclasses.fields(season)) == 2

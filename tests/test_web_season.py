@@ -40,7 +40,7 @@ def test_the_season_is_what_stats_counts_with_each_games_totals(tmp_path: Path) 
     assert answer.status_code == 200, answer.text
     data: dict[str, Any] = answer.json()
     stats = json.loads(CliRunner().invoke(app, ["stats", "--db", str(db), "--json"]).stdout)
-    assert {k: data[k] for k in ("players", "patterns", "games", "variants")} == stats
+    assert {k: data[k] for k in ("players", "patterns", "games", "variants", "complete", "left_out")} == stats
     assert [g["totals"] for g in data["history"]] == [{"王": -8, "李": 24, "张": -8, "赵": -8}, {"王": -5, "李": -5, "张": -5, "钱": 15}]
     assert [(s["player"], s["net"], s["variant"]) for s in data["standings"]] == [
         ("李", 19, "wuhu315"), ("钱", 15, "wuhu315"), ("赵", -8, "wuhu315"), ("王", -13, "wuhu315"), ("张", -13, "wuhu315")]

@@ -13,10 +13,10 @@ from ..core.batch_record import check_extra_fields, record_kinds
 from ..core.collector import YOUNG, FreezeAsItGoes, kept_frozen
 from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
-from ..core.words import N_
+from ..core.words import N_, Text
 from .engine import FREEZE_EVERY, BatchStopped, run_batch
 from .evaluate import Defaults, configure, current_defaults
-from .items import CSV, BytesRead, RawRecord
+from .items import CSV, ENCODING_NAMES, BytesRead, RawRecord
 from .readers import detect_format, read_items
 from .tally import Tally
 
@@ -37,8 +37,13 @@ def run_file(
     rules: str | None = None,
     overrides: Sequence[str] = (),
     extra_fields: str = "error",
+    sheet: str | None = None,
+    verbose: bool = False,
 ) -> int:
     """`mjcalc batch NAME`: read, score, write to stdout; return the exit status.
+
+    `sheet`: a workbook's sheet to read (default the first; `all`: every one); `verbose`: stderr says
+    what the file was read as (a CSV file's encoding, a workbook's sheets).
 
     0: every record scored (a hand that is not a win is an answer); 1: some record is
     an error row. Raises InputError (exit 2) before anything is read when the request
@@ -56,12 +61,13 @@ def run_file(
     configure(defaults)
     try:
         with kept_frozen(now=True, young=YOUNG):  # what is loaded by now lives through the run: keep it out of the collector's walks
-            return _run(name, input_format, out_format, jobs, fail_fast, defaults)
+            return _run(name, input_format, out_format, jobs, fail_fast, defaults, sheet, verbose)
     finally:
         configure(before)  # a run in a process that goes on (a library call, a test) leaves no --rules/--set behind
 
 
-def _run(name: str, input_format: str | None, out_format: str | None, jobs: int, fail_fast: bool, defaults: Defaults) -> int:
+def _run(name: str, input_format: str | None, out_format: str | None, jobs: int, fail_fast: bool, defaults: Defaults,
+         sheet: str | None = None, verbose: bool = False) -> int:
     """`run_file` once its request is checked and `defaults` configured."""
     fmt = detect_format(name, input_format)
     if sys.stdout is None:
@@ -72,6 +78,14 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
         if sys.stdin is None:
             raise InputError("cannot_read_input", "standard input is closed (give a file, or a pipe to '-')")
         stream: IO[bytes] = sys.stdin.buffer
+        if fmt == "xlsx":  # a workbook is read from a seekable file
+            import shutil
+            import tempfile
+
+            spooled = tempfile.SpooledTemporaryFile(1 << 24)  # noqa: SIM115 - closed with the run's other streams
+            shutil.copyfileobj(stream, spooled)
+            spooled.seek(0)
+            stream = spooled
     else:
         try:
             stream = open(name, "rb")  # noqa: SIM115 - closed below
@@ -79,7 +93,7 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
             raise InputError("cannot_read_input", "cannot read {name!r}: {strerror}", name=name, strerror=exc.strerror) from None
     try:
         pos = BytesRead()
-        items = read_items(stream, fmt, pos)
+        items = read_items(stream, fmt, pos, sheet=sheet, name=name)
         if defaults.extra_fields == "keep" and out_format == "csv" and fmt == "csv":
             items, columns = _extra_columns(items)
             configure(defaults._replace(extra_columns=columns))
@@ -99,8 +113,11 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
         silence()
         raise
     finally:
-        if name != "-":
+        if name != "-" or fmt == "xlsx":
             stream.close()
+        if sys.stderr is not None:
+            for note in read_notes(name, fmt, pos, verbose, sheet is None):
+                sys.stderr.write(f"mjcalc: {note}\n")
     if out_format == "summary":
         from ..present.render import print_summary
 
@@ -110,6 +127,22 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
         sys.stderr.write("mjcalc: " + N_("{errors} of {records} records failed ({codes}); their rows say why", errors=tally.errors,
                                          records=tally.records, codes=codes).render() + "\n")
     return 1 if tally.errors else 0
+
+
+def read_notes(name: str, fmt: str, pos: BytesRead, verbose: bool, first_sheet: bool = True) -> list[str]:
+    """What stderr says of how a file was read: a workbook's sheets left out when `--sheet` chose none (always),
+    and with `verbose` a CSV file's encoding and the sheets read."""
+    notes: list[Text] = []
+    if pos.sheets is not None:
+        read, others = pos.sheets
+        if verbose:
+            notes.append(N_("{name}: read sheet(s) {sheets}", name=name, sheets=", ".join(read)))
+        if others and first_sheet:
+            notes.append(N_("{name}: the workbook's other sheet(s) {others} were not read (--sheet NAME or --sheet all reads them)",
+                            name=name, others=", ".join(others)))
+    elif verbose and fmt == "csv":
+        notes.append(N_("{name}: read as {encoding}", name=name, encoding=ENCODING_NAMES[pos.encoding]))
+    return [note.render() for note in notes]
 
 
 def _extra_columns(items: Iterator[RawRecord]) -> tuple[Iterator[RawRecord], tuple[str, ...]]:

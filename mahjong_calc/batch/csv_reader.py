@@ -7,11 +7,14 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO
 
-from .items import CSV, ERR, RECORD_LIMIT, BytesRead, Line, RawRecord, physical_lines, too_large
+from .items import CSV, DETECT, ENCODING_NAMES, ERR, RECORD_LIMIT, UTF8, BytesRead, Line, RawRecord, physical_lines, too_large
 
 
-def read_csv(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
+def read_csv(stream: IO[bytes], pos: BytesRead, encoding: str = UTF8) -> Iterator[RawRecord]:
     """A header row naming fields, then one record per row (a quoted cell may span lines).
+
+    `encoding`: the file's (`items.physical_lines`); DETECT: UTF-8, else GB18030 (Chinese Excel's
+    CSV), decided by its first line that is not ASCII.
 
     A line ends at LF, CR LF or a lone CR (old Mac exports), and each counts one line.
     A row is complete when its quotes are balanced. A row that cannot be parsed,
@@ -22,7 +25,7 @@ def read_csv(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
     """
     if csv.field_size_limit() < RECORD_LIMIT:
         csv.field_size_limit(RECORD_LIMIT)  # process-wide; a record is bounded anyway
-    source = physical_lines(stream, pos)
+    source = physical_lines(stream, pos, encoding=encoding)
     again: deque[Line] = deque()  # lines to read again after a bad row
     header: list[str] | None = None
     header_error: tuple[str, str] | None = None
@@ -83,10 +86,17 @@ def read_csv(stream: IO[bytes], pos: BytesRead) -> Iterator[RawRecord]:
         if header_error is not None:
             yield restart(header_error)
         elif any(e[2] == "encoding" for e in rows):
-            yield restart(("bad_encoding", "the record is not valid UTF-8"))
+            yield restart(("bad_encoding", _not_encoded(pos, encoding)))
         elif len(row) != len(header):
             yield restart(("bad_csv_row", f"the row has {len(row)} cells; the header has {len(header)} columns"))
         else:
             rows.clear()
             quotes = size = 0
             yield (start, CSV, dict(zip(header, row)))
+
+
+def _not_encoded(pos: BytesRead, encoding: str) -> str:
+    """Why a row's bytes cannot be read: not in the file's encoding, or (not yet decided) in neither."""
+    if encoding == DETECT and pos.encoding is None:
+        return "the record is neither UTF-8 nor GB18030 (GBK) text"
+    return f"the record is not valid {ENCODING_NAMES[pos.encoding if encoding == DETECT else encoding]} text, the file's encoding"

@@ -93,11 +93,11 @@ def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) ->
     key = ("error_row", type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]),
            err.rewrites, variant, compiled, language())
     try:
-        made: Outcome | None = _rows.get(key)
+        made: Outcome | None = _errors.get(key)
     except TypeError:  # a parameter that cannot be hashed: worded afresh
         return error_outcome(err, variant)._replace(compiled=compiled)
     if made is None:
-        made = _rows.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
+        made = _errors.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
     return made
 
 
@@ -127,15 +127,16 @@ _defaults = Defaults()
 _keep = False
 _session = Session()  # the run's caches: made afresh when --rules or --set change
 _rows = Memo()  # its records' outcomes, likewise
+_errors = Memo()  # its error rows, each made once per distinct message, likewise
 
 
 def configure(defaults: Defaults) -> None:
     """Set the batch-wide `--rules`/`--set` (in the parent before workers start, and in each worker)."""
-    global _defaults, _keep, _session, _rows
+    global _defaults, _keep, _session, _rows, _errors
     _keep = defaults.extra_fields == "keep"
     if defaults != _defaults:
         _defaults = defaults
-        _session, _rows = Session(), Memo()
+        _session, _rows, _errors = Session(), Memo(), Memo()
 
 
 def current_defaults() -> Defaults:

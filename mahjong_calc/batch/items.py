@@ -29,12 +29,15 @@ def too_large() -> tuple[str, str]:
 
 
 class BytesRead:
-    """How many bytes a reader has consumed (for the progress bar)."""
+    """What a reader finds out as it reads: how many bytes it consumed (for the progress bar), the encoding
+    a CSV file turned out to be in, and a workbook's sheets read and left out (for stderr and --verbose)."""
 
-    __slots__ = ("bytes",)
+    __slots__ = ("bytes", "encoding", "sheets")
 
     def __init__(self) -> None:
         self.bytes = 0
+        self.encoding: str | None = None  # UTF8, UTF8_BOM or GB18030 once a line that is not ASCII decided it
+        self.sheets: tuple[list[str], list[str]] | None = None  # a workbook's sheets read, and the others
 
 
 
@@ -107,22 +110,41 @@ def raw_lines(stream: IO[bytes], pos: BytesRead) -> Iterator[tuple[bytes, int]]:
 
 Line = tuple[int, str, str | None, int]  # (number, text, problem, bytes)
 _BREAKS = ("\x85", "\u2028", "\u2029")  # line breaks to YAML besides CR and LF
+UTF8, UTF8_BOM, GB18030 = "utf-8", "utf-8-sig", "gb18030"  # what a CSV file may be written in (GB18030 reads GBK and GB2312)
+ENCODING_NAMES = {UTF8: "UTF-8", UTF8_BOM: "UTF-8 (BOM)", GB18030: "GB18030 (GBK)", None: "ASCII"}
+DETECT = "detect"  # physical_lines' encoding: UTF-8, else GB18030, decided by the first line that is not ASCII
 
 
-def physical_lines(stream: IO[bytes], pos: BytesRead, yaml_breaks: bool = False) -> Iterator[Line]:
+def line_encoding(raw: bytes) -> str | None:
+    """The encoding one line is in: UTF-8 (with a BOM), else GB18030 (Chinese Excel's CSV), else None: neither."""
+    for encoding in (UTF8, GB18030):
+        try:
+            raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return UTF8_BOM if encoding == UTF8 and raw.startswith(b"\xef\xbb\xbf") else encoding
+    return None
+
+
+def physical_lines(stream: IO[bytes], pos: BytesRead, yaml_breaks: bool = False, encoding: str = UTF8) -> Iterator[Line]:
     """(number, text, problem, bytes) per line, each read with a bound; problem is None,
     'encoding' or 'size' (the text is then the line's first characters only).
 
+    `encoding` DETECT: the first line that is not ASCII decides between UTF-8 and GB18030
+    (`pos.encoding` says which); a later line not in it is an 'encoding' problem.
     With `yaml_breaks`, the numbers also count the line breaks YAML knows inside a line
     (NEL, LS, PS), as PyYAML's own line numbers do."""
     number = 0
+    chosen = None if encoding == DETECT else encoding
     for raw, size in raw_lines(stream, pos):
         number += 1
         problem = "size" if size > RECORD_LIMIT else None
+        if chosen is None and problem is None and not raw.isascii():
+            chosen = pos.encoding = line_encoding(raw)
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode(chosen or UTF8)
         except UnicodeDecodeError:
-            problem, text = problem or "encoding", raw.decode("utf-8", "replace")
+            problem, text = problem or "encoding", raw.decode(chosen or UTF8, "replace")
         if number == 1 and text.startswith("\ufeff"):
             text = text[1:]
         yield number, text, problem, size

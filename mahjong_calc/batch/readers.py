@@ -16,8 +16,8 @@ from .items import ERR, LINES, READ_SIZE, RECORD_LIMIT, BytesRead, RawRecord, to
 
 BLOCK = 500  # JSON Lines per block
 BLOCK_BYTES = 1 << 21  # ... or fewer: a block ends at the line that brings it to 2 MiB
-FORMATS = ("jsonl", "yaml", "csv")
-_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv"}
+FORMATS = ("jsonl", "yaml", "csv", "xlsx")
+_EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv", ".xlsx": "xlsx", ".xlsm": "xlsx"}
 
 
 def detect_format(name: str, explicit: str | None) -> str:
@@ -33,20 +33,27 @@ def detect_format(name: str, explicit: str | None) -> str:
     if fmt is None:
         raise InputError(
             "bad_input_format",
-            "cannot tell the format of {name!r} from its extension (.jsonl, .ndjson, .yaml, .yml, .csv); give --input-format", name=name,
+            "cannot tell the format of {name!r} from its extension (.jsonl, .ndjson, .yaml, .yml, .csv, .xlsx); give --input-format", name=name,
         )
     return fmt
 
 
-def read_items(stream: IO[bytes], fmt: str, pos: BytesRead | None = None, block: int = BLOCK, read_size: int = READ_SIZE) -> Iterator[RawRecord]:
-    """The records of `stream` (opened in binary mode) in `fmt`, in order."""
+def read_items(stream: IO[bytes], fmt: str, pos: BytesRead | None = None, block: int = BLOCK, read_size: int = READ_SIZE,
+               sheet: str | None = None, name: str = "-") -> Iterator[RawRecord]:
+    """The records of `stream` (opened in binary mode) in `fmt`, in order (a CSV file in UTF-8 or GB18030,
+    `pos.encoding` says which; a workbook's first sheet, `sheet` by name, or every sheet: `all`)."""
     pos = pos or BytesRead()
     if fmt == "jsonl":
         return read_jsonl(stream, pos, block, read_size)
     if fmt == "csv":  # each reader imported where its format is read
         from .csv_reader import read_csv
+        from .items import DETECT
 
-        return read_csv(stream, pos)
+        return read_csv(stream, pos, DETECT)
+    if fmt == "xlsx":
+        from .xlsx import read_xlsx
+
+        return read_xlsx(stream, pos, sheet, name)
     from .yaml_reader import read_yaml
 
     return read_yaml(stream, pos)

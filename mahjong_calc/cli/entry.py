@@ -22,8 +22,8 @@ from typing import Any, NamedTuple, NoReturn
 # choices, or FLAG, NUMBER, TEXT, PATH, or MANY: a text that repeats)
 FLAG, NUMBER, TEXT, PATH, MANY = "flag", "number", "text", "path", "many"
 BATCH_OPTIONS: dict[str, tuple[str, tuple[str, ...] | str]] = {
-    "--input-format": ("input_format", ("jsonl", "yaml", "csv")),
-    "-i": ("input_format", ("jsonl", "yaml", "csv")),
+    "--input-format": ("input_format", ("jsonl", "yaml", "csv", "xlsx")),
+    "-i": ("input_format", ("jsonl", "yaml", "csv", "xlsx")),
     "--format": ("out_format", ("jsonl", "csv", "summary")),
     "-o": ("out_format", ("jsonl", "csv", "summary")),
     "--jobs": ("jobs", NUMBER),
@@ -32,6 +32,8 @@ BATCH_OPTIONS: dict[str, tuple[str, tuple[str, ...] | str]] = {
     "-r": ("rules", PATH),
     "--set": ("set_", MANY),
     "--extra-fields": ("extra_fields", TEXT),
+    "--sheet": ("sheet", TEXT),
+    "--verbose": ("verbose", FLAG),
     "--lang": ("lang", ("zh", "en")),
     "-l": ("lang", ("zh", "en")),
 }
@@ -49,6 +51,8 @@ class BatchRequest(NamedTuple):
     rules: str | None = None
     set_: tuple[str, ...] = ()
     extra_fields: str = "error"
+    sheet: str | None = None
+    verbose: bool = False
     lang: str | None = None  # given on the command line
 
 
@@ -158,7 +162,7 @@ def _run(request: BatchRequest) -> int:
 
         try:
             return run_file(request.file, request.input_format, request.out_format, request.jobs, request.fail_fast,
-                            request.rules, list(request.set_), request.extra_fields)
+                            request.rules, list(request.set_), request.extra_fields, request.sheet, request.verbose)
         except MjcalcError as err:  # as cli.app.errors_to_exit(False)
             import typer
 

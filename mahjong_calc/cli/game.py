@@ -124,7 +124,7 @@ def _print_games_json(games: Games, errors: IO[str], bar: Bar | None = None) -> 
     from ..game.report import report_chunks
 
     done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
-    failed = False
+    left_out: list[dict[str, Any]] = []
     writer = _Writer()
     writer.write('{"games": [')
     for i, game in enumerate(games, 1):
@@ -134,13 +134,20 @@ def _print_games_json(games: Games, errors: IO[str], bar: Bar | None = None) -> 
         for chunk in report_chunks(game, _rows(fold, errors, f"{_game_name(game, i)}: ", bar), partial(_end, fold)):
             writer.write(chunk)
         done.append((game.players, fold.state.totals))
-        failed = failed or fold.failed
+        left_out += _left_out(game, i, fold)
     totals = season_totals(done)
     names = list(totals)
     transfers = [{"from": names[a], "to": names[b], "amount": n} for a, b, n in fewest_transfers(list(totals.values()))]
-    writer.write("], " + json.dumps({"totals": totals, "transfers": transfers}, ensure_ascii=False)[1:])
+    tail = {"totals": totals, "transfers": transfers, "complete": not left_out, "left_out": left_out}
+    writer.write("], " + json.dumps(tail, ensure_ascii=False)[1:])
     writer.flush(last=True)
-    return failed
+    return bool(left_out)
+
+
+def _left_out(game: GameFile, number: int, fold: Fold) -> list[dict[str, Any]]:
+    """The hands of one game of several that are error rows: its name, and each one's number and line."""
+    label = game.label if game.label is not None else str(number)
+    return [{"game": label, "no": no, "line": line} for no, line in fold.left_out]
 
 
 def _end(fold: Fold) -> tuple[State, tuple[tuple[int, int, int], ...]]:
@@ -172,19 +179,19 @@ def _print_games_table(games: Games, errors: IO[str], lang: str, bar: Bar | None
     from ..present.render_game import Screen, print_totals
 
     done: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
-    failed = False
+    left_out: list[dict[str, Any]] = []
     screen = Screen()  # found once: a log may hold thousands of games
     for i, game in enumerate(games, 1):
         fold = Fold(game)
         _print_table(fold, errors, lang, f"{_game_name(game, i)}: ", _game_title(game, i, lang), bar, screen)
         typer.echo("")
         done.append((game.players, fold.state.totals))
-        failed = failed or fold.failed
+        left_out += _left_out(game, i, fold)
     totals = season_totals(done)
     names = list(totals)
     transfers = [{"from": names[a], "to": names[b], "amount": n} for a, b, n in fewest_transfers(list(totals.values()))]
-    print_totals({"games": len(done), "totals": totals, "transfers": transfers}, lang)
-    return failed
+    print_totals({"games": len(done), "totals": totals, "transfers": transfers, "left_out": left_out}, lang)
+    return bool(left_out)
 
 
 def _game_title(game: GameFile, number: int, lang: str) -> str:
@@ -288,7 +295,7 @@ def _print_table(fold: Fold, errors: IO[str], lang: str, where: str = "", title:
             hand["result"] = values[0] if len(values) == 1 else values
         hands.append(hand)
     data = {"variant": fold.game.ruleset.name, "players": list(players), "hands": hands,
-            **report_tail(players, fold.state, fold.transfers)}
+            **report_tail(players, fold.state, fold.transfers, fold.left_out)}
     if bar is not None:
         bar.pause()
     print_game(data, lang, title=title, screen=screen)

@@ -165,8 +165,15 @@ def _hand_params(params: dict[str, Any]) -> tuple[list[str], Path | None, bool, 
 
 
 def _record(params: dict[str, Any], words: list[str]) -> dict[str, Any]:
-    winner, discarder, draw, more = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more")
-    return hand_record(params, "".join(words) or None, winner, discarder, draw, more)
+    winner, discarder, draw, more, note = params.pop("winner"), params.pop("discarder"), params.pop("draw"), params.pop("more"), params.pop("note")
+    record = hand_record(params, "".join(words) or None, winner, discarder, draw, more)
+    if note:
+        if "note" in record:
+            from ..core.errors import InputError
+
+            raise InputError("conflicting_flags", "--fields repeats {clash}, given by its own flag", clash="note")
+        record["note"] = note
+    return record
 
 
 def _print_change(change: Change, json_out: bool, lang: str, said: str | None = None) -> None:
@@ -283,6 +290,8 @@ def _add_signature(words: str = "[GAME] HAND...", words_help: str = "The game's 
         inspect.Parameter("draw", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--draw", help="Nobody won (流局 / 黄庄).")]),
         *(_option(f) for f in add_fields()),
+        inspect.Parameter("note", kw, default=None, annotation=Annotated[str | None, typer.Option(
+            "--note", metavar="TEXT", show_default=False, help="The hand's note (kept with it, shown by `game history`, exported).")]),
         inspect.Parameter("more", kw, default=None, annotation=Annotated[str | None, typer.Option(
             "--fields", metavar="JSON", show_default=False,
             help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
@@ -388,11 +397,13 @@ def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOpti
 class ExportFormat(str, Enum):
     yaml = "yaml"
     csv = "csv"
+    xlsx = "xlsx"
 
 
 def export(game: GameArg = None, db: DbOption = None,
-           fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv",
-                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml,
+           fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv|xlsx",
+                                                     help="yaml: a game record; csv: a CSV log, one row per hand; xlsx: that log as a "
+                                                     "workbook (redirect it to a file).")] = ExportFormat.yaml,
            lang: LangOption = Lang.zh) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
@@ -400,6 +411,9 @@ def export(game: GameArg = None, db: DbOption = None,
     """
     from ..live.export import export_yaml
 
+    if fmt is ExportFormat.xlsx:
+        _export_xlsx(game, db)
+        return
     with _opened(db, False) as store:
         info = store.game(game)
         if fmt is ExportFormat.csv:
@@ -409,6 +423,21 @@ def export(game: GameArg = None, db: DbOption = None,
         else:
             text = export_yaml(info, store.hands(info.id))
     emit(text.rstrip("\n"))
+
+
+def _export_xlsx(game: str | None, db: Path | None) -> None:
+    """`game export --format xlsx`: the workbook's bytes to stdout, never to a terminal (they would garble it)."""
+    import sys
+
+    from ..core.errors import InputError
+    from ..live.export import export_xlsx
+
+    with _opened(db, False) as store:
+        if sys.stdout is not None and sys.stdout.isatty():
+            raise InputError("usage_error", "--format xlsx writes a workbook, not text: redirect it to a file (mjcalc game export -o xlsx > game.xlsx)")
+        info = store.game(game)
+        data = export_xlsx(info, store.hands(info.id))
+    typer.echo(data, nl=False)
 
 
 def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game file: YAML, JSON Lines or a CSV log; - reads stdin.")],

@@ -163,6 +163,14 @@ ExtraFieldsOption = Annotated[str, typer.Option(
          'or echoed under "extra" in its row, and in batch\'s CSV output as trailing columns (keep; stats counts the hand).')]
 
 
+# --sheet and --verbose: how a spreadsheet is read (`batch`, `game settle`, `stats`)
+SheetOption = Annotated[str | None, typer.Option(
+    "--sheet", metavar="NAME|all", show_default=False,
+    help="The sheet of a workbook (.xlsx) to read (default: the first; all: every sheet, in order).")]
+VerboseOption = Annotated[bool, typer.Option(
+    "--verbose", help="Say on stderr how each file was read: a CSV file's encoding (UTF-8 or GB18030), a workbook's sheets.")]
+
+
 def _game_file_parameters() -> list[inspect.Parameter]:
     """--variant, --players and --dealer (the header fields a game file may leave out: a CSV log without
     a variant or players column), then --extra-fields."""
@@ -175,22 +183,32 @@ def _game_file_parameters() -> list[inspect.Parameter]:
         inspect.Parameter("dealer", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
             "--dealer", metavar="NAME", show_default=False, help="The first dealer of games whose header names none.")]),
         inspect.Parameter("extra_fields", KEYWORD, default="error", annotation=ExtraFieldsOption),
+        inspect.Parameter("sheet", KEYWORD, default=None, annotation=SheetOption),
+        inspect.Parameter("verbose", KEYWORD, default=False, annotation=VerboseOption),
     ]
 
 
 @dataclass(frozen=True)
 class GameFiles:
     """How a command reads game files, as `game settle` does: the defaults --variant, --players and
-    --dealer give a header that names none, and --extra-fields."""
+    --dealer give a header that names none, --extra-fields, and a workbook's --sheet; --verbose."""
 
     defaults: dict[str, Any]
     extra_fields: str
+    sheet: str | None = None
+    verbose: bool = False
 
     def open(self, name: str) -> Games:
-        """The games of the file `name` (- is stdin): `game.log.open_games`."""
+        """The games of the file `name` (- is stdin): `game.log.open_games`; what stderr should say of how
+        it was read (`Games.notes`, and with --verbose `Games.details`) is said now."""
+        import sys
+
         from ..game.log import open_games
 
-        return open_games(name, self.defaults, self.extra_fields)
+        games = open_games(name, self.defaults, self.extra_fields, self.sheet)
+        for note in (*games.notes, *(games.details if self.verbose else ())):
+            sys.stderr.write(f"mjcalc: {note.render()}\n")
+        return games
 
 
 def reads_game_files(run: Callable[..., None]) -> FlagCommand:
@@ -202,8 +220,9 @@ def reads_game_files(run: Callable[..., None]) -> FlagCommand:
         return own.replace(parameters=[p for p in own.parameters.values() if p.name != "files_read"] + _game_file_parameters())
 
     @functools.wraps(run)
-    def command(*, variant: str | None, players: str | None, dealer: str | None, extra_fields: str, **params: Any) -> None:
+    def command(*, variant: str | None, players: str | None, dealer: str | None, extra_fields: str, sheet: str | None, verbose: bool,
+                **params: Any) -> None:
         defaults = {"variant": variant, "players": [p.strip() for p in players.split(",")] if players is not None else None, "dealer": dealer}
-        run(**params, files_read=GameFiles(defaults, extra_fields))
+        run(**params, files_read=GameFiles(defaults, extra_fields, sheet, verbose))
 
     return FlagCommand(command, parameters)

@@ -19,7 +19,7 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, emit_json, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, hand_inputs, hand_signature
+from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, SheetOption, VerboseOption, hand_inputs, hand_signature
 
 
 def _score(**params: Any) -> None:
@@ -92,6 +92,7 @@ class InFormat(str, Enum):
     jsonl = "jsonl"
     yaml = "yaml"
     csv = "csv"
+    xlsx = "xlsx"
 
 
 class OutFormat(str, Enum):
@@ -101,14 +102,16 @@ class OutFormat(str, Enum):
 
 
 def batch(
-    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
-    input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
+    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml, .csv or .xlsx file; - reads stdin.")],
+    input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv|xlsx", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
     out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
     extra_fields: ExtraFieldsOption = "error",
+    sheet: SheetOption = None,
+    verbose: VerboseOption = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """Score many hands: one result per record, in input order.
@@ -125,5 +128,5 @@ def batch(
 
     with errors_to_exit(False):
         code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
-                        str(rules) if rules is not None else None, set_, extra_fields)
+                        str(rules) if rules is not None else None, set_, extra_fields, sheet, verbose)
     raise typer.Exit(code)

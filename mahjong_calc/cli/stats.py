@@ -31,6 +31,8 @@ def stats(
                                                help="Only this player (and the games they played).")] = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
+    xlsx: Annotated[Path | None, typer.Option("--xlsx", metavar="FILE", show_default=False,
+                                              help="Also write the --csv rows to FILE as a workbook (.xlsx).")] = None,
     lang: LangOption = Lang.zh,
     *,
     files_read: GameFiles,
@@ -69,6 +71,8 @@ def stats(
                 if code == "unknown_field" and files_read.extra_fields == "error":
                     sys.stderr.write("mjcalc:   a column that is not a field: --extra-fields keep counts such hands and reads past it\n")
         names = [player] if player is not None else list(season.players)
+        if xlsx is not None:
+            _xlsx(season, names, xlsx)
         if json_out:
             import json
 
@@ -159,6 +163,24 @@ def _csv(season: Season, names: list[str]) -> str:
     for row in csv_rows(season, names):
         writer.writerow([neutralise(c) if isinstance(c, str) else c for c in row])
     return out.getvalue().rstrip("\n")
+
+
+def _xlsx(season: Season, names: list[str], path: Path) -> None:
+    """`--xlsx FILE`: the --csv rows as a workbook, the rates and means as numbers."""
+    from ..batch.xlsx import write_xlsx
+    from ..game.stats import CSV_COLUMNS, csv_rows
+
+    numbers = {CSV_COLUMNS.index(k) for k in ("win_rate", "deal_in_rate", "mean_win")}
+    rows = csv_rows(season, names)
+    cells = [rows[0], *([float(c) if i in numbers else c for i, c in enumerate(row)] for row in rows[1:])]
+    try:
+        write_xlsx(str(path), cells, "mjcalc stats")
+    except OSError as exc:
+        from ..core.errors import MjcalcError
+
+        failed = MjcalcError("output_error", "--xlsx {path}: cannot be written ({reason})", path=str(path), reason=exc.strerror or str(exc))
+        failed.exit_code = 3  # as stdout that cannot be written
+        raise failed from None
 
 
 def _table(season: Season, names: list[str], lang: str) -> None:

@@ -64,8 +64,9 @@ def check_extra_fields(mode: str) -> str:
     return mode
 
 
-_TRUE: Final = frozenset({"true", "1"})
-_FALSE: Final = frozenset({"false", "0"})
+# a yes/no cell as spreadsheets write it (any case): true/false, 1/0, yes/no, y/n, 是/否, √/×
+_TRUE: Final = frozenset({"true", "1", "yes", "y", "是", "√", "✓", "✔"})
+_FALSE: Final = frozenset({"false", "0", "no", "n", "否", "×", "✗", "✘"})
 
 
 def _bad(name: str, value: Any) -> InputError:
@@ -134,7 +135,8 @@ def normalize(raw: Any) -> tuple[Key, RecordId]:
     for name, value in raw.items():
         kind = kinds.get(name) if isinstance(name, str) else None
         if kind is None:
-            raise InputError("unknown_field", "unknown field {name}{suggestion}; fields are: {fields}",
+            raise InputError("unknown_field", "unknown field {name}{suggestion} (`--extra-fields keep` echoes a field that is not a record's); "
+                             "fields are: {fields}",
                                  name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(kinds))
         if value is None:
             continue
@@ -176,7 +178,8 @@ def cell(name: str, kind: str, text: str) -> Any:
             return True
         if low in _FALSE:
             return False
-        raise InputError("bad_field", "column {name!r} must be true/false/1/0, not {value}", name=name, value=shown(text))
+        raise InputError("bad_field", "column {name!r} must be yes or no (true/false, 1/0, yes/no, Y/N, 是/否, √/×), not {value}",
+                         name=name, value=shown(text))
     if kind == "int":
         digits = text.strip()
         if not re.fullmatch(r"[+-]?[0-9]+", digits):
@@ -194,7 +197,8 @@ def cell(name: str, kind: str, text: str) -> Any:
 def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     """Check a CSV record (every cell a string; an empty cell means absent).
 
-    Booleans are true/false/1/0 (any case); `melds` and `concealed_kongs` hold
+    Booleans are yes or no as spreadsheets write them (true/false, 1/0, yes/no, Y/N, 是/否, √/×, any case);
+    `melds` and `concealed_kongs` hold
     melds separated by spaces; `opponent_pungs` is written 2,0,1.
     """
     table = _FIELD_TABLE
@@ -204,7 +208,8 @@ def normalize_csv(row: Mapping[str, str]) -> tuple[Key, RecordId]:
     for name, text in row.items():
         kind = kinds.get(name)
         if kind is None:
-            raise InputError("unknown_field", "unknown column {name}{suggestion}; columns are: {fields}",
+            raise InputError("unknown_field", "unknown column {name}{suggestion} (`--extra-fields keep` echoes a column that is not a field); "
+                             "columns are: {fields}",
                                  name=shown(name), suggestion=_did_you_mean(name), fields=", ".join(kinds))
         if text == "":
             continue

@@ -249,6 +249,9 @@ GENERAL: dict[str, str] = {
     "game_not_a_file": "the game is not a regular file",
     "game_too_large": "the game file is too large",
     "missing_dealer": "the first dealer is missing",
+    "dealer_unknown": "who deals this hand is not known: an earlier hand's winner cannot be read",
+    "bad_xlsx": "the workbook (.xlsx) cannot be read",
+    "unknown_sheet": "the workbook has no such sheet",
     # live games
     "no_game": "no game yet",
     "unknown_game": "no such game",

@@ -83,24 +83,28 @@ def header_cells(row: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def row_hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, mode: str) -> RawHand:
+def row_hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: int, mode: str, dealer_filled: bool = False) -> RawHand:
     """One row as a hand (a header field on a later row must repeat the first row's, or be empty).
 
+    `dealer_filled`: the game's `dealer` column repeats one name on every row (a spreadsheet's fill-down),
+    read as the first dealer alone, not as each hand's check. A cell that cannot be read makes the hand an
+    error row; the other cells are still read (a readable `winner` or `draw` still passes the deal on).
     An error's message is the cell's; its place (`line N: `) is put before it once, below.
     """
     value: dict[str, Any] = {}
     extra: dict[str, Any] = {}
-    try:
-        for column, text in row.items():
-            if column == GAME_COLUMN:
-                continue
+    error: MjcalcError | None = None
+    for column, text in row.items():
+        if column == GAME_COLUMN:
+            continue
+        try:
             if column in HEADER_COLUMNS and column != "dealer":
                 if text not in ("", first.get(column, "")):
                     raise InputError("conflicting_fields", "{column}: {text} differs from this game's first row ({value}); "
                                      "a new game needs a new value in the {game_column!r} column",
                         column=column, text=shown(text), value=shown(first.get(column, '')), game_column=GAME_COLUMN)
                 continue
-            if column == "dealer" and row is first:
+            if column == "dealer" and (row is first or dealer_filled):
                 continue  # the first row's dealer is the game's
             kind = hand_kinds().get(column)
             if kind is None or column in computed_fields():
@@ -112,14 +116,34 @@ def row_hand(row: Mapping[str, str], first: Mapping[str, str], line: int, no: in
             if text == "":
                 continue
             value[column] = _cell(column, kind, text)
-    except MjcalcError as err:
-        return RawHand(no, None, err.within(N_("line {line}", line=line)), extra or None)
-    return RawHand(no, value, None, extra or None)
+        except MjcalcError as err:
+            error = error or err
+            if text != "" and column not in HEADER_COLUMNS:
+                value[column] = text  # kept as written: the deal reads only a winner's name or draw: true
+    if error is not None:
+        return RawHand(no, value, error.within(N_("line {line}", line=line)), extra or None, line)
+    return RawHand(no, value, None, extra or None, line)
+
+
+NOTE_COLUMNS = ("note", "notes", "comment", "comments", "备注", "说明")  # a spreadsheet's column of each hand's note
 
 
 def unmarked(row: Mapping[str, str]) -> dict[str, str]:
-    """A row with `to_csv`'s spreadsheet marks taken off (`'=1+1` is read as `=1+1`)."""
-    return {k: unneutralise(v) if isinstance(v, str) else v for k, v in row.items()}
+    """A row with `to_csv`'s spreadsheet marks taken off (`'=1+1` is read as `=1+1`), and its note columns
+    (`note`, `notes`, `comment`, `备注`, `说明`, any case) as the hand's `note` (several joined by `; `)."""
+    out: dict[str, str] = {}
+    notes: list[str] | None = None
+    for key, text in row.items():
+        text = unneutralise(text) if isinstance(text, str) else text
+        if isinstance(key, str) and key.strip().lower() in NOTE_COLUMNS:
+            notes = notes if notes is not None else []
+            if text:
+                notes.append(text)
+            continue
+        out[key] = text
+    if notes is not None:
+        out["note"] = "; ".join(notes)
+    return out
 
 
 def csv_columns(hands: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -150,18 +174,12 @@ def _cell_out(value: Any, separator: str = " ") -> str:
     return str(value)
 
 
-def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
-    """Games as a CSV log: (label, header, hands) each; the header fields go on each game's first row.
-
-    It reads back as itself: a list of names that a comma or space (or an edge space) would break is
-    a JSON array, and a cell a spreadsheet would take for a formula gets a leading `'` (`neutralise`,
-    as `stats --csv` and `batch -o csv` write), which the reader takes off again.
-    """
+def log_rows(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> list[list[str]]:
+    """Games as a CSV log's rows, the column names first: (label, header, hands) each; the header fields go on
+    each game's first row. A list of names that a comma or space (or an edge space) would break is a JSON array."""
     hands_all = [h for _, _, hands in games for h in hands]
     columns = csv_columns(hands_all)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
+    rows = [columns]
     for label, header, hands in games:
         if not hands:
             raise InputError("bad_game", "game {label} has no hands yet: a CSV log has one row per hand (export it as YAML)", label=label)
@@ -177,7 +195,20 @@ def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
                     cells.append(_cell_out(hand.get(column), ","))
                 else:
                     cells.append(_cell_out(hand.get(column)))
-            writer.writerow([neutralise(c) for c in cells])
+            rows.append(cells)
+    return rows
+
+
+def to_csv(games: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> str:
+    """Games as a CSV log (`log_rows`), which reads back as itself: a cell a spreadsheet would take for a formula
+    gets a leading `'` (`neutralise`, as `stats --csv` and `batch -o csv` write), which the reader takes off again.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    rows = log_rows(games)
+    writer.writerow(rows[0])
+    for cells in rows[1:]:
+        writer.writerow([neutralise(c) for c in cells])
     return out.getvalue()
 
 

@@ -19,6 +19,7 @@ from ..core.hand import check_table_copies, parse_meld
 from ..core.result import ScoreResult
 from ..core.seats import seat_index, split_source
 from ..core.tiles import parse_tile, parse_tiles
+from ..core.words import N_
 from . import fields as hand_fields
 from .fields import check_kind, fields_of, hand_error, hand_kinds, player_seat, winner_fields
 from .game_file import GameFile, RawHand
@@ -28,12 +29,18 @@ from .winner import Scored, Win, win_one
 
 @dataclass(frozen=True)
 class State:
-    """The standings after some hands: who deals next, the win/loss totals, the 子, the end."""
+    """The standings after some hands: who deals next, the win/loss totals, the 子, the end.
+
+    `unsure`: who may deal next, when an earlier hand's winner could not be read (`dealer` is then
+    the first of them, and means nothing); `unread`: that hand's (number, line).
+    """
 
     dealer: int
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
     chips: tuple[int, ...] | None = None
     ended_at: int | None = None
+    unsure: tuple[int, ...] = ()
+    unread: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class HandRow:
     """One hand, settled (or its error), in absolute seats 0..3."""
 
     no: int
-    dealer: int
+    dealer: int | None  # None: nobody can tell who dealt (an earlier hand's winner is unreadable), and the hand's value does not depend on it
     winners: tuple[int, ...] = ()
     discarder: int | None = None
     self_draw: bool = False
@@ -53,6 +60,8 @@ class HandRow:
     chips_after: tuple[int, ...] | None = None
     transfers: tuple[Transfer, ...] = field(default=(), repr=False)
     extra: Mapping[str, Any] | None = None  # the hand's columns that are not fields, echoed (--extra-fields keep)
+    note: str | None = None  # the hand's own note (a spreadsheet's note column), kept as written
+    line: int | None = None  # where the hand starts in its file, when known
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,11 @@ class Report:
     @property
     def failed(self) -> bool:
         return any(r.error is not None for r in self.rows)
+
+    @property
+    def left_out(self) -> list[tuple[int, int | None]]:
+        """The (number, line) of each hand that is an error row: the totals are not final while there is one."""
+        return [(r.no, r.line) for r in self.rows if r.error is not None]
 
 
 # --- one hand -----------------------------------------------------------------------
@@ -99,7 +113,8 @@ def _check_copies(game: GameFile, shared: Mapping[str, Any], wins: Sequence[Win]
 
 
 def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
-    """Settle one hand: the new standings and the hand's row. A bad hand changes nothing."""
+    """Settle one hand: the new standings and the hand's row. A bad hand changes nothing but the deal,
+    which passes on as its winner (or draw) says; when not even that can be read, who deals next is unsure."""
     try:
         if raw.error is not None:
             raise raw.error
@@ -107,15 +122,99 @@ def step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
             raise hand_error("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to go on, give the game "
                         "its 子 (a `chips` header field or CSV column; `chips: 0` keeps no 子 ledger) or begin the next sitting "
                         "as a new game (a new `game` id in a CSV log)", ended_at=state.ended_at)
-        return _step(game, state, raw)
+        return _step_unsure(game, state, raw) if state.unsure else _step(game, state, raw)
     except MjcalcError as err:
-        return state, HandRow(raw.no, state.dealer, chips_after=state.chips, error=err)
+        dealer = None if state.unsure else state.dealer
+        return _deal_after_error(game, state, raw), HandRow(raw.no, dealer, chips_after=state.chips, error=err, note=_note(raw), line=raw.line)
+
+
+def _note(raw: RawHand) -> str | None:
+    value = raw.value
+    note = value.get("note") if type(value) is dict else None
+    return note if isinstance(note, str) and note else None
+
+
+def _options(game: GameFile) -> Any:
+    return settlement_options(game.ruleset)
+
+
+def _winners_read(game: GameFile, value: Any) -> tuple[int, ...] | None:
+    """Who won a hand that is an error row, as far as its record still says it: () for a drawn hand,
+    the winners' seats, or None when that cannot be read (then nobody knows who deals next)."""
+    if not isinstance(value, dict):
+        return None
+    draw, winner, winners = value.get("draw"), value.get("winner"), value.get("winners")
+    if draw is not None and not isinstance(draw, bool):
+        return None
+    if draw:
+        return () if winner is None and winners is None else None
+    players = game.players
+    if winner is not None:
+        seat = seat_index(winner, players) if isinstance(winner, str) and winners is None else None
+        return None if seat is None else (seat,)
+    if not isinstance(winners, list) or not winners or (len(winners) > 1 and not _options(game).multiple_winners):
+        return None
+    seats = [seat_index(e["winner"], players) if isinstance(e, dict) and isinstance(e.get("winner"), str) else None for e in winners]
+    if None in seats or len(set(seats)) != len(seats):
+        return None
+    return tuple(s for s in seats if s is not None)
+
+
+def _deal_after_error(game: GameFile, state: State, raw: RawHand) -> State:
+    """The standings after an error row: the same, but the deal passes on as the hand's winner (or draw)
+    says; a winner that cannot be read leaves who deals next unsure (each dealer any outcome could give)."""
+    if state.ended_at is not None:
+        return state
+    opt = _options(game)
+    winners = _winners_read(game, raw.value)
+    now = state.unsure or (state.dealer,)
+    outcomes: tuple[tuple[int, ...], ...] = ((), (0,), (1,), (2,), (3,)) if winners is None else (winners,)
+    unread = state.unread if state.unread is not None or winners is not None else (raw.no, raw.line)
+    return _dealt(state, sorted({next_dealer(d, w, opt) for d in now for w in outcomes}), unread)
+
+
+def _dealt(state: State, dealers: list[int], unread: tuple[int, int | None] | None) -> State:
+    """`state` with the next dealer: one known, or several that may be."""
+    if len(dealers) == 1:
+        return replace(state, dealer=dealers[0], unsure=(), unread=None)
+    return replace(state, dealer=dealers[0], unsure=tuple(dealers), unread=unread)
+
+
+def _money(row: HandRow) -> tuple[Any, ...]:
+    return row.changes, row.liability, row.chips_after, tuple([r.result.value for r in row.results])
+
+
+def _step_unsure(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
+    """A hand while who deals is unsure: settled if its record names the dealer, or if its money is the same
+    whoever of them deals (its row then names no dealer); else an error row naming the hand to fix."""
+    said = raw.value.get("dealer") if isinstance(raw.value, dict) else None
+    seat = seat_index(said, game.players) if isinstance(said, str) else None
+    if seat is not None and seat in state.unsure:  # the record says who deals: the deal is known again
+        return _step(game, replace(state, dealer=seat, unsure=(), unread=None), raw)
+    done: list[tuple[State, HandRow]] = []
+    errors: list[MjcalcError] = []
+    for dealer in state.unsure:
+        try:
+            done.append(_step(game, replace(state, dealer=dealer, unsure=(), unread=None), raw))
+        except MjcalcError as err:
+            errors.append(err)
+    if not done:
+        raise errors[0]  # wrong whoever deals: the hand's own error
+    if errors or len({_money(row) for _, row in done}) > 1:
+        assert state.unread is not None
+        no, line = state.unread
+        where = N_("line {line}", line=line) if line is not None else N_("hand {no}", no=no)
+        raise hand_error("dealer_unknown", "who deals this hand depends on {where}, whose winner cannot be read, and what this hand pays depends on "
+                         "who deals: fix {where} (its winner, or draw: true), or name this hand's dealer", where=where)
+    new, row = done[0]
+    return _dealt(new, sorted({s.dealer for s, _ in done}), state.unread), replace(row, dealer=None)
 
 
 def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
-    opt = settlement_options(game.ruleset)
+    opt = _options(game)
     players = game.players
     f = fields_of(raw.value)
+    note = f.pop("note", None) or None
     if "dealer" in f:
         said = player_seat(f.pop("dealer"), "dealer:", players)
         if said != state.dealer:
@@ -129,7 +228,7 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         if len(f):
             raise hand_error("conflicting_fields", "a drawn hand (流局) has no {value}", value=', '.join(sorted(f)))
         dealer = next_dealer(state.dealer, (), opt)
-        return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips)
+        return replace(state, dealer=dealer), HandRow(raw.no, state.dealer, draw=True, chips_after=state.chips, note=note, line=raw.line)
     if len(winners_given) != 1:
         raise hand_error("missing_field", "a hand needs winner: (or winners: where 一炮多响 is allowed), or draw: true")
     discarder = player_seat(f.pop("discarder"), "discarder:", players) if "discarder" in f else None
@@ -199,6 +298,8 @@ def _step(game: GameFile, state: State, raw: RawHand) -> tuple[State, HandRow]:
         liability=tuple(liability),
         chips_after=chips_after,
         transfers=tuple(transfers),
+        note=note,
+        line=raw.line,
     )
 
 
@@ -226,13 +327,16 @@ class Fold:
         self.hands = game.hands if hands is None else hands
         self.state = start(game)
         self.failed = False
+        self.left_out: list[tuple[int, int | None]] = []  # (number, line) of each error row, in order
 
     def __iter__(self) -> Iterator[HandRow]:
         for raw in self.hands:
             self.state, row = step(self.game, self.state, raw)
             if raw.extra is not None:
                 row = replace(row, extra=raw.extra)
-            self.failed = self.failed or row.error is not None
+            if row.error is not None:
+                self.failed = True
+                self.left_out.append((row.no, row.line))
             yield row
 
     @property

@@ -21,7 +21,7 @@ from ..core.words import N_
 
 # A game record's own fields (who won, a drawn hand), by kind: the head of the list of fields
 # that an error message gives; the declared ones (flags.fields()) follow.
-_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player"}
+_OWN_HEAD: dict[str, str] = {"winner": "player", "winners": "winners", "draw": "bool", "dealer": "player", "note": "str"}
 # a declared field's kind in a game record (a seat is named by its player there)
 _GAME_KIND = {"id": "id", "text": "str", "tile": "str", "seat": "player", "bool": "bool", "count": "int",
               "maybe_count": "int", "melds": "list", "pungs": "pungs", "exposed": "exposed", "hua": "hua",
@@ -38,7 +38,7 @@ class GameFields:
         tiles = [f.name for f in declared if f.role == "hand" and f.game != "computed"]
         flags = [f.name for f in declared if f.role == "flag" and f.game in ("winner", "hand") and f.name not in head and f.name != "discarder"]
         table = [f.name for f in declared if f.game == "table"]
-        order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table)
+        order = ("id", "winner", "winners", "discarder", "draw", "dealer", *tiles, *flags, *table, "note")
         # field -> kind, for one hand of a game record
         self.hand_kinds: dict[str, str] = {name: ({**kind, **_OWN_HEAD})[name] for name in order}
         # what one winner of several (`winners: [...]`) may say for themself
@@ -194,7 +194,8 @@ def fields_of(raw: Any) -> dict[str, Any]:
             raise hand_error("computed_field", "{key}: {computed}; drop it from the hand", key=key, computed=N_(table.computed[key]))
         kind = table.hand_kinds.get(key) if isinstance(key, str) else None
         if kind is None:
-            raise hand_error("unknown_field", "unknown field {key!r}; fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
+            raise hand_error("unknown_field", "unknown field {key!r} (`--extra-fields keep` reads past a column or key that is not a field); "
+                             "fields are: {hand_kinds}", key=key, hand_kinds=', '.join(table.hand_kinds))
         if value is None:
             continue
         check_kind(key, kind, value)

@@ -15,6 +15,7 @@ import errno
 import io
 import json
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -47,6 +48,7 @@ class RawHand:
     value: Any
     error: MjcalcError | None = None
     extra: Mapping[str, Any] | None = None  # with --extra-fields keep: what the hand holds beyond its fields, echoed
+    line: int | None = None  # where the hand starts in its file (a CSV log's row, a JSON Lines line); None: not known
 
 
 @dataclass(frozen=True)
@@ -137,23 +139,57 @@ class _Bounded(io.FileIO):
         return n or 0
 
 
-def _check_utf8(raw: BinaryIO, name: str) -> None:
-    """Refuse the whole file if any byte is not UTF-8, before a hand is settled (one pass, in chunks)."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
+UTF8, GB18030 = "utf-8", "gb18030"  # what a game file may be written in: UTF-8; a CSV log also GB18030 (Chinese Excel's GBK)
+
+
+def _decodes(raw: BinaryIO, encoding: str) -> bool:
+    """Whether the whole file is text in `encoding` (one pass, in chunks); the file is left at its start."""
+    decoder = codecs.getincrementaldecoder(encoding)()
     try:
         while chunk := raw.read(1 << 20):
             decoder.decode(chunk)
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        raise file_error("bad_encoding", "{name}: the game file is not UTF-8", name=name) from None
+        return False
+    finally:
+        raw.seek(0)
+    return True
+
+
+def _first_bad_line(raw: BinaryIO, encodings: tuple[str, ...]) -> int:
+    """The line where the file stops being text in the encoding it reads furthest in."""
+    lines = raw.read().splitlines()
+    raw.seek(0)
+    furthest = 1
+    for encoding in encodings:
+        for number, line in enumerate(lines, 1):
+            try:
+                line.decode(encoding)
+            except UnicodeDecodeError:
+                furthest = max(furthest, number)
+                break
+    return furthest
+
+
+def _check_encoding(raw: BinaryIO, name: str, csv: bool = False) -> str:
+    """The file's encoding, checked whole before a hand is settled: UTF-8 (a BOM is read past) or, for a CSV log,
+    GB18030 (which reads GBK); anything else is `bad_encoding`, naming the first line that is not."""
+    try:
+        if _decodes(raw, UTF8):
+            return UTF8
+        if csv and _decodes(raw, GB18030):
+            return GB18030
+        line = _first_bad_line(raw, (UTF8, GB18030) if csv else (UTF8,))
     except OSError as exc:
         raise _fail_read(name, exc) from None
-    raw.seek(0)
+    if csv:
+        raise file_error("bad_encoding", "{name}: line {line}: neither UTF-8 nor GB18030 (GBK) text; save the file as UTF-8", name=name, line=line)
+    raise file_error("bad_encoding", "{name}: line {line}: not UTF-8 text; the game file must be UTF-8", name=name, line=line)
 
 
 def _text(raw: BinaryIO) -> io.TextIOWrapper:
-    """The file as text lines; \\r, \\n and \\r\\n all end a line."""
-    return io.TextIOWrapper(raw, encoding="utf-8", newline=None)
+    """The file as text lines (UTF-8, a BOM read past); \\r, \\n and \\r\\n all end a line."""
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", newline=None)
 
 
 def _is_jsonl(name: str, lines: io.TextIOWrapper) -> bool:
@@ -206,9 +242,9 @@ def _jsonl_hands(name: str, lines: io.TextIOWrapper, line_no: int) -> Iterator[R
                     continue
                 count += 1
                 try:
-                    yield RawHand(count, json.loads(line))
+                    yield RawHand(count, json.loads(line), line=line_no)
                 except (ValueError, RecursionError) as exc:
-                    yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
+                    yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc), line=line_no)
         except OSError as exc:
             raise _fail_read(name, exc) from None
 
@@ -266,15 +302,38 @@ def check_header(header: Mapping[str, Any], hands: Iterable[RawHand], name: str 
     return GameFile(ruleset, names, seat, chips, hands if isinstance(hands, Iterator) else tuple(hands), checked)
 
 
+_DATE = re.compile(r"(\d{4})(?:([-/.])(\d{1,2})\2(\d{1,2})|年(\d{1,2})月(\d{1,2})日)(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+
+
+def read_date(text: str) -> str | None:
+    """A date as a spreadsheet writes it, as ISO text: `2026-12-05`, `2026/12/5`, `2026-12-5`, `2026.12.5` or
+    `2026年12月5日`, each with or without a time (`20:30`, `20:30:15`) after a space (or ISO's `T`); None if it is none."""
+    import datetime as dt
+
+    match = _DATE.fullmatch(text.strip())
+    if match is None:
+        try:  # the rest of ISO 8601 that Python reads (a time zone, fractions of a second)
+            return (dt.date.fromisoformat(text) if len(text) == 10 else dt.datetime.fromisoformat(text)).isoformat()
+        except ValueError:
+            return None
+    year, _, month, day, month_zh, day_zh, hour, minute, second = match.groups()
+    try:
+        date = dt.date(int(year), int(month or month_zh), int(day or day_zh))
+        if hour is None:
+            return date.isoformat()
+        return dt.datetime.combine(date, dt.time(int(hour), int(minute), int(second or 0))).isoformat()
+    except ValueError:  # a day that does not exist (2026/2/30), an hour of 25
+        return None
+
+
 def game_date(value: Any, name: str = "game") -> str:
-    """A `date` header field as ISO text (`2026-11-30`, or a date and time); YAML's dates are taken as they are."""
+    """A `date` header field as ISO text (`2026-11-30`, or a date and time; `read_date`'s spreadsheet forms too);
+    YAML's dates are taken as they are."""
     import datetime as dt
 
     if isinstance(value, dt.date):
         return value.isoformat()
-    if isinstance(value, str):
-        try:
-            return (dt.date.fromisoformat(value) if len(value) == 10 else dt.datetime.fromisoformat(value)).isoformat()
-        except ValueError:
-            pass
-    raise bad_file("{name}: date: must be a date YYYY-MM-DD (or an ISO date and time), not {value}", name=name, value=shown(value))
+    if isinstance(value, str) and (read := read_date(value)) is not None:
+        return read
+    raise bad_file("{name}: date: must be a date such as 2026-12-05, 2026/12/5, 2026.12.5 or 2026年12月5日 (a time such as 20:30 may follow), "
+               "not {value}", name=name, value=shown(value))

@@ -32,6 +32,7 @@ OWN: dict[str, dict[str, Any]] = {
     },
     "draw": {"type": ["boolean", "null"], "description": "流局 / 黄庄: nobody won."},
     "dealer": {"$ref": "#/$defs/player", "description": "Optional check: the game works out the dealer; a different name is an error (two_dealers)."},
+    "note": {"type": ["string", "null"], "description": "The hand's note (a spreadsheet's note or 备注 column): kept, shown and exported, never scored."},
 }
 
 _KIND_SCHEMA: dict[str, dict[str, Any]] = {

@@ -15,59 +15,22 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..core.batch_record import check_extra_fields
-from ..core.errors import InputError, MjcalcError, shown
+from ..core.errors import InputError
 from . import game_file
 from .fields import computed_fields, hand_kinds
 from .game_file import GameFile, GameFileError, RawHand, check_header
+from .sections import Games, Head, check_in, place, sections, with_defaults
 from .yaml_file import NEW_GAME, is_yaml_list, walk, yaml_game
 
-
-@dataclass(frozen=True)
-class Games:
-    """The games of one file, in order: `count` of them; iterate once."""
-
-    count: int
-    games: Iterator[GameFile]
-
-    def __iter__(self) -> Iterator[GameFile]:
-        return self.games
+__all__ = ["Games", "open_game", "open_games", "read_game", "split_extra"]
 
 
 def _bad(message: str, **params: object) -> GameFileError:
     return GameFileError("bad_game", message, None, None, **params)
-
-
-def with_defaults(header: Mapping[str, Any], defaults: Mapping[str, Any], name: str) -> dict[str, Any]:
-    """The header with the options' values where it gives none; an option that contradicts the file is an error."""
-    out = dict(header)
-    for key, value in defaults.items():
-        if value is None:
-            continue
-        if key == "variant" and "rules" in out:
-            raise _bad("{name}: --variant {value} is given, but the game names a ruleset file (rules: {out})", name=name, value=value, out=shown(out['rules']))
-        if key in out and out[key] is not None and out[key] != value:
-            raise _bad("{name}: --{key} {value} is given, but the game says {key}: {first}",
-                name=name, key=key, value=shown(_cell_text(value)), first=shown(_cell_text(out[key])))
-        out[key] = value
-    return out
-
-
-def _check(header: Mapping[str, Any], where: str) -> None:
-    """A header of a file of several games, checked before any hand; the message says which game."""
-    try:
-        check_header(header, (), where)
-    except MjcalcError as err:
-        if err.message.startswith(where):
-            raise
-        raise type(err)(err.code, f"{where}: {err.message}") from None
-
-
-def _cell_text(value: Any) -> str:
-    return ",".join(value) if isinstance(value, list) else str(value)
 
 
 def split_extra(value: Any, mode: str, known: frozenset[str] = frozenset()) -> tuple[Any, dict[str, Any] | None]:
@@ -94,7 +57,7 @@ def open_game(name: str) -> GameFile:
     """
     raw = game_file._open(name)
     try:
-        game_file._check_utf8(raw, name)
+        game_file._check_encoding(raw, name)
         lines = game_file._text(raw)
         jsonl = game_file._is_jsonl(name, lines)
         lines.seek(0)
@@ -116,15 +79,23 @@ def read_game(name: str) -> GameFile:
     return replace(game, hands=tuple(game.hands))
 
 
-def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_fields: str = "error") -> Games:
-    """Every game of a game file (`-` is stdin): YAML (one game or a list), JSON Lines, or a CSV log."""
+def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_fields: str = "error", sheet: str | None = None) -> Games:
+    """Every game of a game file (`-` is stdin): YAML (one game or a list), JSON Lines, a CSV log (UTF-8 or
+    GB18030), or a workbook (.xlsx) read as a CSV log: its first sheet, `sheet` by name, or every sheet (`all`)."""
     defaults = dict(defaults or {})
     check_extra_fields(extra_fields)
     raw = game_file._open(name)
     try:
-        game_file._check_utf8(raw, name)
-        if _is_csv(name, raw):
-            return _csv_games(name, raw, defaults, extra_fields)
+        if _is_xlsx(name, raw):
+            from .sheet_log import xlsx_games
+
+            return xlsx_games(name, raw, defaults, extra_fields, sheet)
+        csv = _is_csv(name, raw)
+        encoding = game_file._check_encoding(raw, name, csv)
+        if csv:
+            from .sheet_log import csv_games
+
+            return csv_games(name, raw, defaults, extra_fields, encoding)
         lines = game_file._text(raw)
         jsonl = game_file._is_jsonl(name, lines)
         lines.seek(0)
@@ -140,6 +111,13 @@ def open_games(name: str, defaults: Mapping[str, Any] | None = None, extra_field
     header, hands = yaml_game(name, text)
     game = check_header(with_defaults(header, defaults, name), (_keep(h, extra_fields) for h in hands), name)
     return Games(1, iter((game,)))
+
+
+def _is_xlsx(name: str, raw: Any) -> bool:
+    """A workbook: named `.xlsx` or `.xlsm`, or (stdin, another name) a zip file's first bytes."""
+    head = raw.read(4)
+    raw.seek(0)
+    return name.lower().endswith((".xlsx", ".xlsm")) or head == b"PK\x03\x04"
 
 
 def _is_csv(name: str, raw: Any) -> bool:
@@ -202,7 +180,7 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
         hands = stream if mode != "keep" else (_keep(h, mode) for h in stream)  # only `keep` takes anything out of a hand
         return Games(1, iter((check_header(with_defaults(header, defaults, name), hands, name),)))
 
-    def items() -> Iterator[_Head | RawHand]:
+    def items() -> Iterator[Head | RawHand]:
         count = 0
         with lines:
             try:
@@ -210,27 +188,28 @@ def _jsonl_games(name: str, lines: io.TextIOWrapper, defaults: dict[str, Any], m
                     head = _jsonl_header(line)
                     if head is not None:
                         count = 0
-                        yield _Head(with_defaults(head, defaults, f"{name}: line {line_no}"), None, name)
+                        yield Head(with_defaults(head, defaults, place(name, line_no)), None, name)
                         continue
                     if not line.strip():
                         continue
                     count += 1
                     try:
-                        raw = RawHand(count, json.loads(line))
+                        raw = RawHand(count, json.loads(line), line=line_no)
                         yield raw if mode != "keep" else _keep(raw, mode)
                     except (ValueError, RecursionError) as exc:
-                        yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc))
+                        yield RawHand(count, None, InputError("bad_json", "line {line_no}: not valid JSON ({exc})", line_no=line_no, exc=exc), line=line_no)
             except OSError as exc:
                 raise game_file._fail_read(name, exc) from None
 
-    return Games(count, _sections(items()))
+    return Games(count, sections(items()))
 
 
 def _jsonl_head(name: str, line_no: int, head: dict[str, Any], defaults: dict[str, Any]) -> None:
     """One header line of a file of several games, checked (and then let go)."""
     if "hands" in head:
         raise _bad("{name}: line {line_no}: in JSON Lines the hands follow the header, one per line", name=name, line_no=line_no)
-    _check(with_defaults(head, defaults, f"{name}: line {line_no}"), f"{name}: line {line_no}")
+    where = place(name, line_no)
+    check_in(with_defaults(head, defaults, where), where)
 
 
 # --- YAML --------------------------------------------------------------------------------
@@ -245,140 +224,20 @@ def _yaml_games(name: str, text: str, defaults: dict[str, Any], mode: str) -> Ga
         raise _bad("{name}: the list of games is empty", name=name)
     checked = []
     for i, head in enumerate(headers, 1):
-        checked.append(with_defaults(head, defaults, f"{name}: game {i}"))
-        _check(checked[-1], f"{name}: game {i}")
+        checked.append(with_defaults(head, defaults, place(name, game=i)))
+        check_in(checked[-1], place(name, game=i))
 
-    def items() -> Iterator[_Head | RawHand]:
+    def items() -> Iterator[Head | RawHand]:
         game, count = -1, 0
         for value in walk(name, text, {}, []):
             if value is NEW_GAME:
                 game, count = game + 1, 0
-                yield _Head(checked[game], None, name if len(checked) == 1 else f"{name}: game {game + 1}")
+                yield Head(checked[game], None, name if len(checked) == 1 else place(name, game=game + 1))
                 continue
             count += 1
             yield _keep(RawHand(count, value), mode)
 
-    return Games(len(checked), _sections(items()))
+    return Games(len(checked), sections(items()))
 
 
 # --- the sections of one file ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Head:
-    """In the stream of a file of several games: the next game begins, with this (checked) header."""
-
-    header: dict[str, Any]
-    label: str | None
-    name: str  # what its messages call the game
-
-
-class _Peek:
-    """A stream of headers and hands that can look one item ahead."""
-
-    def __init__(self, items: Iterator[_Head | RawHand]) -> None:
-        self.items = items
-        self.ahead: _Head | RawHand | None = None
-        self.done = False
-
-    def peek(self) -> _Head | RawHand | None:
-        if self.ahead is None and not self.done:
-            self.ahead = next(self.items, None)
-            self.done = self.ahead is None
-        return self.ahead
-
-    def take(self) -> _Head | RawHand:
-        assert self.ahead is not None
-        item, self.ahead = self.ahead, None
-        return item
-
-
-def _section(shared: _Peek) -> Iterator[RawHand]:
-    """The hands up to the next header."""
-    while isinstance(shared.peek(), RawHand):
-        hand = shared.take()
-        assert isinstance(hand, RawHand)
-        yield hand
-
-
-def _sections(items: Iterator[_Head | RawHand]) -> Iterator[GameFile]:
-    """Each game in turn, its header and hands read from the one shared stream as its fold reaches them:
-    nothing of a game is kept once the next one begins."""
-    shared = _Peek(items)
-    while (head := shared.peek()) is not None:
-        shared.take()
-        assert isinstance(head, _Head), "a file's stream begins with a header"
-        hands = _section(shared)
-        game = check_header(head.header, hands, head.name)
-        yield replace(game, label=head.label) if head.label is not None else game
-        del game
-        for _ in hands:  # whatever the caller left of this game
-            pass
-
-
-
-# --- CSV ---------------------------------------------------------------------------------
-
-
-
-def _csv_games(name: str, raw: Any, defaults: dict[str, Any], mode: str) -> Games:
-    """Every game's header checked in a first pass that keeps none of them; the second pass builds each again."""
-    # the CSV reader (and with it the batch package) only for a CSV log: JSON Lines and YAML start without it
-    from ..batch.csv_reader import read_csv
-    from ..batch.items import CSV, ERR, BytesRead
-    from .csv_log import GAME_COLUMN, header_cells, row_hand, unmarked
-
-    def header_of(line: int, payload: Mapping[str, str], game: str | None) -> dict[str, Any]:
-        where = f"{name}: line {line}" + (f" (game {game})" if game is not None else "")
-        try:
-            header = with_defaults(header_cells(payload), defaults, where)
-        except GameFileError as err:
-            raise type(err)(err.code, err.message if err.message.startswith(name) else f"{where}: {err.message}") from None
-        _check(header, where)
-        return header
-
-    count = 0
-    label: str | None = None
-    for line, kind, payload in read_csv(raw, BytesRead()):
-        if kind == ERR:
-            message = payload[1]
-            if message.startswith("the header repeats"):
-                raise _bad("{name}: {detail}", name=name, detail=message)
-            if not count:
-                raise _bad("{name}: line {line}: the first row cannot be read ({detail})", name=name, line=line, detail=message)
-            continue
-        payload = unmarked(payload)
-        game = payload.get(GAME_COLUMN)
-        if count and game == label:
-            continue
-        label = game
-        header_of(line, payload, game)
-        count += 1
-    if not count:
-        raise _bad("{name}: the CSV log has no rows (a header row, then one row per hand)", name=name)
-    raw.seek(0)
-    several = count > 1
-
-    def items() -> Iterator[_Head | RawHand]:
-        count = 0
-        started = False
-        first: Mapping[str, str] = {}
-        current: str | None = None
-        try:
-            for line, kind, payload in read_csv(raw, BytesRead()):
-                if kind == ERR:
-                    count += 1
-                    yield RawHand(count, None, InputError(payload[0], "line {line}: {payload}", line=line, payload=payload[1]))
-                    continue
-                assert kind == CSV
-                payload = unmarked(payload)
-                label = payload.get(GAME_COLUMN)
-                if not started or label != current:
-                    started, count, first, current = True, 0, payload, label
-                    yield _Head(header_of(line, payload, label), label, f"{name}: game {label}" if several else name)
-                count += 1
-                yield row_hand(payload, first, line, count, mode)
-        finally:
-            raw.close()
-
-    return Games(count, _sections(items()))

@@ -21,7 +21,7 @@ def _by_player(players: Sequence[str], values: Sequence[int] | None) -> dict[str
 
 def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict[str, Any]:
     """One hand of `game settle --json`: its number, dealer, result (or error) and settlement."""
-    out: dict[str, Any] = {"no": row.no, "dealer": players[row.dealer]}
+    out: dict[str, Any] = {"no": row.no, "dealer": players[row.dealer] if row.dealer is not None else None}
     if row.error is not None:
         out["error"] = row.error.to_dict()
     elif row.draw:
@@ -43,6 +43,8 @@ def row_dict(row: HandRow, players: Sequence[str], results: bool = True) -> dict
         ],
         "chips_after": _by_player(players, row.chips_after),
     }
+    if row.note is not None:
+        out["note"] = row.note
     if row.extra is not None:
         out["extra"] = dict(row.extra)
     return out
@@ -61,7 +63,7 @@ def report_dict(report: Report, results: bool = True) -> dict[str, Any]:
         "variant": report.game.ruleset.name,
         "players": list(players),
         "hands": [row_dict(r, players, results) for r in report.rows],
-        **report_tail(players, report.state, report.transfers),
+        **report_tail(players, report.state, report.transfers, report.left_out),
     }
 
 
@@ -99,7 +101,7 @@ def row_json(row: HandRow, players: Sequence[str]) -> str:
     """`json.dumps(row_dict(row, players), ensure_ascii=False)`, with each result's text spliced in
     and a won hand's own keys joined from its players' names, encoded once a game."""
     names = _names_json(players)
-    if not row.results or names is None:
+    if not row.results or names is None or row.dealer is None:
         if not row.results:
             return _encode(row_dict(row, players, results=False))
         return _spliced(row, players)
@@ -109,7 +111,8 @@ def row_json(row: HandRow, players: Sequence[str]) -> str:
     discarder = "null" if row.discarder is None else names[row.discarder]
     liability = "[]" if not row.liability else _encode(
         [{"payer": players[p], "code": code, "zh": zh, "en": en, "amount": amount} for p, code, zh, en, amount in row.liability])
-    tail = "" if row.extra is None else f', "extra": {_encode(dict(row.extra))}'
+    tail = "" if row.note is None else f', "note": {_encode(row.note)}'
+    tail += "" if row.extra is None else f', "extra": {_encode(dict(row.extra))}'
     head = (row.no, names[row.dealer], who, discarder, "true" if row.self_draw else "false", result, *row.changes, liability)
     with_chips, without = _won_templates(names)  # an int's JSON is its %d
     return without % (*head, tail) if row.chips_after is None else with_chips % (*head, *row.chips_after, tail)
@@ -119,10 +122,10 @@ def _spliced(row: HandRow, players: Sequence[str]) -> str:
     """row_json through the dicts: the head and the settlement encoded, each result's text between them."""
     head = row_dict(row, players, results=False)
     settlement = head.pop("settlement")
-    extra = head.pop("extra", None)
+    after = {k: head.pop(k) for k in ("note", "extra") if k in head}  # the keys after the settlement
     parts = [_result_text(r) for r in row.results]
     result = parts[0] if len(parts) == 1 else "[" + ", ".join(parts) + "]"
-    tail = "" if extra is None else f', "extra": {json.dumps(extra, ensure_ascii=False)}'
+    tail = "".join(f', "{k}": {json.dumps(v, ensure_ascii=False)}' for k, v in after.items())
     return f'{json.dumps(head, ensure_ascii=False)[:-1]}, "result": {result}, "settlement": {json.dumps(settlement, ensure_ascii=False)}{tail}}}'
 
 
@@ -130,20 +133,27 @@ def report_chunks(game: GameFile, rows: Iterable[HandRow], end: Callable[[], tup
     """The text of `report_json`, a hand at a time: the rows are written as they come, then
     `end()` gives the standings and transfers after the last of them."""
     players = game.players
+    left_out: list[tuple[int, int | None]] = []
     yield json.dumps({"variant": game.ruleset.name, "players": list(players)}, ensure_ascii=False)[:-1] + ', "hands": ['
     for i, row in enumerate(rows):
+        if row.error is not None:
+            left_out.append((row.no, row.line))
         yield (", " if i else "") + row_json(row, players)
     state, transfers = end()
-    yield "], " + json.dumps(report_tail(players, state, transfers), ensure_ascii=False)[1:]
+    yield "], " + json.dumps(report_tail(players, state, transfers, left_out), ensure_ascii=False)[1:]
 
 
-def report_tail(players: Sequence[str], state: State, transfers: Sequence[tuple[int, int, int]]) -> dict[str, Any]:
-    """The keys of the report after `hands`: totals, chips, transfers, ended_at."""
+def report_tail(players: Sequence[str], state: State, transfers: Sequence[tuple[int, int, int]],
+                left_out: Sequence[tuple[int, int | None]] = ()) -> dict[str, Any]:
+    """The keys of the report after `hands`: totals, chips, transfers, ended_at, and whether the totals are
+    final (`complete`: no hand is an error row) with the hands left out (`left_out`: each one's `no` and `line`)."""
     return {
         "totals": _by_player(players, state.totals),
         "chips": _by_player(players, state.chips),
         "transfers": [{"from": players[a], "to": players[b], "amount": n} for a, b, n in transfers],
         "ended_at": state.ended_at,
+        "complete": not left_out,
+        "left_out": [{"no": no, "line": line} for no, line in left_out],
     }
 
 

@@ -104,6 +104,7 @@ class Season:
     errors: int = 0  # hands that are error rows, counted for nothing else
     error_codes: Counter[str] = field(default_factory=Counter)  # error rows per code
     first_errors: dict[str, str] = field(default_factory=dict)  # code -> where and what its first error row was
+    left_out: list[tuple[str, int, int | None]] = field(default_factory=list)  # each error row's game, number and line
     variant_games: Counter[str] = field(default_factory=Counter)  # variant -> games
     variant_hands: Counter[str] = field(default_factory=Counter)
     keep_history: bool = False
@@ -125,6 +126,7 @@ class Season:
                 self.errors += 1
                 self.error_codes[row.error.code] += 1
                 self.first_errors.setdefault(row.error.code, f"{name}: hand {row.no}: {row.error.message}")
+                self.left_out.append((name, row.no, row.line))
                 continue
             hands += 1
             if row.draw:
@@ -191,19 +193,26 @@ def season_dict(season: Season, player: str | None = None) -> dict[str, Any]:
         "variants": {v: {"games": n, "hands": season.variant_hands[v],
                          "standings": [{"player": name, "net": c.net} for name, c in season.standings(v) if player in (None, name)]}
                      for v, n in season.variant_games.items()},
+        "complete": not season.left_out,
+        "left_out": left_out_dicts(season),
     }
+
+
+def left_out_dicts(season: Season) -> list[dict[str, Any]]:
+    """Each hand the season left out (an error row): its game, number and line (null where not known)."""
+    return [{"game": game, "no": no, "line": line} for game, no, line in season.left_out]
 
 
 def parse_day(value: str | None, name: str) -> str | None:
     """A `--since`/`--until` date, YYYY-MM-DD (None: not given)."""
-    import datetime as dt
+    from .game_file import read_date
 
     if not value:
         return None
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise InputError("bad_date", "{name}: {value} is not a date YYYY-MM-DD", name=name, value=shown(value)) from None
+    read = read_date(value)  # 2026-12-05, or a spreadsheet's 2026/12/5, 2026.12.5, 2026年12月5日
+    if read is None:
+        raise InputError("bad_date", "{name}: {value} is not a date YYYY-MM-DD", name=name, value=shown(value))
+    return read[:10]
 
 
 def within(date: str | None, start: str | None, end: str | None) -> bool | None:
@@ -266,4 +275,5 @@ def view(season: Season, names: Sequence[str]) -> dict[str, Any]:
     for variant, counts in season.patterns.items():
         rs = season.rulesets[variant]
         patterns += [{"variant": variant, "key": key, "names": rs.label(key), "wins": n} for key, n in counts.most_common()]
-    return {"standings": standings, "players": players, "patterns": patterns, "games": season.games, "hands": season.hands}
+    return {"standings": standings, "players": players, "patterns": patterns, "games": season.games, "hands": season.hands,
+            "left_out": left_out_dicts(season)}

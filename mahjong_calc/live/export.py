@@ -35,3 +35,27 @@ def export_csv(info: GameInfo, hands: list[dict[str, Any]]) -> str:
     from ..game.csv_log import live_csv
 
     return live_csv(info.id, info.header, info.created, hands)
+
+
+def export_xlsx(info: GameInfo, hands: list[dict[str, Any]]) -> bytes:
+    """The game as a workbook of one sheet, the rows of `game export --format csv` (its CSV log), which
+    `mjcalc game settle` reads back: text cells stay text (never a formula), `game` and `chips` are numbers."""
+    import io
+
+    from ..batch.output import unneutralise
+    from ..batch.xlsx import write_xlsx
+    from ..game.csv_log import log_rows
+
+    head = dict(info.header)
+    head.setdefault("date", info.created[:10])
+    rows = log_rows([(str(info.id), head, hands)])
+    numbers = {i for i, column in enumerate(rows[0]) if column in ("game", "chips")}
+
+    def cell(i: int, text: str) -> str | int:
+        if i in numbers and text.isdigit() and text.isascii() and str(int(text)) == text:
+            return int(text)
+        return "'" + text if unneutralise(text) != text else text  # the reader takes one mark off: keep `'=x` as written
+
+    out = io.BytesIO()
+    write_xlsx(out, [rows[0], *([cell(i, c) for i, c in enumerate(row)] for row in rows[1:])], f"mjcalc game {info.id}")
+    return out.getvalue()

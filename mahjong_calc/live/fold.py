@@ -71,7 +71,8 @@ class Folded:
                 self.texts[lang] = texts
             state, players = self.states[-1], self.game.players
             head = json.dumps({"variant": self.game.ruleset.name, "players": list(players)}, ensure_ascii=False)[:-1]
-            tail = json.dumps(report_tail(players, state, fewest_transfers(state.totals)), ensure_ascii=False)[1:]
+            left_out = [(row.no, row.line) for row in self.rows if row.error is not None]
+            tail = json.dumps(report_tail(players, state, fewest_transfers(state.totals), left_out), ensure_ascii=False)[1:]
             body = self.bodies[lang] = b"".join((f'{head}, "hands": ['.encode(), b", ".join(texts), f"], {tail}".encode()))
         return body
 

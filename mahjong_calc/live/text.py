@@ -97,7 +97,13 @@ def game_rows(games: list[dict[str, Any]], lang: str) -> str:
 
 
 def hand_summary(hand: dict[str, Any], lang: str, variant: str | None = None) -> str:
-    """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局)."""
+    """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局), then its note."""
+    line = _summary(hand, lang, variant)
+    note = hand.get("note")
+    return f"{line} ({N_('note: {note}', note=note).render(lang)})" if isinstance(note, str) and note else line
+
+
+def _summary(hand: dict[str, Any], lang: str, variant: str | None) -> str:
     if hand.get("draw"):
         return N_("drawn").render(lang)
     entries = hand["winners"] if isinstance(hand.get("winners"), list) else [hand]

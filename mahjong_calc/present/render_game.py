@@ -13,6 +13,27 @@ HEAD = Words(no=N_("#"), dealer=N_("Dealer"), winner=N_("Winner"), how=N_("How")
              transfers=N_("Transfers"), ended=N_("a player's chips ran out: the game ended at hand {}"))
 
 
+LEFT = Words(one=N_("1 hand left out ({}): these totals are not final"), many=N_("{} hands left out ({}): these totals are not final"),
+             line=N_("line {}"), lines=N_("lines {}"), hand=N_("hand {}"), hands=N_("hands {}"), game=N_("game {}"), games=N_("games {}"))
+SHOWN_LEFT_OUT = 10  # the hands a not-final line names; the count says how many there are
+
+
+def left_out_line(left_out: list[dict[str, Any]], lang: str, by_game: bool = False) -> str:
+    """`3 hands left out (lines 4, 7, 9): these totals are not final`: each hand left out by its line where
+    known, else by its number (or, over several games or files, `by_game`, the games that hold them)."""
+    w = LEFT[lang]
+    if not by_game and all(h.get("line") is not None for h in left_out):
+        one, many, key = w["line"], w["lines"], "line"
+    elif not by_game and all("game" not in h for h in left_out):
+        one, many, key = w["hand"], w["hands"], "no"
+    else:
+        one, many, key = w["game"], w["games"], "game"
+    items = list(dict.fromkeys(str(h[key]) for h in left_out))
+    shown = ", ".join(items[:SHOWN_LEFT_OUT]) + (", …" if len(items) > SHOWN_LEFT_OUT else "")
+    where = (one if len(items) == 1 else many).format(shown)
+    return w["one"].format(where) if len(left_out) == 1 else w["many"].format(len(left_out), where)
+
+
 def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
@@ -69,12 +90,12 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
             how = head["self_draw"] if hand["self_draw"] else f"{discard} {hand['discarder'] or '?'}"
             value = "+".join(str(r["value"]) for r in results)
         marks = ", ".join(f"{row['zh'] if lang == 'zh' else row['en'].split(':')[0]} {row['payer']} +{row['amount']}" for row in settlement["liability"])
-        rows.append((str(hand["no"]), hand["dealer"], winner, how, value, *changes, marks))
+        rows.append((str(hand["no"]), hand["dealer"] if hand["dealer"] is not None else "?", winner, how, value, *changes, marks))
     totals = [_signed(data["totals"][p]) + (f" ({data['chips'][p]})" if has_chips else "") for p in players]
     name = title if title is not None else variant_name(data["variant"], lang)
     headers = [head[k] for k in ("no", "dealer", "winner", "how", "value")] + [p + (head["chips"] if has_chips else "") for p in players]
     headers.append(head["liability"])
-    tail = []
+    tail = [left_out_line(data["left_out"], lang)] if data.get("left_out") else []
     if data["ended_at"] is not None:
         tail.append(head["ended"].format(data["ended_at"]))
     if data["transfers"]:
@@ -206,6 +227,8 @@ def print_totals(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = 
     for name, n in data["totals"].items():
         table.add_row(escape(name), _signed(n))
     console.print(table)
+    if data.get("left_out"):
+        console.print(escape(left_out_line(data["left_out"], lang)), highlight=False)
     if data["transfers"]:
         console.print(head["transfers"] + ":", highlight=False)
         for t in data["transfers"]:

@@ -77,6 +77,10 @@ def print_stats(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = N
     players = sorted(data["players"], key=lambda r: -r["net"])
     biggest = {row["player"]: row for row in players}
     console.print(Text(w["title"].format(games=data["games"], hands=data["hands"]), overflow="fold"))
+    if data.get("left_out"):
+        from .render_game import left_out_line
+
+        console.print(Text(left_out_line(data["left_out"], lang, by_game=True), overflow="fold"))
     if console.width < NARROW:
         for part in data["standings"]:
             w = _words(lang, part)
