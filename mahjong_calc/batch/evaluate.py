@@ -85,17 +85,12 @@ def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
 
 def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) -> Outcome:
     """`error_outcome` of what a record raised, made once per distinct message where nothing but the
-    error's class, code and message shape its row (no place in a text, no context): by its msgid
-    and its parameters, each with its type (0 and False are equal, but written apart)."""
-    if err.position is not None or err.source is not None or err.winner is not None or err.context:
+    error's class, code and message shape its row (`MjcalcError.signature`)."""
+    signature = err.signature()
+    if signature is None:
         return error_outcome(err, variant)._replace(compiled=compiled)
-    text = err.text
-    key = ("error_row", type(err), err.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]),
-           err.rewrites, variant, compiled, language())
-    try:
-        made: Outcome | None = _errors.get(key)
-    except TypeError:  # a parameter that cannot be hashed: worded afresh
-        return error_outcome(err, variant)._replace(compiled=compiled)
+    key = (signature, variant, compiled, language())
+    made: Outcome | None = _errors.get(key)
     if made is None:
         made = _errors.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
     return made

@@ -90,6 +90,23 @@ class MjcalcError(Exception):
             named.position = named.source = None
         return named
 
+    def signature(self) -> tuple[Any, ...] | None:
+        """What its words depend on, as a key: its class, code, msgid and parameters (each with its type:
+        0 and False are equal, but written apart) and its rewrites; None where it knows a place (a
+        position, a context) or a parameter cannot be hashed. Made once; a copy shares it."""
+        if self.position is not None or self.source is not None or self.winner is not None or self.context:
+            return None
+        made: tuple[Any, ...] | bool | None = self.__dict__.get("_signature")
+        if made is None:
+            text = self.text
+            made = (type(self), self.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]))
+            try:
+                hash(made)
+            except TypeError:
+                made = False
+            self.__dict__["_signature"] = made
+        return (*made, self.rewrites) if isinstance(made, tuple) else None
+
     def fresh(self) -> Self:
         """A copy to raise: an error a cache shares must not be raised itself, since raising gives it
         a traceback, which would keep the frames of its last raise (and all they hold) alive."""

@@ -229,6 +229,17 @@ class ScoreResult:
         return data
 
 
+def stamped(rs: Any, hand: Hand, value: int, patterns: tuple[str, ...], pays: tuple[int, int, int], explanation: Explanation) -> ScoreResult:
+    """A ScoreResult stamped with its ruleset's (`rs`) name, version and title; the pieces of its JSON
+    are kept on the ruleset (`rs.memo`)."""
+    memo: Memo = rs.memo
+    stamp: tuple[str, str, tuple[str, str]] | None = memo.get("stamp")
+    if stamp is None:
+        stamp = memo.keep("stamp", (rs.name, rs.version, (rs.title.zh, rs.title.en)))
+    name, version, title = stamp
+    return ScoreResult(name, version, title, hand, value, patterns, pays, explanation, memo)
+
+
 def pays_of(payments: dict[Seat, int]) -> tuple[int, int, int]:
     """Payments next, opposite, previous as a tuple."""
     return payments["next"], payments["opposite"], payments["previous"]

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, final
 from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult, item_json
+from ...core.result import Item, ScoreResult, item_json, stamped
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import TileWords
 from ...core.words import N_, Text, language
-from ..common.reading import LazyReadings, Reading, item, stamped
+from ..common.reading import LazyReadings, Reading, item
 from . import kernel as k
 from .ruleset_schema import ChizhouFlowers
 
@@ -55,7 +55,15 @@ def product_detail(base: int, found: dict[str, int], product: int, multiplier: i
 
 
 def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
-    """Why a reading does not win: its 花 are short."""
+    """Why a reading does not win: its 花 are short (made once per distinct refusal, raised as a copy)."""
+    key = ("chizhou_refusal", ctx.robbing_kong, scored.need_kind, scored.need, scored.flowers)
+    made: NotAWin | None = rs.memo.get(key)
+    if made is None:
+        made = rs.memo.keep(key, _refusal(rs, ctx, scored))
+    return made.fresh()
+
+
+def _refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
     unless = N_(" (unless 拉子)") if rs.options.la_zi_needs_no_flowers and not ctx.robbing_kong else ""
     how = N_(WIN_KINDS[scored.need_kind])
     return NotAWin("not_enough_flowers", "{how} needs {need} 花{unless}; the hand has {flowers}", how=how, need=scored.need, unless=unless,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 from ...core.context import SEATS, Seat
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Explanation, Given, Item, ScoreResult, pays_of
+from ...core.result import Given, Item, ScoreResult, pays_of, stamped
 from ...core.words import Text
 from .best import better
 
@@ -124,9 +124,3 @@ def item(ruleset: Ruleset[Any, Any, Any], key: str, value: int, detail: str | Te
 
 def each_pays(value: int) -> dict[Seat, int]:
     return {seat: value for seat in SEATS}
-
-
-def stamped(rs: Ruleset[Any, Any, Any], hand: Hand, value: int, patterns: tuple[str, ...], pays: tuple[int, int, int],
-            explanation: Explanation) -> ScoreResult:
-    """A ScoreResult stamped with the ruleset's name, version and title; the pieces of its JSON are kept on the ruleset."""
-    return ScoreResult(rs.name, rs.version, (rs.title.zh, rs.title.en), hand, value, patterns, pays, explanation, rs.memo)

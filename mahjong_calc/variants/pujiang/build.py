@@ -16,13 +16,13 @@ from ...core import sets
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import TILE_JSON, Item, ScoreResult, encode, item_json
+from ...core.result import TILE_JSON, Item, ScoreResult, encode, item_json, stamped
 from ...core.shapes import Arrangement, TileSet, code_set, decomposition_json, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
 from ...core.words import N_, Joined, Named, Shown, Text, language
 from ..common.read import QI_DUI, SAN_CAI_SHEN, SHAPE_NAMES, STANDARD, ZHEN_13, ZHEN_ZHEN_13
-from ..common.reading import LazyReadings, Reading, item, stamped
+from ..common.reading import LazyReadings, Reading, item
 from . import kernel as k
 
 if TYPE_CHECKING:
@@ -97,7 +97,16 @@ def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) 
 
 
 def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
-    """Why a reading does not win (None: no shape at all)."""
+    """Why a reading does not win (None: no shape at all); made once per distinct refusal, raised as a copy."""
+    code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
+    key = ("pujiang_refusal", code, scored.pungs if scored is not None and code == k.NEEDS_THREE_PUNGS else 0)
+    made: NotAWin | None = rs.memo.get(key)
+    if made is None:
+        made = rs.memo.keep(key, _refusal(rs, scored))
+    return made.fresh()
+
+
+def _refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
     code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
     if code == k.NEEDS_THREE_PUNGS:
         assert scored is not None

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Final, final
 from ...core.context import WinContext
 from ...core.hand import Hand
 from ...core.memo import LIMIT
-from ...core.result import Item, ScoreResult, encode, item_json
+from ...core.result import Item, ScoreResult, encode, item_json, stamped
 from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
 from ...core.words import N_, Named, language
-from ..common.reading import LazyReadings, Reading, item, stamped
+from ..common.reading import LazyReadings, Reading, item
 from . import kernel as k
 
 if TYPE_CHECKING:

@@ -19,7 +19,16 @@ if TYPE_CHECKING:
 
 
 def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
-    """The two ways a well-formed hand fails to win (the kernel reports them by code)."""
+    """The two ways a well-formed hand fails to win (the kernel reports them by code): made once per
+    distinct refusal, raised as a copy."""
+    key = ("wuhu_refusal", code, zhi)
+    made: NotAWin | None = rs.memo.get(key)
+    if made is None:
+        made = rs.memo.keep(key, _not_a_win(code, zhi, rs))
+    return made.fresh()
+
+
+def _not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     if code == "no_ba_zhi":
         need = rs.numbers.min_zhi
         return NotAWin(code, "not 八支: the longest suit has {zhi} tiles (支); a win needs {need}", zhi=zhi, need=need)
