@@ -13,7 +13,7 @@ from .api.score import score
 from .core import __version__ as __version__
 from .core.context import WinContext
 from .core.errors import InputError, MjcalcError, NotAWin, RulesetError
-from .core.hand import Hand, Meld, build_hand, make_context
+from .core.hand import Hand, Meld, build_hand, make_context, read_hand
 from .core.result import Item, ScoreResult
 from .core.tiles import format_tiles, parse_tiles
 from .rules.loader import load_ruleset, shipped_names
@@ -35,6 +35,7 @@ __all__ = [
     "load_ruleset",
     "make_context",
     "parse_tiles",
+    "read_hand",
     "resolve_ruleset",
     "score",
     "score_hand",
