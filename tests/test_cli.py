@@ -115,7 +115,8 @@ def test_variants_lists_shipped_rulesets(runner: CliRunner) -> None:
     assert {"wuhu315", "wuhu525"} <= set(names)
 
 
-COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+_ROOT = typer.main.get_command(app)
+COMMANDS = sorted(_ROOT.list_commands(typer.Context(_ROOT)))  # type: ignore[attr-defined]
 
 
 def test_the_commands_exist() -> None:

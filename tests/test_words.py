@@ -75,7 +75,7 @@ def sample(text: str, msgid: str, filler: str = "一") -> str:
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """The real entry point (`mjcalc ARGS`): exit status, stdout, stderr."""
-    from mahjong_calc.cli.entry import main
+    from mahjong_calc.cli.app import main
 
     with pytest.raises(SystemExit) as stopped:
         main(args)

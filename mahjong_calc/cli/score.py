@@ -101,7 +101,7 @@ class OutFormat(str, Enum):
 
 
 def batch(
-    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
     input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
     out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,

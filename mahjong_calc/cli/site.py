@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from .app import emit, emit_json, errors_to_exit
+from .app import Command, Group, emit, emit_json, errors_to_exit
 from .options import Lang, LangOption
 
-site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False,
+site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False, cls=Group,
                        rich_markup_mode=None)
 
 
@@ -25,7 +25,7 @@ def _site(ctx: typer.Context, lang: LangOption = Lang.zh) -> None:
         typer.echo(ctx.get_help())
 
 
-@site_app.command("build")
+@site_app.command("build", cls=Command)
 def build(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="A new or empty folder to write the site into.", show_default=False)],
     pyodide: Annotated[Path | None, typer.Option(
