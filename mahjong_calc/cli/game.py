@@ -11,7 +11,7 @@ import typer
 
 from ..core.errors import MjcalcError
 from ..core.words import N_
-from ..present.errors import error_json, error_line
+from ..present.errors import error_json, error_line, error_where
 from .app import lazy_group
 from .options import GameFiles, Lang, LangOption, reads_game_files
 
@@ -250,7 +250,8 @@ def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) 
     for row in fold:
         pace.step()
         if row.error is not None:
-            errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render() + "\n")
+            errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render()
+                         + error_where(row.error) + "\n")
         count += 1
         if count == PROGRESS_EVERY and bar is not None:
             bar.advance(count)

@@ -10,7 +10,6 @@ prints them in. Anything else keeps Click's sentence.
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
 from ..core.words import N_, Text
@@ -26,12 +25,12 @@ def _is(exc: Any, name: str) -> bool:
 
 
 def missing_value(ctx: Any, option: str) -> Exception:
-    """Click's own error for an option given no value, from the copy of Click that Typer uses."""
-    import typer
-
-    exceptions = sys.modules[typer.BadParameter.__module__]
-    error: Exception = exceptions.BadOptionUsage(option, f"Option {option!r} requires an argument.", ctx=ctx)
-    return error
+    """The usage error of an option given no value, as Click words it (raised by `ctx.fail`)."""
+    try:
+        ctx.fail(f"Option {option!r} requires an argument.")
+    except Exception as exc:  # Click's UsageError, of the copy of Click that Typer uses
+        return exc
+    raise AssertionError("ctx.fail returned")
 
 
 def is_usage_error(exc: Any) -> bool:

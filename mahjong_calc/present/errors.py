@@ -29,9 +29,13 @@ def message_of(code: str, message: str | Text) -> str:
 
 
 def error_dict(err: MjcalcError) -> dict[str, Any]:
-    """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
+    """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input (with
+    `position`, counted from 0, and `column`, from 1, where it points into the text)."""
     body = err.to_dict()
     body["message"] = clean(str(body["message"]))
+    if "position" in body:  # the column stderr names (`at column 3`), counted from 1 beside the 0-based position
+        body = {**{k: v for k, v in body.items() if k != "winner"}, "column": body["position"] + 1,
+                **({"winner": body["winner"]} if "winner" in body else {})}
     return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}
 
 
