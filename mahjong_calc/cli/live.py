@@ -229,6 +229,10 @@ def in_flag_words() -> Iterator[None]:
     except MjcalcError as err:
         if err.code == "missing_discarder":
             raise err.rewritten(_flag_words) from None
+        if err.code == "conflicting_flags" and {str(err.params.get("first")), str(err.params.get("others"))} == {"heavenly", "dealer_seat"}:
+            # the game names the dealer: --heavenly (the dealer's) for another winner
+            raise InputError("conflicting_flags", "--heavenly: a heavenly hand (天胡) is the dealer's, and the winner is not this hand's "
+                             "dealer") from None
         if err.code == "game_over":
             raise InputError("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to play on, start the next "
                              "game with `mjcalc game new` (or take the last hand back: `mjcalc game undo`)",
