@@ -44,3 +44,51 @@ def test_a_heavenly_hand_of_a_winner_who_is_not_the_dealer_is_refused_in_a_game(
     assert refused.exit_code == 2
     assert "[conflicting_flags]: --heavenly: a heavenly hand (天胡) is the dealer's, and the winner is not this hand's dealer" in refused.stderr
     assert runner.invoke(app, ["game", "add", "--winner", "A", "--heavenly", HAND]).exit_code == 0
+
+
+@pytest.mark.parametrize(("key", "like"), [
+    ("options.ya_dang_edge_wiat", "`options.ya_dang_edge_wait`"),
+    ("number.jiao", "`numbers.jiao`"),
+])
+def test_an_unknown_ruleset_key_gets_a_suggestion(key: str, like: str) -> None:
+    done = runner.invoke(app, ["score", "13m456m678m11p555p2m", "--set", f"{key}=1", "--json"])
+    assert done.exit_code == 2
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "ruleset_invalid" and f"did you mean {like}" in error["message"]
+
+
+def test_a_key_like_none_points_to_options() -> None:
+    done = runner.invoke(app, ["score", "13m456m678m11p555p2m", "--set", "zzz=1"])
+    assert done.exit_code == 2 and "--set: zzz: unknown key (`mjcalc options` lists them)" in done.stderr
+
+
+@pytest.mark.parametrize(("csv_text", "words"), [
+    ('hand,self_draw\n"123456m13m99p555p2m",tr"ue\r\nx"\n', "a line break inside a cell that is not in quotes"),
+    ('hand,note\n123456m13m99p555p2m,"a\nb"c\n', "a cell goes on after its closing quote"),
+])
+def test_bad_csv_is_said_in_our_words(tmp_path: Path, csv_text: str, words: str) -> None:
+    path = tmp_path / "r.csv"
+    path.write_bytes(csv_text.encode("utf-8"))
+    done = runner.invoke(app, ["batch", str(path), "-o", "jsonl"])
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert rows[0]["error"]["code"] == "bad_csv" and words in rows[0]["error"]["message"]
+    assert "universal-newline" not in done.stdout and "expected after" not in done.stdout
+    zh = runner.invoke(app, ["batch", str(path), "-o", "jsonl", "--lang", "zh"])
+    assert "CSV 读不了" in json.loads(zh.stdout.splitlines()[0])["error"]["message"]
+
+
+def test_a_game_imported_twice_is_refused_unless_again(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["game", "new", "--players", "A,B,C,D", "--dealer", "A"]).exit_code == 0
+    assert runner.invoke(app, ["game", "add", "--winner", "B", "--discarder", "A", "123456m13m99p555p2m"]).exit_code == 0
+    export = tmp_path / "game.yaml"
+    export.write_text(runner.invoke(app, ["game", "export"]).stdout, encoding="utf-8")
+    elsewhere = {"MJCALC_DB": str(tmp_path / "other.sqlite3")}
+    first = runner.invoke(app, ["game", "import", str(export), "--json"], env=elsewhere)
+    assert first.exit_code == 0 and json.loads(first.stdout) == {"ids": [1]}
+    twice = runner.invoke(app, ["game", "import", str(export), "--json"], env=elsewhere)
+    assert twice.exit_code == 2 and json.loads(twice.stdout)["error"]["code"] == "already_imported"
+    assert "game 1 is already live game 1" in twice.stderr and "--again" in twice.stderr
+    again = runner.invoke(app, ["game", "import", str(export), "--again", "--json"], env=elsewhere)
+    assert again.exit_code == 0 and json.loads(again.stdout) == {"ids": [2]}
+    listed = runner.invoke(app, ["game", "list", "--json"], env=elsewhere)
+    assert len(json.loads(listed.stdout)) == 2

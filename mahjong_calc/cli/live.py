@@ -414,15 +414,19 @@ def export(game: GameArg = None, db: DbOption = None,
 
 
 def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game file: YAML, JSON Lines or a CSV log; - reads stdin.")],
-                db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+                db: DbOption = None,
+                again: Annotated[bool, typer.Option("--again", help="Import a game that is already a live game (the same header and "
+                                                    "hands) once more.")] = False,
+                json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """Store the games of a game file as live games (a phone's game moved to `mjcalc serve`) and print their numbers.
 
-    Every hand is settled first: a file with an error row is refused whole, nothing stored.
+    Every hand is settled first: a file with an error row is refused whole, nothing stored. A
+    game already imported (the same header and hands as a live game) is refused, unless --again.
 
     Example: mjcalc game import mjcalc-game-1.yaml
     """
     from ..live.transfer import import_games
 
     with _opened(db, json_out) as store:
-        made = import_games(store, file)
+        made = import_games(store, file, again)
     emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

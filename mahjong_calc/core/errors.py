@@ -252,6 +252,7 @@ GENERAL: dict[str, str] = {
     # live games
     "no_game": "no game yet",
     "unknown_game": "no such game",
+    "already_imported": "this game is already a live game",
     "unknown_hand": "the game has no such hand",
     "advise_not_supported": "this ruleset's scorer has no shanten rules to advise with",
     "nothing_to_undo": "no hand to take back",
