@@ -92,3 +92,42 @@ def test_a_game_imported_twice_is_refused_unless_again(tmp_path: Path) -> None:
     assert again.exit_code == 0 and json.loads(again.stdout) == {"ids": [2]}
     listed = runner.invoke(app, ["game", "list", "--json"], env=elsewhere)
     assert len(json.loads(listed.stdout)) == 2
+
+
+@pytest.mark.parametrize("command", [["score", "--self-draw"], ["waits"], ["advise"]])
+def test_a_hand_from_stdin_is_the_hand_written(command: list[str]) -> None:
+    hand = "123456m13m99p555p" + ("2m" if command[0] != "waits" else "")
+    written = runner.invoke(app, [command[0], hand, *command[1:], "--json"])
+    piped = runner.invoke(app, [command[0], "-", *command[1:], "--json"], input=f"{hand[:7]}\n{hand[7:]}\n")
+    assert written.exit_code == piped.exit_code == 0, piped.stderr
+    assert json.loads(piped.stdout) == json.loads(written.stdout)
+
+
+def test_an_empty_stdin_is_no_hand() -> None:
+    done = runner.invoke(app, ["score", "-", "--json"], input="\n")
+    assert done.exit_code == 2 and json.loads(done.stdout)["error"]["code"] == "empty_hand"
+    bad = runner.invoke(app, ["score", "-", "--json"], input="12鸡3m\n")
+    assert bad.exit_code == 2 and json.loads(bad.stdout)["error"]["column"] == 3
+
+
+def complete(line: str) -> list[str]:
+    """What the installed `mjcalc` offers to complete `line` (Typer's zsh protocol): one value a line."""
+    from installed import run_installed
+
+    done = run_installed([], env={"_MJCALC_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": line})
+    assert done.returncode == 0, done.stderr
+    return [v.strip("\"'") for v in done.stdout.replace("_arguments '*: :((", "").replace("))'", "").split("\n") if v.strip()]
+
+
+@pytest.mark.parametrize(("line", "offered"), [
+    ("mjcalc score --variant ", ["chizhou", "pujiang", "wuhu315", "wuhu525"]),
+    ("mjcalc score --variant wu", ["wuhu315", "wuhu525"]),
+    ("mjcalc options ", ["chizhou", "pujiang", "wuhu315", "wuhu525"]),
+    ("mjcalc game new --variant c", ["chizhou"]),
+    ("mjcalc score --set options.ya_dang_e", ["options.ya_dang_edge_wait="]),
+    ("mjcalc score --set options.ya_dang_edge_wait=", ["options.ya_dang_edge_wait=true", "options.ya_dang_edge_wait=false"]),
+    ("mjcalc options chizhou --set options.la_zi_n", ["options.la_zi_needs_no_flowers="]),
+    ("mjcalc batch x.jsonl --set numbers.jiao_s", ["numbers.jiao_self_draw="]),
+])
+def test_completion_offers_variants_and_ruleset_keys(line: str, offered: list[str]) -> None:
+    assert complete(line) == offered

@@ -20,7 +20,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, flag_option
+from .options import FlagCommand, Lang, LangOption, complete_variant, flag_option
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -65,7 +65,7 @@ def new(
     players: Annotated[str, typer.Option(
         "--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
     variant: Annotated[str, typer.Option(
-        "--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
+        "--variant", "-v", metavar="NAME", autocompletion=complete_variant, help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
     dealer: Annotated[str | None, typer.Option(
         "--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
     chips: Annotated[int | None, typer.Option(

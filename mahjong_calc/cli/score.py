@@ -19,7 +19,7 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, emit_json, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, hand_inputs, hand_signature
+from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, complete_key, hand_inputs, hand_signature, hand_text
 
 
 def _score(**params: Any) -> None:
@@ -32,6 +32,7 @@ def _score(**params: Any) -> None:
       mjcalc score 123456m13m99p555p2m --self-draw
       mjcalc score 一万二万三万456万13万99筒555饼2万
       mjcalc score 13m 456m 678m 11p 555p 2m
+      echo 123456m13m99p555p2m | mjcalc score - --self-draw
 
     A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
     then liability (包牌, 承包, 反包) applies and JSON gains `liability`.
@@ -39,9 +40,9 @@ def _score(**params: Any) -> None:
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
     explain: bool = params.pop("explain")
-    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    json_out, lang, rules, overrides, words, values = hand_inputs(params)
     with errors_to_exit(json_out):
-        result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+        result = score_hand(hand_text(words), rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
         emit_json(to_json(result, explain=explain))
         return
@@ -107,7 +108,8 @@ def batch(
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, autocompletion=complete_key,
+                                            help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
     extra_fields: ExtraFieldsOption = "error",
     lang: LangOption = Lang.zh,
 ) -> None:

@@ -15,9 +15,9 @@ import typer
 
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, hand_inputs, hand_signature
+from .options import FlagCommand, Lang, LangOption, complete_key, complete_variant, hand_inputs, hand_signature, hand_text
 
-HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
+HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p; - reads them from stdin."
 
 
 def _waits(**params: Any) -> None:
@@ -33,9 +33,9 @@ def _waits(**params: Any) -> None:
     from ..api.waits import hand_waits
     from ..present.render_waits import print_waits
 
-    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    json_out, lang, rules, overrides, words, values = hand_inputs(params)
     with errors_to_exit(json_out):
-        result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+        result = hand_waits(hand_text(words), rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
         from ..present.answers import waits_json
 
@@ -58,9 +58,11 @@ waits = FlagCommand(_waits, _waits_parameters)
 
 
 def options(
-    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
+    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False,
+                                                  autocompletion=complete_variant)] = None,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
-    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False,
+                                            autocompletion=complete_key)] = [],  # noqa: B006
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
@@ -101,9 +103,9 @@ def _advise(**params: Any) -> None:
 
     json_out: bool = params.pop("json_out")
     lang: Lang = params.pop("lang")
-    hand = " ".join(params.pop("hand"))
+    words = params.pop("hand")
     with errors_to_exit(json_out):
-        result = hand_advice(hand, spelling="cli", **params)
+        result = hand_advice(hand_text(words), spelling="cli", **params)
     if json_out:
         from ..present.answers import advise_json
 
@@ -112,7 +114,7 @@ def _advise(**params: Any) -> None:
         print_advise(result, lang.value)
 
 
-ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m."
+ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m; - reads them from stdin."
 
 
 def _advise_parameters() -> inspect.Signature:
