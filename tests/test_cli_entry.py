@@ -43,7 +43,7 @@ FAILED = "mjcalc: 3 of 6 records failed (unknown_character 1, unknown_field 1, b
     (["-i", "csv"], 1, 5, "mjcalc: 5 of 5 records failed (bad_csv_row 5); their rows say why"),
     (["--jobs", "two"], 2, 0, "mjcalc: error [usage_error]: Invalid value for '--jobs'"),
     (["--bogus"], 2, 0, "mjcalc: error [usage_error]: No such option: --bogus"),
-    (["-o", "xml"], 2, 0, "mjcalc: error [usage_error]: Invalid value for '--format' / '-o'"),
+    (["-o", "xml"], 2, 0, "mjcalc: error [bad_format]: --format must be one of jsonl, csv, summary, json, not 'xml'"),
 ])
 def test_a_batch_line_runs_with_its_status_rows_and_stderr(records: Path, tmp_path: Path, extra: list[str], status: int, rows: int,
                                                            stderr: str) -> None:

@@ -131,3 +131,70 @@ def complete(line: str) -> list[str]:
 ])
 def test_completion_offers_variants_and_ruleset_keys(line: str, offered: list[str]) -> None:
     assert complete(line) == offered
+
+
+RECORDS = '{"id": 1, "hand": "123456m13m99p555p2m", "self_draw": true}\n{"id": 2, "hand": "12x"}\n'
+SEASON = "game,variant,players,dealer,winner,discarder,self_draw,hand\n1,wuhu315,\"A,B,C,D\",A,B,,true,123456m13m99p555p2m\n"
+
+
+def _same(first: list[str], second: list[str], stdin: str | None = None) -> str:
+    """Both command lines give the same exit status and stdout (which is returned)."""
+    a, b = runner.invoke(app, first, input=stdin), runner.invoke(app, second, input=stdin)
+    assert (a.exit_code, a.stdout) == (b.exit_code, b.stdout), (first, second, a.stderr, b.stderr)
+    return a.stdout
+
+
+@pytest.mark.parametrize(("alias", "spelled"), [
+    (["batch", "-", "--json"], ["batch", "-", "-o", "jsonl"]),
+    (["batch", "-", "-j"], ["batch", "-", "--format", "json"]),
+    (["batch", "-", "--csv"], ["batch", "-", "-o", "csv"]),
+    (["batch", "-", "-o", "jsonl", "--json"], ["batch", "-", "--format=jsonl"]),
+])
+def test_batch_takes_the_format_flags_every_command_takes(alias: list[str], spelled: list[str]) -> None:
+    out = _same(alias, spelled, RECORDS)
+    assert out.startswith("line,id,status") if "csv" in spelled else json.loads(out.splitlines()[0])["id"] == 1
+
+
+def test_stats_and_game_export_take_the_same_flags(tmp_path: Path) -> None:
+    season = tmp_path / "season.csv"
+    season.write_text(SEASON, encoding="utf-8")
+    csv_out = _same(["stats", str(season), "--csv"], ["stats", str(season), "-o", "csv"])
+    assert csv_out.startswith("player,")
+    assert json.loads(_same(["stats", str(season), "--json"], ["stats", str(season), "--format", "json"]))["players"]["B"]["wins"] == 1
+    assert runner.invoke(app, ["game", "new", "--players", "A,B,C,D"]).exit_code == 0
+    assert runner.invoke(app, ["game", "add", "--winner", "B", "--self-draw", "123456m13m99p555p2m"]).exit_code == 0
+    assert _same(["game", "export", "--csv"], ["game", "export", "-o", "csv"]).startswith("game,variant")
+    assert _same(["game", "export"], ["game", "export", "--format", "yaml"]).startswith("# mjcalc game 1")
+
+
+@pytest.mark.parametrize("command", [
+    ["score", "13m456m678m11p555p2m", "-s"], ["waits", "13m456m678m11p555p"], ["advise", "1234567m234p56p99s"], ["options"],
+    ["variants"], ["game", "list"],
+])
+def test_every_table_command_takes_format_json_as_json(command: list[str]) -> None:
+    out = _same([*command, "--json"], [*command, "-o", "json"])
+    assert json.loads(out) is not None
+    table = runner.invoke(app, [*command, "--format", "table"])
+    assert table.exit_code == 0 and not table.stdout.lstrip().startswith(("{", "["))
+
+
+@pytest.mark.parametrize(("args", "code", "words"), [
+    (["batch", "-", "-o", "csv", "--json"], "conflicting_flags", "--format csv and --json: give one"),
+    (["stats", "--json", "--csv"], "conflicting_flags", "--json and --csv: give one"),
+    (["score", "13m456m678m11p555p2m", "-o", "xml"], "bad_format", "--format must be one of table, json, not 'xml'"),
+    (["game", "export", "-o", "json"], "bad_format", "--format must be one of yaml, csv, not 'json'"),
+])
+def test_a_format_that_is_not_one_or_two_that_disagree(args: list[str], code: str, words: str) -> None:
+    done = runner.invoke(app, args, input=RECORDS)
+    assert done.exit_code == 2 and f"[{code}]: {words}" in done.stderr
+
+
+@pytest.mark.parametrize("spelled", [["-o", "json"], ["--format=json"], ["-ojson"], ["--json"]])
+def test_a_usage_error_answers_in_json_when_the_format_is_json(capsys: pytest.CaptureFixture[str], spelled: list[str]) -> None:
+    from mahjong_calc.cli.app import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["score", "13m456m678m11p555p2m", *spelled, "--bogus"])
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2 and "No such option: --bogus" in err
+    assert json.loads(out)["error"]["code"] == "usage_error"

@@ -232,6 +232,7 @@ def _json_requested(args: list[str], command: Any) -> bool:
         return _json_requested(args[index + 1:], sub)
     takes_value: dict[str, bool] = {}
     json_opts: set[str] = set()
+    format_opts: set[str] = set()
     for param in sub.params:
         if getattr(param, "param_type_name", "") != "option":
             continue
@@ -239,22 +240,28 @@ def _json_requested(args: list[str], command: Any) -> bool:
             takes_value[opt] = not (param.is_flag or param.count)
         if param.name == "json_out":
             json_opts.update(param.opts)
+        if param.name == "out_format":  # --format json, -o json
+            format_opts.update(param.opts)
+    rest = args[index + 1:]
     skip = False
-    for arg in args[index + 1:]:
+    for i, arg in enumerate(rest):
         if skip:
             skip = False
         elif arg == "--":
             break
         elif arg.startswith("--"):
-            name = arg.split("=", 1)[0]
-            if name in json_opts:
+            name, eq, value = arg.partition("=")
+            if name in json_opts or (name in format_opts and (value if eq else rest[i + 1] if i + 1 < len(rest) else "") == "json"):
                 return True
-            skip = takes_value.get(name, False) and "=" not in arg
+            skip = takes_value.get(name, False) and not eq
         elif arg.startswith("-") and len(arg) > 1:
             for k, letter in enumerate(arg[1:]):
                 if f"-{letter}" in json_opts:
                     return True
                 if takes_value.get(f"-{letter}", False):
+                    value = arg[k + 2:] or (rest[i + 1] if i + 1 < len(rest) else "")
+                    if f"-{letter}" in format_opts and value == "json":
+                        return True
                     skip = k == len(arg) - 2  # the value is the next argument only if nothing follows
                     break
     return False

@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,7 +19,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, complete_variant, flag_option
+from .options import TABLE_OR_JSON, FlagCommand, FormatOption, Lang, LangOption, chosen_format, complete_variant, flag_option, format_option
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -37,8 +36,13 @@ def add_fields() -> tuple[Field, ...]:
 DbOption = Annotated[Path | None, typer.Option(
     "--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
-JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
+JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON (the same as --format json).")]
 GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
+
+
+def _json(out_format: str | None, json_out: bool) -> bool:
+    """Whether the line asks for JSON: --json, or --format json (`options.chosen_format`)."""
+    return chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
 
 
 def _store(db: Path | None) -> Store:
@@ -71,6 +75,7 @@ def new(
     chips: Annotated[int | None, typer.Option(
         "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
     db: DbOption = None,
+    out_format: FormatOption = None,
     json_out: JsonOption = False,
     lang: LangOption = Lang.zh,
 ) -> None:
@@ -78,7 +83,7 @@ def new(
 
     Example: mjcalc game new --variant wuhu315 --players 王,李,张,赵 --dealer 王
     """
-
+    json_out = _json(out_format, json_out)
     names = [p.strip() for p in players.replace("，", ",").split(",")]
     header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
     with _opened(db, json_out) as store:
@@ -160,7 +165,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
 def _hand_params(params: dict[str, Any]) -> tuple[list[str], Path | None, bool, str, dict[str, Any]]:
     """The words (GAME, N, HAND), --db, --json, --lang and the hand's record of `game add`'s parameters."""
     words: list[str] = params.pop("words") or []
-    db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
+    db, json_out, lang = params.pop("db"), _json(params.pop("out_format"), params.pop("json_out")), params.pop("lang").value
     return words, db, json_out, lang, params
 
 
@@ -292,6 +297,7 @@ def _add_signature(words: str = "[GAME] HAND...", words_help: str = "The game's 
             help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
                  "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
+        inspect.Parameter("out_format", kw, default=None, annotation=FormatOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help=json_help)]),
         inspect.Parameter("lang", kw, default=Lang.zh, annotation=LangOption),
@@ -308,7 +314,7 @@ add = FlagCommand(_add, _add_signature)
 edit = FlagCommand(_edit, _edit_signature)
 
 
-def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def show(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the object `mjcalc game settle FILE --json` prints.")] = False, lang: LangOption = Lang.zh) -> None:
     """Show a live game: every hand, the totals, the 子, who pays whom.
 
@@ -316,6 +322,7 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     """
     from ..game import report_dict, report_json
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         report = store.report(game)
     if json_out:
@@ -326,28 +333,29 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     print_game(report_dict(report), lang.value)
 
 
-def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def undo(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the game's state after the undo.")] = False, lang: LangOption = Lang.zh) -> None:
     """Take back the last hand of a live game (it stays in the game's history; `game redo` puts it back).
 
     Example: mjcalc game undo
     """
-    _change(db, json_out, lang, "undone", lambda store: store.take_back(game))
+    _change(db, _json(out_format, json_out), lang, "undone", lambda store: store.take_back(game))
 
 
-def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def redo(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the game's state after the redo.")] = False, lang: LangOption = Lang.zh) -> None:
     """Take back the last undo: put the hand back, while nothing else changed since.
 
     Example: mjcalc game redo
     """
-    _change(db, json_out, lang, "redone", lambda store: store.redo(game))
+    _change(db, _json(out_format, json_out), lang, "redone", lambda store: store.redo(game))
 
 
 def delete(
     first: Annotated[str, typer.Argument(metavar="[GAME] N", help="The game's number (default: the most recent), then the hand's number N.")],
     second: Annotated[str | None, typer.Argument(metavar="", hidden=True, show_default=False)] = None,
     db: DbOption = None,
+    out_format: FormatOption = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print the game's state after the change.")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
@@ -355,13 +363,14 @@ def delete(
 
     Example: mjcalc game delete 2
     """
+    json_out = _json(out_format, json_out)
     game, no = (None, first) if second is None else (first, second)
     with errors_to_exit(json_out):
         number = _hand_number(no)
     _change(db, json_out, lang, "deleted", lambda store: store.delete(game, number))
 
 
-def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def history(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the events as a JSON list: seq, kind, at, no, hand, ...")] = False, lang: LangOption = Lang.zh) -> None:
     """Show what was entered, changed and removed in a live game, and when (every event, in order).
 
@@ -369,32 +378,32 @@ def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool,
     """
     from ..live.text import history_lines
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         events = store.history(game)
         variant = None if json_out else store.game(game).header.get("variant")
     emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
 
 
-def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+def list_games(db: DbOption = None, out_format: FormatOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """List the live games, the most recent first.
 
     Example: mjcalc game list
     """
     from ..live.text import game_rows
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         rows = [g.to_dict() for g in store.games()]
     emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value))
 
 
-class ExportFormat(str, Enum):
-    yaml = "yaml"
-    csv = "csv"
+EXPORT_FORMATS = ("yaml", "csv")
 
 
 def export(game: GameArg = None, db: DbOption = None,
-           fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv",
-                                                     help="yaml: a game record; csv: a CSV log, one row per hand.")] = ExportFormat.yaml,
+           fmt: format_option(EXPORT_FORMATS, "yaml: a game record (the default); csv: a CSV log, one row per hand.") = None,  # type: ignore[valid-type]
+           csv_out: Annotated[bool, typer.Option("--csv", help="The same as --format csv.")] = False,
            lang: LangOption = Lang.zh) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
@@ -402,9 +411,10 @@ def export(game: GameArg = None, db: DbOption = None,
     """
     from ..live.export import export_yaml
 
+    chosen = chosen_format(fmt, EXPORT_FORMATS, "yaml", csv=csv_out)
     with _opened(db, False) as store:
         info = store.game(game)
-        if fmt is ExportFormat.csv:
+        if chosen == "csv":
             from ..game.csv_log import live_csv
 
             text = live_csv(info.id, info.header, info.created, store.hands(info.id))
@@ -417,7 +427,7 @@ def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game
                 db: DbOption = None,
                 again: Annotated[bool, typer.Option("--again", help="Import a game that is already a live game (the same header and "
                                                     "hands) once more.")] = False,
-                json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+                out_format: FormatOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """Store the games of a game file as live games (a phone's game moved to `mjcalc serve`) and print their numbers.
 
     Every hand is settled first: a file with an error row is refused whole, nothing stored. A
@@ -427,6 +437,7 @@ def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game
     """
     from ..live.transfer import import_games
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         made = import_games(store, file, again)
     emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

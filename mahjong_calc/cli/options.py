@@ -120,19 +120,64 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
 
 
 def common_options() -> tuple[inspect.Parameter, ...]:
-    """--rules, --set, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
+    """--rules, --set, --format, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
     return (
         inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[Path | None, typer.Option(
             "--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
         inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[list[str], typer.Option(
             "--set", metavar="KEY=VALUE", show_default=False, autocompletion=complete_key,
             help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.")]),
-        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
-            "--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("out_format", KEYWORD, default=None, annotation=FormatOption),
+        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option("--json", "-j", help=JSON_HELP)]),
         inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
             "--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given,
             help=LANG_HELP)]),
     )
+
+
+def completing(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete)]
+
+    return complete
+
+
+def format_option(choices: tuple[str, ...], help_text: str) -> Any:
+    """`--format/-o FORMAT`, the one spelling of an output format on every command that writes one;
+    its value is checked by `output_format` (with the aliases --json and --csv)."""
+    return Annotated[str | None, typer.Option("--format", "-o", metavar="|".join(choices), show_default=False, help=help_text,
+                                              autocompletion=completing(choices))]
+
+
+TABLE_OR_JSON = ("table", "json")
+FormatOption = format_option(TABLE_OR_JSON, "table (the default) or json (the same as --json).")
+JSON_HELP = "Print one JSON object instead of a table (the same as --format json)."
+
+
+def output_format(given: str | None, choices: tuple[str, ...], default: str, **aliases: bool) -> str:
+    """The output format a command line asks for: `--format/-o` (one of `choices`), or one of the flags
+    that name a format (`json=True` for --json, `csv=True` for --csv); `default` when none is given.
+    Two that name different formats are refused (conflicting_flags), a format not among `choices` too."""
+    from ..core.errors import InputError, shown
+
+    if given is not None and given not in choices:
+        raise InputError("bad_format", "--format must be one of {choices}, not {value}", choices=", ".join(choices), value=shown(given, 20))
+    named = [f"--{name}" for name, on in aliases.items() if on]
+    chosen = [name for name, on in aliases.items() if on]
+    if given is not None and any(name != given for name in chosen):
+        raise InputError("conflicting_flags", "{first} and {second}: give one", first=f"--format {given}", second=named[0])
+    if len(set(chosen)) > 1:
+        raise InputError("conflicting_flags", "{first} and {second}: give one", first=named[0], second=named[1])
+    return given if given is not None else chosen[0] if chosen else default
+
+
+def chosen_format(given: str | None, choices: tuple[str, ...], default: str, **aliases: bool) -> str:
+    """`output_format`, its refusal said as every error is (cli.app.errors_to_exit), in JSON too where JSON was asked for."""
+    from .app import errors_to_exit
+
+    with errors_to_exit(given == "json" or aliases.get("json", False)):
+        return output_format(given, choices, default, **aliases)
+    raise AssertionError("errors_to_exit exits")
 
 
 def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None = None,
@@ -142,8 +187,8 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     skip = set(without)
     declared = {f.name: flag_option(f) for f in flag_table.fields() if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
-    rules, set_, json_out, lang = common_options()
-    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
+    rules, set_, out_format, json_out, lang = common_options()
+    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), out_format, json_out, lang, *after])
 
 
 class FlagCommand:
@@ -199,7 +244,7 @@ def hand_text(words: list[str]) -> str:
 def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], list[str], dict[str, Any]]:
     """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND's words (`hand_text`
     joins them, or reads stdin for `-`) and the declared flags' values (enums as their text)."""
-    json_out: bool = params.pop("json_out")
+    json_out = chosen_format(params.pop("out_format"), TABLE_OR_JSON, "table", json=params.pop("json_out")) == "json"
     lang: Lang = params.pop("lang")
     rules, overrides = params.pop("rules"), params.pop("set_")
     values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}

@@ -19,7 +19,21 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, emit_json, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, complete_key, hand_inputs, hand_signature, hand_text
+from .options import (
+    KEYWORD,
+    TABLE_OR_JSON,
+    ExtraFieldsOption,
+    FlagCommand,
+    FormatOption,
+    Lang,
+    LangOption,
+    chosen_format,
+    complete_key,
+    completing,
+    hand_inputs,
+    hand_signature,
+    hand_text,
+)
 
 
 def _score(**params: Any) -> None:
@@ -66,7 +80,8 @@ score_command = FlagCommand(_score, _score_parameters)
 
 
 def variants(
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON (the same as --format json).")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """List the shipped rulesets.
@@ -75,6 +90,7 @@ def variants(
     """
     from ..rules.loader import load_ruleset, shipped_names
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     with errors_to_exit(json_out):
         rows = []
         for name in shipped_names():
@@ -95,16 +111,17 @@ class InFormat(str, Enum):
     csv = "csv"
 
 
-class OutFormat(str, Enum):
-    jsonl = "jsonl"
-    csv = "csv"
-    summary = "summary"
+BATCH_FORMATS = ("jsonl", "csv", "summary", "json")
 
 
 def batch(
     file: Annotated[str, typer.Argument(metavar="FILE", help="Records to score: a .jsonl/.ndjson, .yaml/.yml or .csv file; - reads stdin.")],
     input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
-    out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    out_format: Annotated[str | None, typer.Option(
+        "--format", "-o", metavar="jsonl|csv|summary", autocompletion=completing(BATCH_FORMATS),
+        help="Output: jsonl (default when stdout is not a terminal; json is the same), csv, or summary (default on a terminal).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="The same as --format jsonl.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="The same as --format csv.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
@@ -125,7 +142,9 @@ def batch(
     """
     from ..batch import run_file
 
+    # JSON Lines is batch's JSON: --json, -o json and -o jsonl are one format
+    chosen = chosen_format("json" if out_format == "jsonl" else out_format, BATCH_FORMATS, "", json=json_out, csv=csv_out)
     with errors_to_exit(False):
-        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
+        code = run_file(file, input_format.value if input_format else None, ("jsonl" if chosen == "json" else chosen) or None, jobs, fail_fast,
                         str(rules) if rules is not None else None, set_, extra_fields)
     raise typer.Exit(code)

@@ -15,7 +15,20 @@ import typer
 
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, complete_key, complete_variant, hand_inputs, hand_signature, hand_text
+from .options import (
+    JSON_HELP,
+    TABLE_OR_JSON,
+    FlagCommand,
+    FormatOption,
+    Lang,
+    LangOption,
+    chosen_format,
+    complete_key,
+    complete_variant,
+    hand_inputs,
+    hand_signature,
+    hand_text,
+)
 
 HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p; - reads them from stdin."
 
@@ -63,7 +76,8 @@ def options(
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
     set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False,
                                             autocompletion=complete_key)] = [],  # noqa: B006
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help=JSON_HELP)] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
@@ -77,6 +91,7 @@ def options(
     from ..present.option_docs import describe
     from ..present.render_waits import print_options
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     with errors_to_exit(json_out):
         rs = resolve(variant, rules, set_)
         rows = describe(rs.data, rs.scorer)
@@ -101,7 +116,7 @@ def _advise(**params: Any) -> None:
     from ..api.advise import hand_advice
     from ..present.render_waits import print_advise
 
-    json_out: bool = params.pop("json_out")
+    json_out = chosen_format(params.pop("out_format"), TABLE_OR_JSON, "table", json=params.pop("json_out")) == "json"
     lang: Lang = params.pop("lang")
     words = params.pop("hand")
     with errors_to_exit(json_out):
@@ -129,7 +144,7 @@ def _advise_parameters() -> inspect.Signature:
             "--seen", metavar="TILES", show_default=False,
             help="Tiles in sight elsewhere (discards, others' melds): fewer copies left to draw.")]),
     ]
-    params += [p for p in common_options() if p.name in ("json_out", "lang")]  # as `score` and `waits` spell them
+    params += [p for p in common_options() if p.name in ("out_format", "json_out", "lang")]  # as `score` and `waits` spell them
     return inspect.Signature(params)
 
 

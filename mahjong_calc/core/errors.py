@@ -66,8 +66,9 @@ class MjcalcError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": self.message}
-        if self.position is not None:
+        if self.position is not None:  # where in the text: from 0, and the column stderr names (`at column 3`), from 1
             out["position"] = self.position
+            out["column"] = self.position + 1
         if self.winner is not None:
             out["winner"] = self.winner
         return out
@@ -253,6 +254,7 @@ GENERAL: dict[str, str] = {
     "no_game": "no game yet",
     "unknown_game": "no such game",
     "already_imported": "this game is already a live game",
+    "bad_format": "no such output format",
     "unknown_hand": "the game has no such hand",
     "advise_not_supported": "this ruleset's scorer has no shanten rules to advise with",
     "nothing_to_undo": "no hand to take back",

@@ -33,9 +33,6 @@ def error_dict(err: MjcalcError) -> dict[str, Any]:
     `position`, counted from 0, and `column`, from 1, where it points into the text)."""
     body = err.to_dict()
     body["message"] = clean(str(body["message"]))
-    if err.position is not None:  # the column stderr names (`at column 3`), counted from 1 beside the 0-based position
-        body = {**{k: v for k, v in body.items() if k != "winner"}, "column": err.position + 1,
-                **({"winner": body["winner"]} if "winner" in body else {})}
     return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}
 
 
