@@ -226,6 +226,7 @@ GENERAL: dict[str, str] = {
     "bad_jobs": "--jobs is out of range",
     "record_too_large": "a record is too long",
     "worker_died": "a worker process died",
+    "interrupted": "the run was stopped by a signal",
     "bad_extra_fields": "--extra-fields is error or keep",
     "bad_date": "a date is written YYYY-MM-DD",
     "bad_encoding": "not UTF-8 text",
