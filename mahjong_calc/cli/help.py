@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import inspect
 import re
-import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
 from ..core.words import N_, translated
+from ..present.layout import cells, wrap
 
 COL_MAX = 30  # the widest first column, as Click's write_dl
 COL_SPACING = 2
@@ -63,43 +63,6 @@ def write_options(command: Any, ctx: Any, formatter: Any) -> None:
 
 
 # --- Chinese ---------------------------------------------------------------------------------------------
-
-def cells(text: str) -> int:
-    """Terminal columns of `text`: two for a wide (CJK) character."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-_WIDE = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
-_PIECES = re.compile(rf"[{_WIDE}][，。、；：！？）」』》,.;:!?)]*|[^\s{_WIDE}]+|\s+")
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """`text` in lines of at most `width` cells: broken at spaces, or between two Chinese characters
-    (a Chinese punctuation mark stays with the character before it); a longer word is cut."""
-    lines: list[str] = []
-    line = ""
-    for piece in _PIECES.findall(text):
-        if piece.isspace():
-            if line:
-                line += " "
-            continue
-        while cells(piece) > width:  # a word wider than the line: cut, as Click does
-            if line.strip():
-                lines.append(line.rstrip())
-                line = ""
-            cut = 1
-            while cells(piece[:cut + 1]) <= width:
-                cut += 1
-            lines.append(piece[:cut])
-            piece = piece[cut:]
-        if cells(line) + cells(piece) > width and line.strip():
-            lines.append(line.rstrip())
-            line = ""
-        line += piece
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines or [""]
-
 
 def _paragraphs(text: str) -> Iterator[tuple[bool, str]]:
     """(kept as written, text) for each paragraph of a help text (`\\b` keeps one's lines)."""

@@ -377,12 +377,13 @@ def history(game: GameArg = None, db: DbOption = None, out_format: FormatOption 
     Example: mjcalc game history
     """
     from ..live.text import history_lines
+    from ..present.layout import asked_width
 
     json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         events = store.history(game)
         variant = None if json_out else store.game(game).header.get("variant")
-    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant))
+    emit_json(json.dumps(events, ensure_ascii=False)) if json_out else emit(history_lines(events, lang.value, variant, asked_width()))
 
 
 def list_games(db: DbOption = None, out_format: FormatOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
@@ -391,11 +392,12 @@ def list_games(db: DbOption = None, out_format: FormatOption = None, json_out: J
     Example: mjcalc game list
     """
     from ..live.text import game_rows
+    from ..present.layout import asked_width
 
     json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         rows = [g.to_dict() for g in store.games()]
-    emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value))
+    emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value, asked_width()))
 
 
 EXPORT_FORMATS = ("yaml", "csv")

@@ -21,14 +21,14 @@ def _width(file: IO[str] | None) -> tuple[Any, bool]:
     """The console, and whether its width was asked for (a terminal's, or COLUMNS) rather than the pipe's 120."""
     import os
 
-    from rich.console import Console
+    from .layout import console as made
 
-    console = Console(file=file)
+    console = made(file, None, markup=True)
     if console.is_terminal:
         return console, True
     if os.environ.get("COLUMNS", "").strip().isdigit():
-        return Console(file=file, width=int(os.environ["COLUMNS"])), True
-    return Console(file=file, width=120), False  # a pipe or a file: keep each hand on one line
+        return made(file, int(os.environ["COLUMNS"]), markup=True), True
+    return made(file, 120, markup=True), False  # a pipe or a file: keep each hand on one line
 
 
 class Screen:
@@ -147,7 +147,7 @@ def _plain_table(title: str, headers: list[str], rows: list[tuple[str, ...]], to
         return "|" + "|".join(out) + "|\n"
 
     rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+\n"
-    parts = [title + " " * (total - cell_len(title)) + "\n", rule, line(headers), rule]
+    parts = [title + "\n", rule, line(headers), rule]
     parts += [line(row) for row in rows]
     parts += [rule] if rows else []  # Rich's section line closes the last hand, when there is one
     parts += [line(totals), rule]
