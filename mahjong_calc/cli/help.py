@@ -153,7 +153,7 @@ def short_help(command: Any) -> str:
     """A command's line in its group's list: the first sentence of its Chinese help."""
     text = zh_text(inspect.cleandoc(command.help or ""))
     first = next(iter(_paragraphs(text)), (False, ""))[1]
-    sentence = re.split(r"(?<=[。：:])", first, maxsplit=1)[0].rstrip("。：:")
+    sentence = re.split(r"(?<=。)|(?<=\.)(?=\s)", first, maxsplit=1)[0].rstrip("。.")
     return sentence if cells(sentence) <= 2 * SHORT_LIMIT else wrap(sentence, 2 * SHORT_LIMIT - 3)[0] + "..."
 
 

@@ -153,7 +153,7 @@ def cells(text: str) -> int:
 _WIDE = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
 # a piece a line may not break: tiles said (一二三万, 东南, 五五五条@李), a Chinese character with the
 # punctuation after it, a word of other letters; or the spaces between
-_PIECES = re.compile(rf"(?:[一二三四五六七八九]+[万筒条]|[东南西北白发中]+)(?:@[^\s，。、；]+)?[，,;；]?"
+_PIECES = re.compile(rf"(?:[一二三四五六七八九]+[万筒条]|[东南西北白发中]+)(?:@[^\s，。、；]+)?[，,;；]?|@[^\s,，。、;；)]+[,;)]*"
                      rf"|[{_WIDE}][，。、；：！？）」』》,.;:!?)]*|[^\s{_WIDE}]+|\s+")
 
 

@@ -17,6 +17,18 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
+def _refused(code: str, lang: str) -> str:
+    """An error row's 方式 (How): on a chosen Chinese screen what went wrong, in general, in Chinese
+    (its code and the whole message are on stderr); else the code, `[two_dealers]`."""
+    from ..core.errors import GENERAL
+    from ..core.words import translated
+    from .layout import bilingual
+
+    if lang == "zh" and not bilingual() and code in GENERAL:
+        return translated(GENERAL[code], "zh") or f"[{code}]"
+    return f"[{code}]"
+
+
 def _width(file: IO[str] | None) -> tuple[Any, bool]:
     """The console, and whether its width was asked for (a terminal's, or COLUMNS) rather than the pipe's 120."""
     import os
@@ -59,7 +71,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
         after = settlement["chips_after"]
         changes = [_signed(settlement["changes"][p]) + (f" ({after[p]})" if has_chips else "") for p in players]
         if "error" in hand:
-            winner, how, value = "", f"[{hand['error']['code']}]", ""
+            winner, how, value = "", _refused(hand["error"]["code"], lang), ""
             changes = ["" for _ in players]
         elif hand.get("draw"):
             winner, how, value = "", head["draw"], ""

@@ -31,10 +31,12 @@ def _hand_facts(console: Any, title: str, hand: dict[str, Any], lang: str, wide:
     from .layout import concealed
 
     facts = _facts(title)
-    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""
-    facts.add_row(HEAD[lang]["hand"], hand["concealed"] + names)
+    named = lang == "zh" and not bilingual()  # a chosen Chinese screen: the tiles as players say them, no code
+    names = f"  ({_names(hand['concealed'], lang)})" if wide and not named else ""
+    facts.add_row(HEAD[lang]["hand"], (said(hand["concealed"], lang) if named else hand["concealed"]) + names)
     for meld in hand["melds"]:
-        facts.add_row(HEAD[lang]["melds"], meld["tiles"] + (concealed(lang) if meld["concealed"] else ""))
+        tiles = said(meld["tiles"], lang) if named else meld["tiles"]
+        facts.add_row(HEAD[lang]["melds"], tiles + (concealed(lang) if meld["concealed"] else ""))
     console.print(facts)
 
 
