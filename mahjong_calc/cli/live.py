@@ -441,5 +441,5 @@ def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game
 
     json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
-        made = import_games(store, file, again)
+        made = import_games(store, file, once=not again)
     emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

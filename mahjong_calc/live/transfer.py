@@ -15,12 +15,13 @@ def _same_game(header: dict[str, Any], hands: list[Any]) -> str:
     return json.dumps([{k: v for k, v in header.items() if v is not None}, hands], sort_keys=True, ensure_ascii=False, default=str)
 
 
-def import_games(store: Store, name: str, again: bool = False) -> list[int]:
+def import_games(store: Store, name: str, once: bool = False) -> list[int]:
     """Each game of the file `name` (as `mjcalc game settle` reads it) stored as a new live game,
     its hands in order; the numbers of the games made. Every hand is settled first: a file with an
-    error row (or that cannot be read) is refused whole and nothing is stored. A game that is
-    already a live game (the same header and hands: the same export imported twice) is refused
-    (`already_imported`), unless `again`."""
+    error row (or that cannot be read) is refused whole and nothing is stored. With `once` (`mjcalc
+    game import` without --again), a game that is already a live game (the same header and hands:
+    the same export imported twice) is refused (`already_imported`); the page's import button
+    makes a new game each time."""
     from ..core.errors import InputError
     from ..game import RawHand, check_header, settle_game
     from ..game.game_file import GameFileError
@@ -34,7 +35,7 @@ def import_games(store: Store, name: str, again: bool = False) -> list[int]:
         if bad is not None and bad.error is not None:
             raise GameFileError(bad.error.code, "{name}: hand {no}: {problem}; nothing was imported", name=name, no=bad.no, problem=bad.error.message)
         games.append((dict(game.header), hands))
-    if not again:
+    if once:
         live = {_same_game(info.header, store.hands(info.id)): info.id for info in reversed(store.games())}
         for number, (header, hands) in enumerate(games, 1):
             twin = live.get(_same_game(header, hands))
