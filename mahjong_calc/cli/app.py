@@ -27,6 +27,9 @@ from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, enco
 from ..core.words import N_, Text, language, language_from_env, set_language
 from ..present.errors import clean, error_json, error_line, message_of
 
+# the commands that answer for one hand (or list a ruleset) and end: they run without the collector
+ONE_HAND = frozenset({"score", "waits", "advise", "options", "variants"})
+
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
     "score": "mahjong_calc.cli.score:score_command",
@@ -70,7 +73,10 @@ class Command(TyperCommand):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:
-        gc.enable()  # off while the command line was read (cli/__init__.py); on for the command's work
+        # The collector is off while the command line is read (cli/__init__.py); a command that may
+        # run long turns it on, one that answers for one hand ends before it would free anything.
+        if ctx.command_path.split()[1:2] != [] and ctx.command_path.split()[1] not in ONE_HAND:
+            gc.enable()
         return super().invoke(ctx)
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import IO, Any
 
 from ..core.hand import SEAT_ZH
@@ -151,10 +152,15 @@ def cells(text: str) -> int:
 
 
 _WIDE = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
-# a piece a line may not break: tiles said (一二三万, 东南, 五五五条@李), a Chinese character with the
-# punctuation after it, a word of other letters; or the spaces between
-_PIECES = re.compile(rf"(?:[一二三四五六七八九]+[万筒条]|[东南西北白发中]+)(?:@[^\s，。、；]+)?[，,;；]?|@[^\s,，。、;；)]+[,;)]*"
-                     rf"|[{_WIDE}][，。、；：！？）」』》,.;:!?)]*|[^\s{_WIDE}]+|\s+")
+
+
+@cache
+def _pieces() -> re.Pattern[str]:
+    """A piece a line may not break: tiles said (一二三万, 东南, 五五五条@李), a Chinese character with
+    the punctuation after it, a word of other letters; or the spaces between. Compiled when first
+    wrapped (its classes of wide characters take a while: a table's console never needs it)."""
+    return re.compile(rf"(?:[一二三四五六七八九]+[万筒条]|[东南西北白发中]+)(?:@[^\s，。、；]+)?[，,;；]?|@[^\s,，。、;；)]+[,;)]*"
+                      rf"|[{_WIDE}][，。、；：！？）」』》,.;:!?)]*|[^\s{_WIDE}]+|\s+")
 
 
 def wrap(text: str, width: int) -> list[str]:
@@ -162,7 +168,7 @@ def wrap(text: str, width: int) -> list[str]:
     (a Chinese punctuation mark stays with the character before it); a longer word is cut."""
     lines: list[str] = []
     line = ""
-    for piece in _PIECES.findall(text):
+    for piece in _pieces().findall(text):
         if piece.isspace():
             if line:
                 line += " "
