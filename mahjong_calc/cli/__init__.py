@@ -3,8 +3,9 @@
 
 `main` is the entry point. Start-up (importing Typer, Pydantic and the library, reading the
 command line) allocates much and frees little, so the collector's passes over it find nothing
-to free: it runs with the collector off, and a command runs with it on (`app.Command.invoke`).
-What is left at exit is frozen (`gc.freeze`), so the interpreter's last pass skips it too.
+to free: it runs with the collector off, and a command that may run long turns it on as it
+begins (`app.Command.invoke`; one that answers for one hand ends first). What is left at exit
+is frozen (`gc.freeze`), so the interpreter's last pass skips it too.
 """
 
 from __future__ import annotations
