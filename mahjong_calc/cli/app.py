@@ -75,7 +75,8 @@ class Command(TyperCommand):
     def invoke(self, ctx: Any) -> Any:
         # The collector is off while the command line is read (cli/__init__.py); a command that may
         # run long turns it on, one that answers for one hand ends before it would free anything.
-        if ctx.command_path.split()[1:2] != [] and ctx.command_path.split()[1] not in ONE_HAND:
+        named = ctx.command_path.split()  # `mjcalc score`, `mjcalc game add`
+        if len(named) < 2 or named[1] not in ONE_HAND:
             gc.enable()
         return super().invoke(ctx)
 
