@@ -1,5 +1,5 @@
 """`python -m mahjong_calc` runs the CLI."""
 
-from .cli.entry import main
+from .cli import main
 
 main()

@@ -1,6 +1,7 @@
 """Golden tables: seeded random records and games of every variant, in tile notation, with the
 answers of the tree that had two scoring paths (34c90c6), each path held to the other there; the
-games' since an error row whose winner can be read passes the deal on as that winner says.
+games' since an error row whose winner can be read passes the deal on as that winner says, and
+--heavenly is the dealer's.
 
 Records (records.tsv): every flag a variant takes, melds, concealed kongs, a chosen winning tile,
 财神 and 白板, clashing flags and hands that do not win, under the shipped rulesets and under

@@ -115,7 +115,8 @@ def test_variants_lists_shipped_rulesets(runner: CliRunner) -> None:
     assert {"wuhu315", "wuhu525"} <= set(names)
 
 
-COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+_ROOT = typer.main.get_command(app)
+COMMANDS = sorted(_ROOT.list_commands(typer.Context(_ROOT)))  # type: ignore[attr-defined]
 
 
 def test_the_commands_exist() -> None:
@@ -337,6 +338,6 @@ def test_a_hand_word_without_a_suit_is_refused_pointing_at_it(runner: CliRunner)
     assert "13m [4]56 678m" in result.stderr
     result = runner.invoke(app, ["score", "13m", "456", "678m11p555p2m", "--json"])
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["error"] == {"code": "missing_suit", "position": 4,
+    assert json.loads(result.stdout)["error"] == {"code": "missing_suit", "position": 4, "column": 5,
                                                   "message": "the word 456 has no suit: write 456m, or join the words"}
     assert runner.invoke(app, ["score", "13m456678m11p555p2m"]).exit_code == 0

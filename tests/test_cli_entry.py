@@ -1,99 +1,16 @@
-"""The `mjcalc` entry point (cli/entry.py): a plain `batch` line runs without Typer, exactly as Typer runs it.
-
-`BATCH_OPTIONS` is held to the Typer command's own options; every line `batch_request` does not
-read is Typer's; and the installed `mjcalc` (the entry point) is held to `cli.app.main` (Typer)
-on the same lines: the same stdout, stderr and exit status, for good runs and failed ones.
-"""
+"""The installed `mjcalc` entry point runs `mjcalc batch FILE [options]` through the one Typer command:
+each line's exit status, rows and stderr, for good runs and failed ones."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-from enum import Enum
 from pathlib import Path
-from typing import Any
 
 import pytest
 from installed import _WORKDIR, MJCALC, child_env, run_installed
 
-from mahjong_calc.cli.app import COMMANDS, build_command
-from mahjong_calc.cli.entry import BATCH_OPTIONS, FLAG, MANY, NUMBER, PATH, TEXT, BatchRequest, batch_request
-
 HAND = "123456m13m99p555p2m"
-
-
-def _typer_options() -> dict[str, Any]:
-    """The batch command's options, by option string (its click parameters)."""
-    command = build_command("batch", COMMANDS["batch"])
-    return {opt: param for param in command.params if param.param_type_name == "option" for opt in param.opts}
-
-
-def _choices(param: Any) -> tuple[str, ...] | None:
-    """An option's choices (an Enum's values), or None for any other type."""
-    annotation = param.type_descriptor.annotation if hasattr(param, "type_descriptor") else None
-    for arg in getattr(annotation, "__args__", (annotation,)):
-        if isinstance(arg, type) and issubclass(arg, Enum):
-            return tuple(str(member.value) for member in arg)
-    choices = getattr(getattr(param, "type", None), "choices", None)
-    return tuple(choices) if choices else None
-
-
-def test_batch_options_are_the_typer_commands_options() -> None:
-    typer_options = _typer_options()
-    assert set(BATCH_OPTIONS) == set(typer_options)
-    for opt, (name, takes) in BATCH_OPTIONS.items():
-        param = typer_options[opt]
-        assert param.name == name, opt
-        assert bool(param.is_flag) == (takes == FLAG), opt
-        assert bool(param.multiple) == (takes == MANY), opt
-        assert _choices(param) == (takes if isinstance(takes, tuple) else None), opt
-        assert takes in (FLAG, MANY, NUMBER, PATH, TEXT) or isinstance(takes, tuple), opt
-
-
-@pytest.mark.parametrize(("args", "request_"), [
-    (["batch", "x.jsonl"], BatchRequest("x.jsonl")),
-    (["batch", "-"], BatchRequest("-")),
-    (["batch", "x.jsonl", "--jobs", "2", "--fail-fast"], BatchRequest("x.jsonl", jobs=2, fail_fast=True)),
-    (["batch", "--jobs=3", "x"], BatchRequest("x", jobs=3)),
-    (["batch", "x", "-o", "csv", "-i", "yaml", "--lang", "en"], BatchRequest("x", "yaml", "csv", lang="en")),
-    (["batch", "x", "--format=summary", "--input-format=csv", "-l", "zh"], BatchRequest("x", "csv", "summary", lang="zh")),
-    (["batch", "x", "--set", "a=1", "--set=b=2"], BatchRequest("x", set_=("a=1", "b=2"))),
-    (["batch", "x", "--rules", "./r.yaml", "--extra-fields", "keep"], BatchRequest("x", rules="r.yaml", extra_fields="keep")),
-    (["batch", "x", "-r", "dir//r.yaml"], BatchRequest("x", rules="dir/r.yaml")),
-])
-def test_a_plain_batch_line_is_read(args: list[str], request_: BatchRequest) -> None:
-    assert batch_request(args) == request_
-
-
-@pytest.mark.parametrize("args", [
-    [], ["score", HAND], ["--version"], ["--lang", "en", "batch", "x"], ["batch"], ["batch", "--help"], ["batch", "-h"],
-    ["batch", "x", "y"], ["batch", ""], ["batch", "x", "--"], ["batch", "x", "--bogus"], ["batch", "x", "--jobs"],
-    ["batch", "x", "--jobs", "two"], ["batch", "x", "--jobs", "0"], ["batch", "x", "--jobs", "01"], ["batch", "x", "--jobs", "-1"],
-    ["batch", "x", "--jobs", "１"], ["batch", "x", "--jobs", "1", "--jobs", "2"], ["batch", "x", "-o", "JSONL"],
-    ["batch", "x", "-ojsonl"], ["batch", "x", "-o=csv"], ["batch", "x", "--format", "xml"], ["batch", "x", "--lang", "fr"],
-    ["batch", "x", "--fail-fast=yes"], ["batch", "x", "--fail-fast", "--fail-fast"], ["batch", "x", "--rules="],
-    ["batch", "x", "--set", "--fail-fast"], ["batch", "x", "--extra-fields", "-x"], ["batch", "-x"], ["batch", "x", "--jobs", " 1"],
-])
-def test_every_other_line_is_typers(args: list[str]) -> None:
-    assert batch_request(args) is None
-
-
-def test_a_shell_completion_request_is_typers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("_MJCALC_COMPLETE", "bash_complete")
-    assert batch_request(["batch", "x"]) is None
-
-
-# --- the installed entry point against Typer's main, line by line ---------------------------------
-
-TYPER_MAIN = "from mahjong_calc.cli.app import main; main()"
-
-
-def _run_both(args: list[str], env: dict[str, str] | None = None, stdin: str | None = None) -> None:
-    quick = run_installed(args, env=env, input=stdin)
-    typer_run = subprocess.run([MJCALC[0], "-c", TYPER_MAIN, *args], cwd=_WORKDIR, env=child_env(env), input=stdin,
-                               capture_output=True, text=True, encoding="utf-8", timeout=300, check=False)
-    assert (quick.returncode, quick.stdout, quick.stderr) == (typer_run.returncode, typer_run.stdout, typer_run.stderr), args
-
 
 
 @pytest.fixture
@@ -105,29 +22,66 @@ def records(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("extra", [
-    [], ["--jobs", "2"], ["--fail-fast"], ["-o", "csv"], ["--format", "summary"], ["--lang", "zh"], ["-l", "en"],
-    ["--extra-fields", "keep"], ["--extra-fields", "nope"], ["--set", "numbers.base=5"], ["--set", "nonsense"],
-    ["--jobs", "999999"], ["--rules", "missing.yaml"], ["-i", "csv"],
+FAILED = "mjcalc: 3 of 6 records failed (unknown_character 1, unknown_field 1, bad_json 1); their rows say why"
+
+
+@pytest.mark.parametrize(("extra", "status", "rows", "stderr"), [
+    ([], 1, 6, FAILED),
+    (["--jobs", "2"], 1, 6, FAILED),
+    (["--jobs=2"], 1, 6, FAILED),
+    (["--fail-fast"], 1, 3, "mjcalc: 1 of 3 records failed (unknown_character 1); their rows say why"),
+    (["-o", "csv"], 1, 7, FAILED),
+    (["--format=csv"], 1, 7, FAILED),
+    (["--lang", "zh"], 1, 6, "mjcalc: 6 条记录里有 3 条出错 (`unknown_character 1, unknown_field 1, bad_json 1`); 出错的行说明了原因"),
+    (["-l", "en"], 1, 6, FAILED),
+    (["--extra-fields", "keep"], 1, 6, "mjcalc: 2 of 6 records failed (unknown_character 1, bad_json 1); their rows say why"),
+    (["--extra-fields", "nope"], 2, 0, "mjcalc: error [bad_extra_fields]: --extra-fields must be one of error, keep, not 'nope'"),
+    (["--set", "numbers.base=5"], 2, 0, "mjcalc: error [ruleset_invalid]: --set: numbers.base: unknown key"),
+    (["--set", "nonsense"], 2, 0, "mjcalc: error [bad_set_option]: --set nonsense: expected KEY=VALUE"),
+    (["--jobs", "999999"], 2, 0, "mjcalc: error [bad_jobs]: --jobs must be between 1 and"),
+    (["--rules", "missing.yaml"], 2, 0, "mjcalc: error [ruleset_not_found]: missing.yaml: cannot read ruleset"),
+    (["-i", "csv"], 1, 5, "mjcalc: 5 of 5 records failed (bad_csv_row 5); their rows say why"),
+    (["--jobs", "two"], 2, 0, "mjcalc: error [usage_error]: Invalid value for '--jobs'"),
+    (["--bogus"], 2, 0, "mjcalc: error [usage_error]: No such option: --bogus"),
+    (["-o", "xml"], 2, 0, "mjcalc: error [bad_format]: --format must be one of jsonl, csv, summary, json, not 'xml'"),
 ])
-def test_the_entry_point_runs_a_batch_line_as_typer_does(records: Path, extra: list[str]) -> None:
-    assert batch_request(["batch", str(records), *extra]) is not None
-    _run_both(["batch", str(records), *extra])
+def test_a_batch_line_runs_with_its_status_rows_and_stderr(records: Path, tmp_path: Path, extra: list[str], status: int, rows: int,
+                                                           stderr: str) -> None:
+    """Written to a file, as a script's run is (stderr then counts the failed records)."""
+    out = tmp_path / "out.txt"
+    with out.open("w", encoding="utf-8") as sink:
+        done = subprocess.run([*MJCALC, "batch", str(records), *extra], cwd=_WORKDIR, env=child_env(), stdout=sink, stderr=subprocess.PIPE,
+                              text=True, encoding="utf-8", timeout=300, check=False)
+    assert done.returncode == status, done.stderr
+    assert len(out.read_text(encoding="utf-8").splitlines()) == rows
+    assert done.stderr.startswith(stderr), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_rows_are_in_input_order_with_their_ids(records: Path) -> None:
+    done = run_installed(["batch", str(records), "--jobs", "2"])
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row.get("id") for row in lines] == [1, 2, 3, None, 5, None]
+    assert [row.get("line") for row in lines] == [1, 2, 3, 4, 5, 6]
+    assert lines[0]["valid"] and lines[2]["error"]["code"] == "unknown_character"
 
 
 def test_the_same_in_chinese_from_the_environment_and_from_stdin(records: Path) -> None:
-    _run_both(["batch", str(records)], env={"MJCALC_LANG": "zh"})
-    _run_both(["batch", "-"], stdin=records.read_text(encoding="utf-8"))
+    zh = run_installed(["batch", str(records)], env={"MJCALC_LANG": "zh"})
+    assert zh.returncode == 1 and "不是有效的 JSON" in zh.stdout
+    piped = run_installed(["batch", "-"], input=records.read_text(encoding="utf-8"))
+    assert (piped.returncode, piped.stdout) == (1, run_installed(["batch", str(records)]).stdout)
 
 
 def test_a_file_that_cannot_be_read_and_a_format_that_cannot_be_told(tmp_path: Path) -> None:
-    _run_both(["batch", str(tmp_path / "none.jsonl")])
-    _run_both(["batch", str(tmp_path / "records.txt")])
+    missing = run_installed(["batch", str(tmp_path / "none.jsonl")])
+    assert missing.returncode == 2 and missing.stdout == "" and "none.jsonl" in missing.stderr
+    unknown = run_installed(["batch", str(tmp_path / "records.txt")])
+    assert unknown.returncode == 2 and unknown.stdout == "" and "records.txt" in unknown.stderr
 
 
-def test_a_plain_batch_line_imports_neither_typer_nor_pydantic_nor_multiprocessing(records: Path, tmp_path: Path) -> None:
-    proc = run_installed(["batch", str(records)], env={"PYTHONPROFILEIMPORTTIME": "1"})
-    assert proc.returncode == 1, proc.stderr[-2000:]
-    modules = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
-    assert "mahjong_calc.batch.engine" in modules
-    assert not {"typer", "pydantic", "rich", "multiprocessing", "concurrent.futures.process", "mahjong_calc.cli.app"} & modules
+def test_batch_without_a_file_and_its_help() -> None:
+    bare = run_installed(["batch"])
+    assert bare.returncode == 2 and "Missing argument 'FILE'." in bare.stderr and "(see mjcalc batch --help)" in bare.stderr
+    helped = run_installed(["batch", "-h"])
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage: mjcalc batch [OPTIONS] FILE")

@@ -62,7 +62,7 @@ def test_api_variants_sends_implies_and_the_others_fields_from_the_declaration()
 
     rows = {row["name"]: row for row in json.loads(answer_variants()[1])}
     flags = {f["name"]: f for f in rows["wuhu315"]["flags"]}
-    assert flags["after_kong"]["implies"] == ["self_draw"] and flags["heavenly"]["implies"] == ["self_draw"]
+    assert flags["after_kong"]["implies"] == ["self_draw"] and flags["heavenly"]["implies"] == ["self_draw", "dealer"]
     assert flags["earthly"]["implies"] == []
     assert rows["wuhu315"]["others"] == []
     assert rows["chizhou"]["others"] == ["exposed", "hua", "la_zi"]

@@ -112,7 +112,8 @@ def test_score_hand_takes_each_declared_flag_and_passes_it_on(monkeypatch: pytes
 
 
 def _score_options() -> dict[str, Any]:
-    command = typer.main.get_command(app).commands["score"]  # type: ignore[attr-defined]
+    root = typer.main.get_command(app)
+    command = root.get_command(typer.Context(root), "score")  # type: ignore[attr-defined]
     return {param.name: param for param in command.params}
 
 

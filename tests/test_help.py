@@ -14,7 +14,8 @@ from mahjong_calc.cli.app import app
 from mahjong_calc.cli.game import GAME_COMMANDS
 
 runner = CliRunner()
-COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+_ROOT = typer.main.get_command(app)
+COMMANDS = sorted(_ROOT.list_commands(typer.Context(_ROOT)))  # type: ignore[attr-defined]
 GAME = [["game", name] for name in GAME_COMMANDS]
 PYTHON_TYPES = re.compile(r"<(?:list|int|str|float|bool|path|dict|tuple)\b[^>]*>|\{hand\}|<int range>|<[a-z_]+\[")
 

@@ -8,7 +8,8 @@ the same for waits and advise, and a 10-hand game recorded on the page exports t
 CSV that `mjcalc game settle` settles to the page's totals.
 
 The browser part needs the pinned npm package: MJCALC_PYODIDE names its tarball (`npm pack
-pyodide@314.0.8`, which .ci/run does) or folder; without it those tests skip, saying so
+pyodide@314.0.8`, which .ci/run does) or folder, else the tarball .ci/run keeps in its cache
+folder (~/.cache/mjcalc-ci/) is taken; without either those tests skip, saying so
 (under CI=true they fail instead).
 """
 
@@ -165,11 +166,18 @@ def test_without_npm_and_without_a_copy_the_build_says_so(tmp_path: Path, monkey
 # --- the site in Chromium, offline ------------------------------------------------------------------
 
 
+def cached_pyodide() -> Path:
+    """Where .ci/run keeps the pinned tarball it fetched once (`npm pack` into the cache folder)."""
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path(os.environ.get("HOME") or "/tmp") / ".cache")
+    return Path(home) / "mjcalc-ci" / f"pyodide-{PYODIDE_VERSION}.tgz"
+
+
 def _pyodide_copy() -> Path:
-    given = os.environ.get("MJCALC_PYODIDE")
+    given = os.environ.get("MJCALC_PYODIDE") or (str(cached_pyodide()) if cached_pyodide().is_file() else None)
     reason = None
     if not given:
-        reason = f"MJCALC_PYODIDE is not set (the tarball of `npm pack pyodide@{PYODIDE_VERSION}`; .ci/run sets it)"
+        reason = (f"MJCALC_PYODIDE is not set and {cached_pyodide()} is not there (the tarball of `npm pack pyodide@{PYODIDE_VERSION}`; "
+                  ".ci/run fetches it there)")
     elif not Path(given).exists():
         reason = f"MJCALC_PYODIDE={given}: no such file or folder"
     if reason is None and not CHROMIUM.exists():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain
 from typing import IO, Any
 
@@ -14,7 +15,7 @@ from ..core.collector import YOUNG, FreezeAsItGoes, kept_frozen
 from ..core.errors import InputError, MjcalcError
 from ..core.stdout import silence
 from ..core.words import N_, Text
-from .engine import FREEZE_EVERY, BatchStopped, run_batch
+from .engine import FREEZE_EVERY, STOP_SIGNALS, BatchStopped, run_batch
 from .evaluate import Defaults, configure, current_defaults
 from .items import CSV, ENCODING_NAMES, BytesRead, RawRecord
 from .readers import detect_format, read_items
@@ -98,14 +99,15 @@ def _run(name: str, input_format: str | None, out_format: str | None, jobs: int,
             items, columns = _extra_columns(items)
             configure(defaults._replace(extra_columns=columns))
         out = None if out_format == "summary" else sys.stdout
-        if sys.stderr is not None and sys.stderr.isatty():
-            from .progress import progress_bar
+        with stop_on_signals() as stop:
+            if sys.stderr is not None and sys.stderr.isatty():
+                from .progress import progress_bar
 
-            size = os.fstat(stream.fileno()).st_size if name != "-" else 0
-            with progress_bar(size or None, pos) as advance:
-                tally = run_batch(items, out, out_format, jobs, fail_fast, advance, pace=FreezeAsItGoes(FREEZE_EVERY))
-        else:
-            tally = run_batch(items, out, out_format, jobs, fail_fast, pace=FreezeAsItGoes(FREEZE_EVERY))
+                size = os.fstat(stream.fileno()).st_size if name != "-" else 0
+                with progress_bar(size or None, pos) as advance:
+                    tally = run_batch(items, out, out_format, jobs, fail_fast, advance, pace=FreezeAsItGoes(FREEZE_EVERY), stop=stop)
+            else:
+                tally = run_batch(items, out, out_format, jobs, fail_fast, pace=FreezeAsItGoes(FREEZE_EVERY), stop=stop)
     except BrokenPipeError:  # the reader of our output went away (`| head`): stop quietly
         silence()
         return 0
@@ -143,6 +145,31 @@ def read_notes(name: str, fmt: str, pos: BytesRead, verbose: bool, first_sheet: 
     elif verbose and fmt == "csv":
         notes.append(N_("{name}: read as {encoding}", name=name, encoding=ENCODING_NAMES[pos.encoding]))
     return [note.render() for note in notes]
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[Callable[[], int | None]]:
+    """For the length of a run: SIGINT, SIGTERM and SIGHUP ask it to stop, and the function given
+    says which came first (None: none). The run stops between two chunks, never in a row
+    (run_batch's `stop`), so the handler only takes note. Outside the main thread, where signal
+    handlers cannot be set, nothing asks."""
+    import signal
+    import threading
+
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+
+    def note(signum: int, frame: object) -> None:
+        received.append(signum)
+
+    before = {number: signal.signal(number, note) for number in STOP_SIGNALS}
+    try:
+        yield lambda: received[0] if received else None
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def _extra_columns(items: Iterator[RawRecord]) -> tuple[Iterator[RawRecord], tuple[str, ...]]:

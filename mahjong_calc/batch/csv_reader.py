@@ -7,7 +7,24 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO
 
+from ..core.words import N_, Text
 from .items import CSV, DETECT, ENCODING_NAMES, ERR, RECORD_LIMIT, UTF8, BytesRead, Line, RawRecord, physical_lines, too_large
+
+
+def csv_problem(exc: csv.Error) -> str:
+    """What the csv module's refusal of a row means, in our words (its own are for programmers): a
+    msgid of the catalogue, worded when the error row is shown."""
+    said = str(exc)
+    text: Text
+    if said.startswith("new-line character seen in unquoted field"):
+        text = N_("CSV cannot be read: a line break inside a cell that is not in quotes (put the cell in double quotes)")
+    elif "expected after" in said:
+        text = N_("CSV cannot be read: a cell goes on after its closing quote (a quote inside a quoted cell is written twice: \"\")")
+    elif "end of data" in said:
+        text = N_("CSV cannot be read: a quote is never closed")
+    else:
+        text = N_("CSV cannot be read: the row is not CSV")
+    return text.msgid
 
 
 def read_csv(stream: IO[bytes], pos: BytesRead, encoding: str = UTF8) -> Iterator[RawRecord]:
@@ -67,7 +84,7 @@ def read_csv(stream: IO[bytes], pos: BytesRead, encoding: str = UTF8) -> Iterato
         try:
             parsed = list(csv.reader(["".join(e[1] for e in rows)], strict=True))
         except csv.Error as exc:
-            yield restart(("bad_csv", f"CSV cannot be read: {exc}"))
+            yield restart(("bad_csv", csv_problem(exc)))
             continue
         if len(parsed) != 1:  # not one row: a line break the lines above did not see
             yield restart(("bad_csv", "CSV cannot be read: the row does not end where its quotes close"))

@@ -61,6 +61,24 @@ class BatchStopped(MjcalcError):
         self.resume_line = resume_line
 
 
+class _Halted(BaseException):
+    """The run was asked to stop (`run_batch`'s `stop`) while it read: the line of the first record not written.
+    A BaseException, so that no `except Exception` on the way (a record's own) takes it for a record's error."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def halted(signum: int, written: int, resume_line: int | None) -> BatchStopped:
+    """The run stopped by the signal `signum` (SIGINT, SIGTERM, SIGHUP): the rows written are whole;
+    exit status 128 + the signal's number, as a shell reports a process the signal ended."""
+    what = f"stopped by {signal.Signals(signum).name}"
+    err = BatchStopped("interrupted", what, written, resume_line)
+    err.exit_code = 128 + signum
+    return err
+
+
 class ChunkResult(NamedTuple):
     """One chunk scored and rendered (in a worker process, with --jobs)."""
 
@@ -104,12 +122,16 @@ def chunks(items: Iterable[RawRecord], size: int = CHUNK, max_bytes: int = CHUNK
         yield chunk
 
 
-def sized_chunks(items: Iterable[RawRecord], size: int = CHUNK, max_bytes: int = CHUNK_BYTES) -> Iterator[tuple[int, list[RawRecord]]]:
+def sized_chunks(items: Iterable[RawRecord], size: int = CHUNK, max_bytes: int = CHUNK_BYTES,
+                 stop: Callable[[], int | None] | None = None) -> Iterator[tuple[int, list[RawRecord]]]:
     """(bytes, chunk) of `size` records or fewer: a chunk also ends at the record that brings it
-    to `max_bytes`. A block of JSON Lines is a chunk by itself (the reader bounds it alike)."""
+    to `max_bytes`. A block of JSON Lines is a chunk by itself (the reader bounds it alike).
+    Once `stop()` says so, reading ends (`_Halted`, with the line of the first record not in a chunk yet)."""
     chunk: list[RawRecord] = []
     held = 0
     for item in items:
+        if stop is not None and stop() is not None:
+            raise _Halted(chunk[0][0] if chunk else item[0])
         if item[1] == LINES:
             if chunk:
                 yield held, chunk
@@ -183,10 +205,15 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="mjcalc-parent-watch", daemon=True).start()
 
 
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 def worker_init(parent: int, defaults: Defaults | None = None) -> None:
-    """In each worker: Ctrl-C is the parent's to handle; end when the parent ends; `--rules`/`--set`."""
+    """In each worker: Ctrl-C, SIGTERM and SIGHUP are the parent's to handle (it stops the run
+    between chunks); end when the parent ends; `--rules`/`--set`."""
     global _worker_pace
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
     _end_with_parent(parent)
     configure(defaults or Defaults())
     gc.set_threshold(YOUNG, *gc.get_threshold()[1:])  # as the parent's run (core/collector)
@@ -340,6 +367,7 @@ def run_batch(
     on_chunk: Callable[[int], None] | None = None,
     chunk_size: int = CHUNK,
     pace: FreezeAsItGoes | None = None,
+    stop: Callable[[], int | None] | None = None,
 ) -> Tally:
     """Score `items`, writing results to `out` as each chunk is done; return the tally.
 
@@ -348,10 +376,19 @@ def run_batch(
     records done (the progress bar); `pace` is stepped once a chunk (where the caller keeps the
     run frozen: core/collector). Raises `BatchStopped` if a worker dies or the
     output cannot be written (BrokenPipeError, a reader gone away, is left to the caller).
+    `stop()` is asked before each chunk is written and each record read: once it names a signal,
+    the run ends there, its rows whole, with `BatchStopped` (`halted`) naming the line to resume from.
     """
     tally = Tally()
     write = byte_writer(out) if out is not None and out_format != "summary" else None
-    sized = sized_chunks(items, chunk_size)
+    unwritten: deque[int] = deque()  # the first line of each chunk read and not yet written, in order
+
+    def read() -> Iterator[tuple[int, list[RawRecord]]]:
+        for size, chunk in sized_chunks(items, chunk_size, stop=stop):
+            unwritten.append(chunk[0][0])
+            yield size, chunk
+
+    sized = read()
     results: Iterator[ChunkResult | _Failed]
     if jobs <= 1:
         results = (process_chunk(chunk, out_format, fail_fast) for _, chunk in sized)
@@ -363,10 +400,14 @@ def run_batch(
             tail = extra_header(defaults.extra_columns) if defaults.extra_fields == "keep" else []
             _write(write, csv_text([[*CSV_COLUMNS, *tail]]), tally, 1)
         for chunk in results:
+            signum = stop() if stop is not None else None
+            if signum is not None:
+                raise halted(signum, tally.records, unwritten[0])
             if isinstance(chunk, _Failed):
                 raise BatchStopped("worker_died", _failure(chunk.error), tally.records, chunk.first_line)
             if write is not None and chunk.data:
                 _write(write, chunk.data, tally, chunk.first_line, out_format)
+            unwritten.popleft()
             tally.merge(chunk.tally)
             if on_chunk is not None:
                 on_chunk(chunk.tally.records)
@@ -374,10 +415,16 @@ def run_batch(
                 pace.step()
             if chunk.stopped:
                 break
+    except _Halted as stopped:
+        signum = stop() if stop is not None else None
+        raise halted(signum or signal.SIGTERM, tally.records, unwritten[0] if unwritten else stopped.line) from None
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()
+    signum = stop() if stop is not None else None
+    if signum is not None:  # asked to stop while the last rows were written: they are all there
+        raise halted(signum, tally.records, None)
     return tally
 
 

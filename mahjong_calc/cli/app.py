@@ -10,24 +10,25 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import importlib
 import json
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from ..core import __version__
 from ..core.errors import MjcalcError
 from ..core.stdout import EncodingError, OutputError, ascii_json, can_show, encoding, install, silence
-from ..core.words import N_, Text, language_from_env, set_language
+from ..core.words import N_, Text, language, language_from_env, set_language
 from ..present.errors import clean, error_json, error_line, message_of
-from .coerce import install as install_quick_coercion
 
-install_quick_coercion()  # plain values without Typer's Pydantic adapters (start-up time)
+# the commands that answer for one hand (or list a ruleset) and end: they run without the collector
+ONE_HAND = frozenset({"score", "waits", "advise", "options", "variants"})
 
 # name -> "module:attribute": a command function, or a Typer app for a group of commands
 COMMANDS = {
@@ -44,67 +45,110 @@ COMMANDS = {
 }
 
 
-def build_command(name: str, target: str) -> typer.core.TyperCommand | TyperGroup:
-    """The click command for a `module:attribute` target, named `name`."""
+def build_command(name: str, target: str) -> Any:
+    """The command for a `module:attribute` target, named `name` (Typer's `get_command` over it)."""
     module, attribute = target.split(":")
     obj = getattr(importlib.import_module(module), attribute)
     holder = obj
     if not isinstance(obj, typer.Typer):
         holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
-        holder.command(name)(obj)
+        holder.command(name, cls=Command)(obj)
     command = typer.main.get_command(holder)
     command.name = name
-    return command  # type: ignore[return-value]
+    return command
 
 
-class LazyCommands(MutableMapping[str, Any]):
-    """A group's commands, built from their table on first lookup (listing names builds nothing)."""
-
-    def __init__(self, table: dict[str, str], built: MutableMapping[str, Any]) -> None:
-        self._table = table
-        self._built = dict(built)
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._built:
-            self._built[name] = build_command(name, self._table[name])  # KeyError: no such command
-        return self._built[name]
-
-    def __setitem__(self, name: str, command: Any) -> None:
-        self._built[name] = command
-
-    def __delitem__(self, name: str) -> None:
-        raise TypeError("a command cannot be removed")
-
-    def __iter__(self) -> Iterator[str]:
-        return iter({**dict.fromkeys(self._table), **dict.fromkeys(self._built)})
-
-    def __len__(self) -> int:
-        return len(self._table.keys() | self._built.keys())
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._table or name in self._built
+def _language_of_line(args: list[str]) -> None:
+    """The language a command line's texts are in, chosen before it is parsed (its help, a usage
+    error): its own `--lang`, else the environment's (`--lang`'s callback says the same later)."""
+    set_language(_lang_in(args) or language_from_env())
 
 
-def lazy_group(table: dict[str, str]) -> type[TyperGroup]:
-    """A Typer group class whose commands come from `table`, each built when first used."""
+class Command(TyperCommand):
+    """A command whose help and usage errors are in the language its line asks for (`--lang`, else
+    the environment): Click's `parse_args` and `format_help`, extended."""
 
-    class LazyGroup(TyperGroup):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.commands = LazyCommands(table, self.commands)
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _language_of_line(args)
+        return super().parse_args(ctx, args)
 
-    return LazyGroup
+    def invoke(self, ctx: Any) -> Any:
+        # The collector is off while the command line is read (cli/__init__.py); a command that may
+        # run long turns it on, one that answers for one hand ends before it would free anything.
+        named = ctx.command_path.split()  # `mjcalc score`, `mjcalc game add`
+        if len(named) < 2 or named[1] not in ONE_HAND:
+            gc.enable()
+        return super().invoke(ctx)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        from .help import usage_pieces
+
+        return usage_pieces(self, ctx)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        from .help import write_options
+
+        write_options(self, ctx, formatter)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if language() == "zh":
+            from .help import write_help
+
+            write_help(self, ctx, formatter)
+            return
+        super().format_help(ctx, formatter)
 
 
-def _argument_usage(self: typer.core.TyperArgument) -> str:
-    name = self.metavar or self.name.upper()
-    return name if self.required else f"[{name}]"
+class Group(TyperGroup):
+    """A group of commands built from its table (name -> "module:attribute") when first looked up, as
+    Click's lazily loaded groups are: `list_commands` names them without importing any, `get_command`
+    builds one. Its help, like `Command`'s, is in the language of the line."""
+
+    table: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._built: dict[str, Any] = {}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.table, *(name for name in super().list_commands(ctx) if name not in self.table)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.table:
+            return super().get_command(ctx, cmd_name)
+        if cmd_name not in self._built:
+            self._built[cmd_name] = build_command(cmd_name, self.table[cmd_name])
+        return self._built[cmd_name]
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """Click's, with the closest names of the table suggested for a command it does not have."""
+        if args and not args[0].startswith("-") and not ctx.resilient_parsing:
+            names = self.list_commands(ctx)
+            if args[0] not in names:
+                from difflib import get_close_matches
+
+                like = get_close_matches(args[0], names)
+                if like:
+                    ctx.fail(f"No such command {args[0]!r}. Did you mean {', '.join(repr(n) for n in like)}?")
+        return super().resolve_command(ctx, args)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _language_of_line(args)
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if language() == "zh":
+            from .help import write_help
+
+            write_help(self, ctx, formatter)
+            return
+        super().format_help(ctx, formatter)
 
 
-# Typer prints an argument's Python type and braces (`{hand}`, `HAND... <list[str]>`) in help;
-# each argument's metavar already says what it takes.
-typer.core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
-typer.core.TyperArgument._usage_display_name = _argument_usage  # type: ignore[method-assign]
+def lazy_group(table: dict[str, str]) -> type[Group]:
+    """The group class (`typer.Typer(cls=...)`) whose commands are `table`'s."""
+    return type("LazyGroup", (Group,), {"table": table})
+
 
 app = typer.Typer(
     name="mjcalc",
@@ -185,15 +229,17 @@ def _json_requested(args: list[str], command: Any) -> bool:
     Used where the parser itself failed (a usage error), so that scripts still get JSON:
     `-sj` is `-s -j`, while in `-vj` the `j` is the value of `-v`.
     """
-    commands: MutableMapping[str, Any] = getattr(command, "commands", {})
-    index = next((i for i, a in enumerate(args) if a in commands), None)
+    ctx = typer.Context(command)
+    names = set(command.list_commands(ctx)) if isinstance(command, TyperGroup) else set()
+    index = next((i for i, a in enumerate(args) if a in names), None)
     if index is None:  # no command to read the options by (`mjcalc scor --json`): take the words as they are
         return "--json" in args or "-j" in args
-    sub = commands[args[index]]
-    if hasattr(sub, "commands"):  # a group: `game add ... --json`
+    sub = command.get_command(ctx, args[index])
+    if isinstance(sub, TyperGroup):  # a group: `game add ... --json`
         return _json_requested(args[index + 1:], sub)
     takes_value: dict[str, bool] = {}
     json_opts: set[str] = set()
+    format_opts: set[str] = set()
     for param in sub.params:
         if getattr(param, "param_type_name", "") != "option":
             continue
@@ -201,22 +247,28 @@ def _json_requested(args: list[str], command: Any) -> bool:
             takes_value[opt] = not (param.is_flag or param.count)
         if param.name == "json_out":
             json_opts.update(param.opts)
+        if param.name == "out_format":  # --format json, -o json
+            format_opts.update(param.opts)
+    rest = args[index + 1:]
     skip = False
-    for arg in args[index + 1:]:
+    for i, arg in enumerate(rest):
         if skip:
             skip = False
         elif arg == "--":
             break
         elif arg.startswith("--"):
-            name = arg.split("=", 1)[0]
-            if name in json_opts:
+            name, eq, value = arg.partition("=")
+            if name in json_opts or (name in format_opts and (value if eq else rest[i + 1] if i + 1 < len(rest) else "") == "json"):
                 return True
-            skip = takes_value.get(name, False) and "=" not in arg
+            skip = takes_value.get(name, False) and not eq
         elif arg.startswith("-") and len(arg) > 1:
             for k, letter in enumerate(arg[1:]):
                 if f"-{letter}" in json_opts:
                     return True
                 if takes_value.get(f"-{letter}", False):
+                    value = arg[k + 2:] or (rest[i + 1] if i + 1 < len(rest) else "")
+                    if f"-{letter}" in format_opts and value == "json":
+                        return True
                     skip = k == len(arg) - 2  # the value is the next argument only if nothing follows
                     break
     return False
@@ -271,9 +323,8 @@ def _lang_in(args: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run a command line through Typer: usage errors honour --json; no traceback ever reaches a user.
-
-    The `mjcalc` entry point is cli/entry.py's `main`, which runs a plain batch line itself."""
+    """The `mjcalc` entry point: run a command line through Typer; usage errors honour --json; no
+    traceback ever reaches a user."""
     args = sys.argv[1:] if argv is None else argv
     command = typer.main.get_command(app)
     install()  # every write to stdout takes all its bytes, or fails as an OutputError

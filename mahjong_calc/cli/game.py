@@ -11,9 +11,9 @@ import typer
 
 from ..core.errors import MjcalcError
 from ..core.words import N_
-from ..present.errors import error_json, error_line
+from ..present.errors import error_json, error_line, error_where
 from .app import lazy_group
-from .options import GameFiles, Lang, LangOption, reads_game_files
+from .options import JSON_HELP, TABLE_OR_JSON, FormatOption, GameFiles, Lang, LangOption, chosen_format, reads_game_files
 
 if TYPE_CHECKING:
     from ..game import Fold, GameFile, HandRow, State
@@ -61,7 +61,8 @@ def _game(ctx: typer.Context) -> None:
 def settle_command(
     file: Annotated[str, typer.Argument(help="A game file: YAML (a game, or a list of games), JSON Lines with a header line per game, "
                                         "or a CSV log (one row per hand); - reads stdin.")],
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of the table.")] = False,
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help=JSON_HELP)] = False,
     lang: LangOption = Lang.zh,
     *,
     files_read: GameFiles,
@@ -80,6 +81,7 @@ def settle_command(
     from ..core.collector import kept_frozen
     from ..game import Fold
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     failed = False
     try:
         games = files_read.open(file)
@@ -257,7 +259,8 @@ def _rows(fold: Fold, errors: IO[str], where: str = "", bar: Bar | None = None) 
     for row in fold:
         pace.step()
         if row.error is not None:
-            errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render() + "\n")
+            errors.write(f"mjcalc: {where}" + N_("hand {no}: error [{code}]: {message}", no=row.no, code=row.error.code, message=row.error).render()
+                         + error_where(row.error) + "\n")
         count += 1
         if count == PROGRESS_EVERY and bar is not None:
             bar.advance(count)

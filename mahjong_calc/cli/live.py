@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,7 +19,7 @@ import typer
 from ..core import flags as flag_table
 from ..core.flags import Field
 from .app import emit, emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, flag_option
+from .options import TABLE_OR_JSON, FlagCommand, FormatOption, Lang, LangOption, chosen_format, complete_variant, flag_option, format_option
 
 if TYPE_CHECKING:
     from ..live.store import Change, Store
@@ -37,8 +36,13 @@ def add_fields() -> tuple[Field, ...]:
 DbOption = Annotated[Path | None, typer.Option(
     "--db", envvar="MJCALC_DB", metavar="FILE", show_default=False,
     help="The games database (default $MJCALC_DB, else $XDG_DATA_HOME/mjcalc/games.sqlite3).")]
-JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")]
+JsonOption = Annotated[bool, typer.Option("--json", "-j", help="Print JSON (the same as --format json).")]
 GameArg = Annotated[str | None, typer.Argument(metavar="[GAME]", help="The game's number (default: the most recent game).", show_default=False)]
+
+
+def _json(out_format: str | None, json_out: bool) -> bool:
+    """Whether the line asks for JSON: --json, or --format json (`options.chosen_format`)."""
+    return chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
 
 
 def _store(db: Path | None) -> Store:
@@ -65,12 +69,13 @@ def new(
     players: Annotated[str, typer.Option(
         "--players", "-p", metavar="A,B,C,D", help="The four players in seat order E S W N, comma-separated.")],
     variant: Annotated[str, typer.Option(
-        "--variant", "-v", metavar="NAME", help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
+        "--variant", "-v", metavar="NAME", autocompletion=complete_variant, help="Shipped ruleset (see `mjcalc variants`).")] = "wuhu315",
     dealer: Annotated[str | None, typer.Option(
         "--dealer", "-d", metavar="NAME", help="Who deals the first hand (default: the first player).", show_default=False)] = None,
     chips: Annotated[int | None, typer.Option(
         "--chips", metavar="N", help="Starting 子 per player (Wuhu; default from the ruleset; 0: no 子 ledger).", show_default=False)] = None,
     db: DbOption = None,
+    out_format: FormatOption = None,
     json_out: JsonOption = False,
     lang: LangOption = Lang.zh,
 ) -> None:
@@ -78,7 +83,7 @@ def new(
 
     Example: mjcalc game new --variant wuhu315 --players 王,李,张,赵 --dealer 王
     """
-
+    json_out = _json(out_format, json_out)
     names = [p.strip() for p in players.replace("，", ",").split(",")]
     header: dict[str, Any] = {"variant": variant, "players": names, "dealer": dealer or names[0], "chips": chips}
     with _opened(db, json_out) as store:
@@ -160,7 +165,7 @@ def hand_record(values: dict[str, Any], hand: str | None, winner: str | None, di
 def _hand_params(params: dict[str, Any]) -> tuple[list[str], Path | None, bool, str, dict[str, Any]]:
     """The words (GAME, N, HAND), --db, --json, --lang and the hand's record of `game add`'s parameters."""
     words: list[str] = params.pop("words") or []
-    db, json_out, lang = params.pop("db"), params.pop("json_out"), params.pop("lang").value
+    db, json_out, lang = params.pop("db"), _json(params.pop("out_format"), params.pop("json_out")), params.pop("lang").value
     return words, db, json_out, lang, params
 
 
@@ -236,6 +241,10 @@ def in_flag_words() -> Iterator[None]:
     except MjcalcError as err:
         if err.code == "missing_discarder":
             raise err.rewritten(_flag_words) from None
+        if err.code == "conflicting_flags" and {str(err.params.get("first")), str(err.params.get("others"))} == {"heavenly", "dealer_seat"}:
+            # the game names the dealer: --heavenly (the dealer's) for another winner
+            raise InputError("conflicting_flags", "--heavenly: a heavenly hand (天胡) is the dealer's, and the winner is not this hand's "
+                             "dealer") from None
         if err.code == "game_over":
             raise InputError("game_over", "the game ended at hand {ended_at}, when a player's 子 ran out; to play on, start the next "
                              "game with `mjcalc game new` (or take the last hand back: `mjcalc game undo`)",
@@ -297,6 +306,7 @@ def _add_signature(words: str = "[GAME] HAND...", words_help: str = "The game's 
             help="Other fields of a game-record hand as one JSON object, e.g. '{\"exposed\": {\"赵\": [\"666s@李\"]}}'; "
                  "several winners on one discard (一炮多响): '{\"winners\": [{\"winner\": NAME, \"hand\": TILES, ...}, ...]}', without --winner and HAND.")]),
         inspect.Parameter("db", kw, default=None, annotation=DbOption),
+        inspect.Parameter("out_format", kw, default=None, annotation=FormatOption),
         inspect.Parameter("json_out", kw, default=False, annotation=Annotated[bool, typer.Option(
             "--json", "-j", help=json_help)]),
         inspect.Parameter("lang", kw, default=Lang.zh, annotation=LangOption),
@@ -313,7 +323,7 @@ add = FlagCommand(_add, _add_signature)
 edit = FlagCommand(_edit, _edit_signature)
 
 
-def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def show(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the object `mjcalc game settle FILE --json` prints.")] = False, lang: LangOption = Lang.zh) -> None:
     """Show a live game: every hand, the totals, the 子, who pays whom.
 
@@ -321,6 +331,7 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     """
     from ..game import report_dict, report_json
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         report = store.report(game)
     if json_out:
@@ -331,28 +342,29 @@ def show(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, ty
     print_game(report_dict(report), lang.value)
 
 
-def undo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def undo(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the game's state after the undo.")] = False, lang: LangOption = Lang.zh) -> None:
     """Take back the last hand of a live game (it stays in the game's history; `game redo` puts it back).
 
     Example: mjcalc game undo
     """
-    _change(db, json_out, lang, "undone", lambda store: store.take_back(game))
+    _change(db, _json(out_format, json_out), lang, "undone", lambda store: store.take_back(game))
 
 
-def redo(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def redo(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the game's state after the redo.")] = False, lang: LangOption = Lang.zh) -> None:
     """Take back the last undo: put the hand back, while nothing else changed since.
 
     Example: mjcalc game redo
     """
-    _change(db, json_out, lang, "redone", lambda store: store.redo(game))
+    _change(db, _json(out_format, json_out), lang, "redone", lambda store: store.redo(game))
 
 
 def delete(
     first: Annotated[str, typer.Argument(metavar="[GAME] N", help="The game's number (default: the most recent), then the hand's number N.")],
     second: Annotated[str | None, typer.Argument(metavar="", hidden=True, show_default=False)] = None,
     db: DbOption = None,
+    out_format: FormatOption = None,
     json_out: Annotated[bool, typer.Option("--json", "-j", help="Print the game's state after the change.")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
@@ -360,50 +372,52 @@ def delete(
 
     Example: mjcalc game delete 2
     """
+    json_out = _json(out_format, json_out)
     game, no = (None, first) if second is None else (first, second)
     with errors_to_exit(json_out):
         number = _hand_number(no)
     _change(db, json_out, lang, "deleted", lambda store: store.delete(game, number))
 
 
-def history(game: GameArg = None, db: DbOption = None, json_out: Annotated[bool, typer.Option(
+def history(game: GameArg = None, db: DbOption = None, out_format: FormatOption = None, json_out: Annotated[bool, typer.Option(
         "--json", "-j", help="Print the events as a JSON list: seq, kind, at, no, hand, ...")] = False, lang: LangOption = Lang.zh) -> None:
     """Show what was entered, changed and removed in a live game, and when (every event, in order).
 
     Example: mjcalc game history
     """
     from ..live.text import history_lines
+    from ..present.layout import asked_width
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         events = store.history(game)
         variant = None if json_out else store.game(game).header.get("variant")
     from ..present.errors import inert
 
-    emit_json(inert(json.dumps(events, ensure_ascii=False))) if json_out else emit(history_lines(events, lang.value, variant))
+    emit_json(inert(json.dumps(events, ensure_ascii=False))) if json_out else emit(history_lines(events, lang.value, variant, asked_width()))
 
 
-def list_games(db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+def list_games(db: DbOption = None, out_format: FormatOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """List the live games, the most recent first.
 
     Example: mjcalc game list
     """
     from ..live.text import game_rows
+    from ..present.layout import asked_width
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
         rows = [g.to_dict() for g in store.games()]
-    emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value))
+    emit_json(json.dumps(rows, ensure_ascii=False)) if json_out else emit(game_rows(rows, lang.value, asked_width()))
 
 
-class ExportFormat(str, Enum):
-    yaml = "yaml"
-    csv = "csv"
-    xlsx = "xlsx"
+EXPORT_FORMATS = ("yaml", "csv", "xlsx")
 
 
 def export(game: GameArg = None, db: DbOption = None,
-           fmt: Annotated[ExportFormat, typer.Option("--format", "-o", metavar="yaml|csv|xlsx",
-                                                     help="yaml: a game record; csv: a CSV log, one row per hand; xlsx: that log as a "
-                                                     "workbook (redirect it to a file).")] = ExportFormat.yaml,
+           fmt: format_option(EXPORT_FORMATS, "yaml: a game record (the default); csv: a CSV log, one row per hand; xlsx: that log as a "  # type: ignore[valid-type]
+                              "workbook (redirect it to a file).") = None,
+           csv_out: Annotated[bool, typer.Option("--csv", help="The same as --format csv.")] = False,
            lang: LangOption = Lang.zh) -> None:
     """Print a live game in the game-record format (YAML) that `mjcalc game settle FILE` reads.
 
@@ -411,12 +425,13 @@ def export(game: GameArg = None, db: DbOption = None,
     """
     from ..live.export import export_yaml
 
-    if fmt is ExportFormat.xlsx:
+    chosen = chosen_format(fmt, EXPORT_FORMATS, "yaml", csv=csv_out)
+    if chosen == "xlsx":
         _export_xlsx(game, db)
         return
     with _opened(db, False) as store:
         info = store.game(game)
-        if fmt is ExportFormat.csv:
+        if chosen == "csv":
             from ..game.csv_log import live_csv
 
             text = live_csv(info.id, info.header, info.created, store.hands(info.id))
@@ -441,15 +456,20 @@ def _export_xlsx(game: str | None, db: Path | None) -> None:
 
 
 def import_file(file: Annotated[str, typer.Argument(metavar="FILE", help="A game file: YAML, JSON Lines or a CSV log; - reads stdin.")],
-                db: DbOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
+                db: DbOption = None,
+                again: Annotated[bool, typer.Option("--again", help="Import a game that is already a live game (the same header and "
+                                                    "hands) once more.")] = False,
+                out_format: FormatOption = None, json_out: JsonOption = False, lang: LangOption = Lang.zh) -> None:
     """Store the games of a game file as live games (a phone's game moved to `mjcalc serve`) and print their numbers.
 
-    Every hand is settled first: a file with an error row is refused whole, nothing stored.
+    Every hand is settled first: a file with an error row is refused whole, nothing stored. A
+    game already imported (the same header and hands as a live game) is refused, unless --again.
 
     Example: mjcalc game import mjcalc-game-1.yaml
     """
     from ..live.transfer import import_games
 
+    json_out = _json(out_format, json_out)
     with _opened(db, json_out) as store:
-        made = import_games(store, file)
+        made = import_games(store, file, once=not again)
     emit(json.dumps({"ids": made}) if json_out else "\n".join(str(n) for n in made))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -55,6 +55,34 @@ LANG_HELP = ("Language of everything shown, tables and messages alike: zh or en,
 LangOption = Annotated[Lang, typer.Option("--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given, help=LANG_HELP)]
 
 
+def complete_variant(incomplete: str) -> list[str]:
+    """Shell completion of a variant: the shipped rulesets' names."""
+    from ..rules.loader import shipped_names
+
+    return [name for name in shipped_names() if name.startswith(incomplete)]
+
+
+def complete_key(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of `--set KEY=VALUE`: the keys of the ruleset the line names (--variant or
+    VARIANT, else wuhu315), each with its `=`; after the `=`, a yes/no key's two values."""
+    from ..core.errors import MjcalcError
+    from ..rules.loader import keys_of, load_ruleset, shipped_names
+
+    given = [ctx.params.get("variant"), *ctx.args]  # an option's value is a parameter; an argument's is still among the args
+    name = next((v for v in given if isinstance(v, str) and v in shipped_names()), "wuhu315")
+    try:
+        data = load_ruleset(name).data
+    except MjcalcError:
+        return []
+    key, eq, _ = incomplete.partition("=")
+    if eq:
+        node: Any = data
+        for part in key.split("."):
+            node = node.get(part) if isinstance(node, Mapping) else None
+        return [f"{key}={v}" for v in ("true", "false") if isinstance(node, bool) and f"{key}={v}".startswith(incomplete)]
+    return [f"{k}=" for k in keys_of(data) if k.startswith(incomplete)]
+
+
 def not_an_option(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
     """Refuse a value that is one of the command's own options: in `--meld --lang zh`, Click
     would take `--lang` as the meld and `zh` as more of the hand, and the error would point there."""
@@ -75,10 +103,11 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
     help_text = field.en + ("" if field.variants is None else f" [{', '.join(field.variants)} only]") + extra_help
     if field.argument:  # several words are one hand: `13m 456m 2m`
         return inspect.Parameter(field.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[
-            list[str], typer.Argument(help=help_text + " Several words are joined.", metavar="HAND...", show_default=False)])
+            list[str], typer.Argument(help=help_text + " Several words are joined; - reads them from stdin.", metavar="HAND...",
+                                      show_default=False)])
     valued = field.kind != "bool"  # a value that is another option is refused (not_an_option)
     info = typer.Option(*field.cli, help=help_text, metavar=metavar or field.metavar, show_default=False,
-                        callback=not_an_option if valued else None)
+                        callback=not_an_option if valued else None, autocompletion=complete_variant if field.name == "variant" else None)
     kind: Any
     default: Any = None
     if not valued:
@@ -91,19 +120,64 @@ def flag_option(field: Field, extra_help: str = "", metavar: str | None = None) 
 
 
 def common_options() -> tuple[inspect.Parameter, ...]:
-    """--rules, --set, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
+    """--rules, --set, --format, --json and --lang, as `score` and `waits` take them (built afresh for each)."""
     return (
         inspect.Parameter("rules", KEYWORD, default=None, annotation=Annotated[Path | None, typer.Option(
             "--rules", "-r", metavar="FILE", help="A ruleset YAML file; it may say `extends: wuhu315`.")]),
         inspect.Parameter("set_", KEYWORD, default=[], annotation=Annotated[list[str], typer.Option(
-            "--set", metavar="KEY=VALUE", show_default=False,
+            "--set", metavar="KEY=VALUE", show_default=False, autocompletion=complete_key,
             help="Override one ruleset key, e.g. options.ya_dang_edge_wait=true (see `mjcalc options`). Repeatable.")]),
-        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option(
-            "--json", "-j", help="Print one JSON object instead of a table.")]),
+        inspect.Parameter("out_format", KEYWORD, default=None, annotation=FormatOption),
+        inspect.Parameter("json_out", KEYWORD, default=False, annotation=Annotated[bool, typer.Option("--json", "-j", help=JSON_HELP)]),
         inspect.Parameter("lang", KEYWORD, default=Lang.zh, annotation=Annotated[Lang, typer.Option(
             "--lang", "-l", metavar="zh|en", show_default=False, callback=lang_given,
             help=LANG_HELP)]),
     )
+
+
+def completing(choices: tuple[str, ...]) -> Callable[[str], list[str]]:
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices if c.startswith(incomplete)]
+
+    return complete
+
+
+def format_option(choices: tuple[str, ...], help_text: str) -> Any:
+    """`--format/-o FORMAT`, the one spelling of an output format on every command that writes one;
+    its value is checked by `output_format` (with the aliases --json and --csv)."""
+    return Annotated[str | None, typer.Option("--format", "-o", metavar="|".join(choices), show_default=False, help=help_text,
+                                              autocompletion=completing(choices))]
+
+
+TABLE_OR_JSON = ("table", "json")
+FormatOption = format_option(TABLE_OR_JSON, "table (the default) or json (the same as --json).")
+JSON_HELP = "Print one JSON object instead of a table (the same as --format json)."
+
+
+def output_format(given: str | None, choices: tuple[str, ...], default: str, **aliases: bool) -> str:
+    """The output format a command line asks for: `--format/-o` (one of `choices`), or one of the flags
+    that name a format (`json=True` for --json, `csv=True` for --csv); `default` when none is given.
+    Two that name different formats are refused (conflicting_flags), a format not among `choices` too."""
+    from ..core.errors import InputError, shown
+
+    if given is not None and given not in choices:
+        raise InputError("bad_format", "--format must be one of {choices}, not {value}", choices=", ".join(choices), value=shown(given, 20))
+    named = [f"--{name}" for name, on in aliases.items() if on]
+    chosen = [name for name, on in aliases.items() if on]
+    if given is not None and any(name != given for name in chosen):
+        raise InputError("conflicting_flags", "{first} and {second}: give one", first=f"--format {given}", second=named[0])
+    if len(set(chosen)) > 1:
+        raise InputError("conflicting_flags", "{first} and {second}: give one", first=named[0], second=named[1])
+    return given if given is not None else chosen[0] if chosen else default
+
+
+def chosen_format(given: str | None, choices: tuple[str, ...], default: str, **aliases: bool) -> str:
+    """`output_format`, its refusal said as every error is (cli.app.errors_to_exit), in JSON too where JSON was asked for."""
+    from .app import errors_to_exit
+
+    with errors_to_exit(given == "json" or aliases.get("json", False)):
+        return output_format(given, choices, default, **aliases)
+    raise AssertionError("errors_to_exit exits")
 
 
 def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None = None,
@@ -113,8 +187,8 @@ def hand_signature(without: Iterable[str] = (), hand: inspect.Parameter | None =
     skip = set(without)
     declared = {f.name: flag_option(f) for f in flag_table.fields() if f.cli and f.name not in skip}
     given_hand, variant = declared.pop("hand"), declared.pop("variant")
-    rules, set_, json_out, lang = common_options()
-    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), json_out, lang, *after])
+    rules, set_, out_format, json_out, lang = common_options()
+    return inspect.Signature([hand or given_hand, variant, rules, set_, *declared.values(), out_format, json_out, lang, *after])
 
 
 class FlagCommand:
@@ -145,14 +219,36 @@ class FlagCommand:
         self._run(**params)
 
 
-def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], str, dict[str, Any]]:
-    """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND (its words
-    joined) and the declared flags' values (enums as their text)."""
-    json_out: bool = params.pop("json_out")
+STDIN_LIMIT = 4096  # characters of a hand read from stdin: far more than a hand, and never unbounded
+
+
+def hand_text(words: list[str]) -> str:
+    """HAND's words joined; `-` alone reads the hand from stdin (its lines and words joined alike)."""
+    if words != ["-"]:
+        return " ".join(words)
+    import sys
+
+    from ..core.errors import InputError
+
+    if sys.stdin is None:
+        raise InputError("cannot_read_input", "standard input is closed (give the hand, or a pipe to '-')")
+    try:
+        text = sys.stdin.read(STDIN_LIMIT + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError("cannot_read_input", "cannot read the hand from standard input: {reason}", reason=exc) from None
+    if not text.strip():
+        raise InputError("empty_hand", "standard input holds no tiles")
+    return " ".join(text.split())
+
+
+def hand_inputs(params: dict[str, Any]) -> tuple[bool, Lang, Path | None, list[str], list[str], dict[str, Any]]:
+    """What `score` and `waits` were given: --json, --lang, --rules, --set, HAND's words (`hand_text`
+    joins them, or reads stdin for `-`) and the declared flags' values (enums as their text)."""
+    json_out = chosen_format(params.pop("out_format"), TABLE_OR_JSON, "table", json=params.pop("json_out")) == "json"
     lang: Lang = params.pop("lang")
     rules, overrides = params.pop("rules"), params.pop("set_")
     values = {name: value.value if isinstance(value, Enum) else value for name, value in params.items()}
-    return json_out, lang, rules, overrides, " ".join(values.pop("hand")), values
+    return json_out, lang, rules, overrides, values.pop("hand"), values
 
 
 # --extra-fields: one option for every command reading records or game files; the library checks the value
@@ -176,7 +272,8 @@ def _game_file_parameters() -> list[inspect.Parameter]:
     a variant or players column), then --extra-fields."""
     return [
         inspect.Parameter("variant", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
-            "--variant", "-v", metavar="NAME", show_default=False, help="The variant of games whose header names none (a CSV log).")]),
+            "--variant", "-v", metavar="NAME", show_default=False, autocompletion=complete_variant,
+            help="The variant of games whose header names none (a CSV log).")]),
         inspect.Parameter("players", KEYWORD, default=None, annotation=Annotated[str | None, typer.Option(
             "--players", metavar="A,B,C,D", show_default=False,
             help="The players of games whose header names none, comma-separated in seat order E,S,W,N.")]),

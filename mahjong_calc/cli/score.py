@@ -19,7 +19,23 @@ from ..core.hand import seat
 from ..core.stdout import OutputError
 from ..present.render import print_explain, print_table, to_json
 from .app import emit, emit_json, errors_to_exit, stdout_open
-from .options import KEYWORD, ExtraFieldsOption, FlagCommand, Lang, LangOption, SheetOption, VerboseOption, hand_inputs, hand_signature
+from .options import (
+    KEYWORD,
+    TABLE_OR_JSON,
+    ExtraFieldsOption,
+    FlagCommand,
+    FormatOption,
+    Lang,
+    LangOption,
+    SheetOption,
+    VerboseOption,
+    chosen_format,
+    complete_key,
+    completing,
+    hand_inputs,
+    hand_signature,
+    hand_text,
+)
 
 
 def _score(**params: Any) -> None:
@@ -32,6 +48,7 @@ def _score(**params: Any) -> None:
       mjcalc score 123456m13m99p555p2m --self-draw
       mjcalc score 一万二万三万456万13万99筒555饼2万
       mjcalc score 13m 456m 678m 11p 555p 2m
+      echo 123456m13m99p555p2m | mjcalc score - --self-draw
 
     A meld may name who fed it, --meld 555p@opposite (@next, @previous, @下家 @对家 @上家):
     then liability (包牌, 承包, 反包) applies and JSON gains `liability`.
@@ -39,9 +56,9 @@ def _score(**params: Any) -> None:
     Example: mjcalc score 123456m13m99p555p2m --variant wuhu315 --self-draw
     """
     explain: bool = params.pop("explain")
-    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    json_out, lang, rules, overrides, words, values = hand_inputs(params)
     with errors_to_exit(json_out):
-        result = score_hand(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+        result = score_hand(hand_text(words), rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
         emit_json(to_json(result, explain=explain))
         return
@@ -65,7 +82,8 @@ score_command = FlagCommand(_score, _score_parameters)
 
 
 def variants(
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON (the same as --format json).")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """List the shipped rulesets.
@@ -74,6 +92,7 @@ def variants(
     """
     from ..rules.loader import load_ruleset, shipped_names
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     with errors_to_exit(json_out):
         rows = []
         for name in shipped_names():
@@ -95,20 +114,22 @@ class InFormat(str, Enum):
     xlsx = "xlsx"
 
 
-class OutFormat(str, Enum):
-    jsonl = "jsonl"
-    csv = "csv"
-    summary = "summary"
+BATCH_FORMATS = ("jsonl", "csv", "summary", "json")
 
 
 def batch(
-    file: Annotated[str, typer.Argument(help="Records to score: a .jsonl/.ndjson, .yaml/.yml, .csv or .xlsx file; - reads stdin.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="Records to score: a .jsonl/.ndjson, .yaml/.yml, .csv or .xlsx file; - reads stdin.")],
     input_format: Annotated[InFormat | None, typer.Option("--input-format", "-i", metavar="jsonl|yaml|csv|xlsx", help="Input format (default: from the extension; JSON Lines for stdin).")] = None,
-    out_format: Annotated[OutFormat | None, typer.Option("--format", "-o", metavar="jsonl|csv|summary", help="Output: jsonl (default when stdout is not a terminal), csv, or summary (default on a terminal).")] = None,
+    out_format: Annotated[str | None, typer.Option(
+        "--format", "-o", metavar="jsonl|csv|summary", autocompletion=completing(BATCH_FORMATS),
+        help="Output: jsonl (default when stdout is not a terminal; json is the same), csv, or summary (default on a terminal).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="The same as --format jsonl.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="The same as --format csv.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Worker processes, 1 to 4 per CPU (output order is unchanged).")] = 1,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first record that is an error.")] = False,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="A ruleset YAML file for the records that name no variant.")] = None,
-    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", show_default=False, autocompletion=complete_key,
+                                            help="Override one ruleset key for every record (see `mjcalc options`). Repeatable.")] = [],  # noqa: B006
     extra_fields: ExtraFieldsOption = "error",
     sheet: SheetOption = None,
     verbose: VerboseOption = False,
@@ -126,7 +147,9 @@ def batch(
     """
     from ..batch import run_file
 
+    # JSON Lines is batch's JSON: --json, -o json and -o jsonl are one format
+    chosen = chosen_format("json" if out_format == "jsonl" else out_format, BATCH_FORMATS, "", json=json_out, csv=csv_out)
     with errors_to_exit(False):
-        code = run_file(file, input_format.value if input_format else None, out_format.value if out_format else None, jobs, fail_fast,
+        code = run_file(file, input_format.value if input_format else None, ("jsonl" if chosen == "json" else chosen) or None, jobs, fail_fast,
                         str(rules) if rules is not None else None, set_, extra_fields, sheet, verbose)
     raise typer.Exit(code)

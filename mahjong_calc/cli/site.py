@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from .app import emit, emit_json, errors_to_exit
-from .options import Lang, LangOption
+from .app import Command, Group, emit, emit_json, errors_to_exit
+from .options import TABLE_OR_JSON, FormatOption, Lang, LangOption, chosen_format
 
-site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False,
+site_app = typer.Typer(name="site", invoke_without_command=True, add_completion=False, pretty_exceptions_enable=False, cls=Group,
                        rich_markup_mode=None)
 
 
@@ -25,13 +25,14 @@ def _site(ctx: typer.Context, lang: LangOption = Lang.zh) -> None:
         typer.echo(ctx.get_help())
 
 
-@site_app.command("build")
+@site_app.command("build", cls=Command)
 def build(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="A new or empty folder to write the site into.", show_default=False)],
     pyodide: Annotated[Path | None, typer.Option(
         "--pyodide", metavar="PATH", show_default=False,
         help="A local copy of the npm package pyodide (its `npm pack` tarball or unpacked folder) instead of fetching it with npm.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print what was written as JSON.")] = False,
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print what was written as JSON (the same as --format json).")] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """Write the static site: the page, a pinned Pyodide, mjcalc's Python and its rulesets, a manifest and a service worker.
@@ -43,6 +44,7 @@ def build(
     """
     from ..web.site import build as build_site
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     with errors_to_exit(json_out):
         built = build_site(folder, pyodide)
     if json_out:

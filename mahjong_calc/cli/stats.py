@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..core.errors import InputError
 from ..present.errors import clean
 from .app import emit, emit_json, errors_to_exit
-from .options import GameFiles, Lang, LangOption, reads_game_files
+from .options import GameFiles, Lang, LangOption, chosen_format, format_option, reads_game_files
+
+STATS_FORMATS = ("table", "json", "csv")
 
 if TYPE_CHECKING:
     from ..game.stats import Season
@@ -29,8 +30,9 @@ def stats(
                                               help="Only games played on or before DATE (YYYY-MM-DD).")] = None,
     player: Annotated[str | None, typer.Option("--player", metavar="NAME", show_default=False,
                                                help="Only this player (and the games they played).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print JSON.")] = False,
-    csv_out: Annotated[bool, typer.Option("--csv", help="Print CSV: one row per player.")] = False,
+    out_format: format_option(STATS_FORMATS, "table (the default), json, or csv: one row per player.") = None,  # type: ignore[valid-type]
+    json_out: Annotated[bool, typer.Option("--json", "-j", help="The same as --format json.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="The same as --format csv.")] = False,
     xlsx: Annotated[Path | None, typer.Option("--xlsx", metavar="FILE", show_default=False,
                                               help="Also write the --csv rows to FILE as a workbook (.xlsx).")] = None,
     lang: LangOption = Lang.zh,
@@ -50,9 +52,9 @@ def stats(
 
     from ..game.stats import Season, check_player, parse_day, season_dict
 
+    chosen = chosen_format(out_format, STATS_FORMATS, "table", json=json_out, csv=csv_out)
+    json_out, csv_out = chosen == "json", chosen == "csv"
     with errors_to_exit(json_out):
-        if json_out and csv_out:
-            raise InputError("conflicting_flags", "--json and --csv: give one")
         start, end = parse_day(since, "--since"), parse_day(until, "--until")
         season = Season()
         if db is None and not files:

@@ -15,9 +15,22 @@ import typer
 
 from ..core.words import N_
 from .app import emit_json, errors_to_exit
-from .options import FlagCommand, Lang, LangOption, hand_inputs, hand_signature
+from .options import (
+    JSON_HELP,
+    TABLE_OR_JSON,
+    FlagCommand,
+    FormatOption,
+    Lang,
+    LangOption,
+    chosen_format,
+    complete_key,
+    complete_variant,
+    hand_inputs,
+    hand_signature,
+    hand_text,
+)
 
-HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p."
+HAND_HELP = "The 13 tiles before the win (3 fewer per meld). Several words are joined: 13m 456m 99p; - reads them from stdin."
 
 
 def _waits(**params: Any) -> None:
@@ -33,9 +46,9 @@ def _waits(**params: Any) -> None:
     from ..api.waits import hand_waits
     from ..present.render_waits import print_waits
 
-    json_out, lang, rules, overrides, hand, values = hand_inputs(params)
+    json_out, lang, rules, overrides, words, values = hand_inputs(params)
     with errors_to_exit(json_out):
-        result = hand_waits(hand, rules=rules, overrides=overrides, spelling="cli", **values)
+        result = hand_waits(hand_text(words), rules=rules, overrides=overrides, spelling="cli", **values)
     if json_out:
         from ..present.answers import waits_json
 
@@ -58,10 +71,13 @@ waits = FlagCommand(_waits, _waits_parameters)
 
 
 def options(
-    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False)] = None,
+    variant: Annotated[str | None, typer.Argument(metavar="VARIANT", help="A shipped ruleset (see `mjcalc variants`). Default wuhu315.", show_default=False,
+                                                  autocompletion=complete_variant)] = None,
     rules: Annotated[Path | None, typer.Option("--rules", "-r", metavar="FILE", help="Show a ruleset YAML file's values instead (it may say `extends: wuhu315`).")] = None,
-    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False)] = [],  # noqa: B006
-    json_out: Annotated[bool, typer.Option("--json", "-j", help="Print one JSON object instead of a table.")] = False,
+    set_: Annotated[list[str], typer.Option("--set", metavar="KEY=VALUE", help="Show the values with this override applied. Repeatable.", show_default=False,
+                                            autocompletion=complete_key)] = [],  # noqa: B006
+    out_format: FormatOption = None,
+    json_out: Annotated[bool, typer.Option("--json", "-j", help=JSON_HELP)] = False,
     lang: LangOption = Lang.zh,
 ) -> None:
     """List every ruleset key that `--set` and `--rules` can change, with its value and meaning.
@@ -75,6 +91,7 @@ def options(
     from ..present.option_docs import describe
     from ..present.render_waits import print_options
 
+    json_out = chosen_format(out_format, TABLE_OR_JSON, "table", json=json_out) == "json"
     with errors_to_exit(json_out):
         rs = resolve(variant, rules, set_)
         rows = describe(rs.data, rs.scorer)
@@ -99,11 +116,11 @@ def _advise(**params: Any) -> None:
     from ..api.advise import hand_advice
     from ..present.render_waits import print_advise
 
-    json_out: bool = params.pop("json_out")
+    json_out = chosen_format(params.pop("out_format"), TABLE_OR_JSON, "table", json=params.pop("json_out")) == "json"
     lang: Lang = params.pop("lang")
-    hand = " ".join(params.pop("hand"))
+    words = params.pop("hand")
     with errors_to_exit(json_out):
-        result = hand_advice(hand, spelling="cli", **params)
+        result = hand_advice(hand_text(words), spelling="cli", **params)
     if json_out:
         from ..present.answers import advise_json
 
@@ -112,7 +129,7 @@ def _advise(**params: Any) -> None:
         print_advise(result, lang.value)
 
 
-ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m."
+ADVISE_HAND_HELP = "The 14 tiles after the draw (3 fewer per meld). Several words are joined: 1234567m 139p 777z 5m; - reads them from stdin."
 
 
 def _advise_parameters() -> inspect.Signature:
@@ -127,7 +144,7 @@ def _advise_parameters() -> inspect.Signature:
             "--seen", metavar="TILES", show_default=False,
             help="Tiles in sight elsewhere (discards, others' melds): fewer copies left to draw.")]),
     ]
-    params += [p for p in common_options() if p.name in ("json_out", "lang")]  # as `score` and `waits` spell them
+    params += [p for p in common_options() if p.name in ("out_format", "json_out", "lang")]  # as `score` and `waits` spell them
     return inspect.Signature(params)
 
 

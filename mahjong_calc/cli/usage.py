@@ -10,7 +10,6 @@ prints them in. Anything else keeps Click's sentence.
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
 from ..core.words import N_, Text
@@ -18,6 +17,9 @@ from ..core.words import N_, Text
 _COMMAND = re.compile(r"No such command '(?P<name>.+?)'\.(?: Did you mean (?P<like>.+)\?)?", re.S)
 _NEEDS_VALUE = re.compile(r"Option '(?P<name>.+?)' requires an argument\.")
 _INVALID = re.compile(r"Invalid value for (?P<name>.+?): (?P<detail>.*)", re.S)
+# what Typer's coercion says of a value it refuses (a choice, a number), to be said in our words
+_NOT_A_CHOICE = re.compile(r"Value error, (?P<value>.+) is not one of (?P<choices>.+?)\.?", re.S)
+_NOT_A_NUMBER = re.compile(r"Input should be a valid integer.*", re.S)
 
 
 def _is(exc: Any, name: str) -> bool:
@@ -26,12 +28,12 @@ def _is(exc: Any, name: str) -> bool:
 
 
 def missing_value(ctx: Any, option: str) -> Exception:
-    """Click's own error for an option given no value, from the copy of Click that Typer uses."""
-    import typer
-
-    exceptions = sys.modules[typer.BadParameter.__module__]
-    error: Exception = exceptions.BadOptionUsage(option, f"Option {option!r} requires an argument.", ctx=ctx)
-    return error
+    """The usage error of an option given no value, as Click words it (raised by `ctx.fail`)."""
+    try:
+        ctx.fail(f"Option {option!r} requires an argument.")
+    except Exception as exc:  # Click's UsageError, of the copy of Click that Typer uses
+        return exc
+    raise AssertionError("ctx.fail returned")
 
 
 def is_usage_error(exc: Any) -> bool:
@@ -69,5 +71,12 @@ def _problem(exc: Any) -> Text:
         return N_("Option {name!r} requires an argument.", name=match.group("name"))
     match = _INVALID.fullmatch(message)
     if match:
-        return N_("Invalid value for {name}: {detail}", name=match.group("name"), detail=match.group("detail"))
+        name, detail = match.group("name"), match.group("detail")
+        choice = _NOT_A_CHOICE.fullmatch(detail)
+        if choice:
+            return N_("Invalid value for {name}: {value} is not one of {choices}", name=name, value=choice.group("value"),
+                      choices=choice.group("choices"))
+        if _NOT_A_NUMBER.fullmatch(detail):
+            return N_("Invalid value for {name}: not a whole number", name=name)
+        return N_("Invalid value for {name}: {detail}", name=name, detail=detail)
     return N_("{detail}", detail=message)

@@ -66,8 +66,9 @@ class MjcalcError(Exception):
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "message": self.message}
-        if self.position is not None:
+        if self.position is not None:  # where in the text: from 0, and the column stderr names (`at column 3`), from 1
             out["position"] = self.position
+            out["column"] = self.position + 1
         if self.winner is not None:
             out["winner"] = self.winner
         return out
@@ -242,6 +243,7 @@ GENERAL: dict[str, str] = {
     "bad_jobs": "--jobs is out of range",
     "record_too_large": "a record is too long",
     "worker_died": "a worker process died",
+    "interrupted": "the run was stopped by a signal",
     "bad_extra_fields": "--extra-fields is error or keep",
     "bad_date": "a date is written YYYY-MM-DD",
     "bad_encoding": "not UTF-8 text",
@@ -272,6 +274,8 @@ GENERAL: dict[str, str] = {
     # live games
     "no_game": "no game yet",
     "unknown_game": "no such game",
+    "already_imported": "this game is already a live game",
+    "bad_format": "no such output format",
     "unknown_hand": "the game has no such hand",
     "advise_not_supported": "this ruleset's scorer has no shanten rules to advise with",
     "nothing_to_undo": "no hand to take back",

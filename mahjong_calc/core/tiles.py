@@ -122,8 +122,30 @@ class TileWords:
         return hash(self.notation)
 
 
+# What the careful path reads a character as, one for one (so that a column stays a column):
+# full-width digits and letters as ASCII, Chinese punctuation and the ideographic space as a
+# space (words apart), traditional characters as simplified.
+_READ_AS: Final = str.maketrans({
+    **{chr(c): chr(c - 0xFEE0) for c in range(0xFF10, 0xFF5B) if chr(c - 0xFEE0).isalnum()},
+    **dict.fromkeys("\u3000，、；。：", " "),
+    "東": "东", "風": "风", "紅": "红", "財": "财", "兩": "两", "發": "发", "萬": "万", "條": "条", "餅": "饼",
+    "麼": "幺", "雞": "鸡", "闆": "板",
+})
+# an honour's second character as players name it: 东风, 白板, 发财, 红中
+_SECOND: Final = {"东": "风", "南": "风", "西": "风", "北": "风", "白": "板", "发": "财", "红": "中"}
+_NUMBER_WORDS: Final = {**NUMBER_CHARS, "两": 2, "幺": 1}
+YAO_JI: Final = 18  # 幺鸡, the 1 of bamboos
+# What a character we do not read may have meant
+_LIKE: Final = {
+    "鸡": "幺鸡 (1s)", "风": "东风 南风 西风 北风 (1z-4z)", "板": "白板 (5z)", "财": "发财 (6z)",
+    **{c: f"{n}" for c, n in zip("壹贰叁肆伍陆柒捌玖", "一二三四五六七八九", strict=True)},
+    "十": "1-9", "〇": "1-9", "零": "1-9", "花": "m p s z",
+}
+
+
 def parse_tiles(text: str) -> list[int]:
-    """Parse mpsz / ESWNPFC / 汉字 notation (东, 红中, 13万, 一万, 五条, 九筒) into tiles, in the order written."""
+    """Parse mpsz / ESWNPFC / 汉字 notation (东, 红中, 13万, 一万, 五条, 九筒, 幺鸡, 两万, 白板, 东风) into tiles,
+    in the order written; full-width digits and letters read as ASCII, Chinese punctuation as a space."""
     if len(text) > MAX_INPUT:
         raise InputError(
             "input_too_long",
@@ -134,27 +156,37 @@ def parse_tiles(text: str) -> list[int]:
         )
     if _PLAIN.fullmatch(text):
         return [SUITS.index(suit) * 9 + int(d) - 1 for digits, suit in _RUN.findall(text) for d in digits]
+    return _careful(text, text.translate(_READ_AS))
+
+
+def _careful(text: str, view: str) -> list[int]:
+    """`text` read character by character, as `view` (`_READ_AS`) reads each; errors name `text`'s own."""
     tiles: list[int] = []
     pending: list[tuple[int, int]] = []  # (number, position) awaiting a suit
     i = 0
-    while i < len(text):
-        ch = text[i]
+    while i < len(view):
+        ch = view[i]
         if ch.isspace():
             # `13m 456 678m`: a word's digits never take the next word's suit (words are joined with spaces)
-            if pending and ch == " " and text[i:].strip():
-                raise _word_without_suit(pending, text, i)
+            if pending and ch == " " and view[i:].strip():
+                raise _word_without_suit(pending, text, view, i)
             i += 1
             continue
         if ch in "0123456789":
             if ch == "0":
                 raise InputError("invalid_tile", "0 is not a tile (numbers run 1-9)", i, text)
             pending.append((int(ch), i))
-        elif ch in NUMBER_CHARS:
-            pending.append((NUMBER_CHARS[ch], i))
+        elif ch == "幺" and view[i + 1 : i + 2] == "鸡":
+            if pending:
+                raise _missing_suit(pending, text)
+            tiles.append(YAO_JI)
+            i += 1
+        elif ch in _NUMBER_WORDS:
+            pending.append((_NUMBER_WORDS[ch], i))
         elif ch in SUITS or ch in SUIT_CHARS:
             suit = SUIT_CHARS.get(ch, ch)
             if not pending:
-                raise InputError("missing_number", "suit {suit!r} has no numbers before it", i, text, suit=ch)
+                raise InputError("missing_number", "suit {suit!r} has no numbers before it", i, text, suit=text[i])
             for number, pos in pending:
                 if suit == "z" and number > 7:
                     raise InputError("invalid_tile", "{number}z is not a tile (honours run 1z-7z)", pos, text, number=number)
@@ -166,16 +198,21 @@ def parse_tiles(text: str) -> list[int]:
             if pending:
                 raise _missing_suit(pending, text)
             if ch == "红":
-                if text[i + 1 : i + 2] != "中":
+                if view[i + 1 : i + 2] != "中":
                     raise InputError("unknown_character", "'红' must be followed by '中' (红中)", i, text)
                 i += 1
                 tiles.append(RED)
             else:
                 tiles.append(HONOUR_LETTERS.get(ch, HONOUR_CHARS.get(ch, -1)))
+                if ch in _SECOND and view[i + 1 : i + 2] == _SECOND[ch]:
+                    i += 1  # 东风, 白板, 发财: one tile
         elif ch in _UPPER_SUITS:
-            raise InputError("unknown_character", "unknown character {char!r} in tiles; suits are lower case: m p s z", i, text, char=ch)
+            raise InputError("unknown_character", "unknown character {char!r} in tiles; suits are lower case: m p s z", i, text, char=text[i])
+        elif ch in _LIKE:
+            raise InputError("unknown_character", "unknown character {char!r} in tiles; did you mean {like}?", i, text,
+                             char=text[i], like=_LIKE[ch])
         else:
-            raise InputError("unknown_character", "unknown character {char!r} in tiles", i, text, char=ch)
+            raise InputError("unknown_character", "unknown character {char!r} in tiles", i, text, char=text[i])
         i += 1
     if pending:
         raise _missing_suit(pending, text)
@@ -186,11 +223,12 @@ def _missing_suit(pending: list[tuple[int, int]], text: str) -> InputError:
     return InputError("missing_suit", "digits without a suit (m, p, s, z or 万 筒 条)", pending[0][1], text)
 
 
-def _word_without_suit(pending: list[tuple[int, int]], text: str, end: int) -> InputError:
+def _word_without_suit(pending: list[tuple[int, int]], text: str, view: str, end: int) -> InputError:
     """Digits that end a word with more words after it: which suit they meant is not written."""
     digits = "".join(text[pos] for _, pos in pending)
-    later = next((ch for ch in text[end:] if ch in SUITS or ch in SUIT_CHARS), "m")
-    word = text[:end].split()[-1]
+    later = next((ch for ch in view[end:] if ch in SUITS or ch in SUIT_CHARS), "m")
+    start = view.rfind(" ", 0, end) + 1
+    word = text[start:end].strip()
     if word == digits:
         return InputError("missing_suit", "the word {word} has no suit: write {digits}{suit}, or join the words", pending[0][1], text,
                           word=word, digits=digits, suit=later)

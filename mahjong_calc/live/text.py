@@ -75,29 +75,37 @@ def standings(data: dict[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
-def _cells(text: str) -> int:
-    """Terminal columns of `text`: two for a wide (CJK) character."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def game_rows(games: list[dict[str, Any]], lang: str) -> str:
-    from ..present.layout import variant_name
+def game_rows(games: list[dict[str, Any]], lang: str, width: int | None = None) -> str:
+    """`game list`: a game a line, its columns aligned; narrower than that (`width`), the number and
+    when it began, then the rest wrapped under them."""
+    from ..present.layout import cells, hanging, variant_name
 
     if not games:
         return N_("no games yet").render(lang)
     names = [variant_name(str(g["variant"]), lang) for g in games]
-    width = max(9, *(_cells(n) for n in names))
-    out = []
+    column = max(9, *(cells(n) for n in names))
+    rows = []
     for g, name in zip(games, names, strict=True):
-        out.append(f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}  {name}{' ' * (width - _cells(name))} "
-                   f"{','.join(g['players'])}  {(N_('(1 hand)') if g['hands'] == 1 else N_('({n} hands)', n=g['hands'])).render(lang)}")
-    return "\n".join(out)
+        head = f"{g['id']:>4}  {g['created'][:16].replace('T', ' ')}"
+        hands = (N_("(1 hand)") if g["hands"] == 1 else N_("({n} hands)", n=g["hands"])).render(lang)
+        rows.append((head, name, ",".join(g["players"]), hands))
+    wide = [f"{head}  {name}{' ' * (column - cells(name))} {players}  {hands}" for head, name, players, hands in rows]
+    if width is None or all(cells(line) <= width for line in wide):
+        return "\n".join(wide)
+    return "\n".join(hanging(head, f"{name}  {players}  {hands}", width) for head, name, players, hands in rows)
+
+
+def _tiles(text: object, lang: str) -> str:
+    """A hand's or a meld's tiles (`555p@王`): as players say them on a chosen Chinese screen."""
+    from ..present.layout import said
+
+    tiles, at, source = str(text).partition("@")
+    return said(tiles, lang) + at + source
 
 
 def hand_summary(hand: dict[str, Any], lang: str, variant: str | None = None) -> str:
-    """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局), then its note."""
+    """A hand as entered, in one line: `李 和, 王 放冲: 123456m13m99p555p2m 555p@王` (or 流局), then its note;
+    on a chosen Chinese screen its tiles as players say them (`一二三四五六万 ...`)."""
     line = _summary(hand, lang, variant)
     note = hand.get("note")
     return f"{line} ({N_('note: {note}', note=note).render(lang)})" if isinstance(note, str) and note else line
@@ -108,7 +116,8 @@ def _summary(hand: dict[str, Any], lang: str, variant: str | None) -> str:
         return N_("drawn").render(lang)
     entries = hand["winners"] if isinstance(hand.get("winners"), list) else [hand]
     how = _self_draw(lang) if hand.get("self_draw") else _discarded(str(hand.get("discarder") or "?"), lang, variant)
-    tiles = "; ".join(" ".join(str(x) for x in [e.get("hand", ""), *(e.get("melds") or [])] if x) for e in entries if isinstance(e, dict))
+    tiles = "; ".join(" ".join(_tiles(x, lang) for x in [e.get("hand", ""), *(e.get("melds") or [])] if x)
+                      for e in entries if isinstance(e, dict))
     who = "+".join(str(e.get("winner", "?")) for e in entries if isinstance(e, dict))
     return f"{N_('{who} wins', who=who).render(lang)}, {how}: {tiles}"
 
@@ -128,10 +137,12 @@ def _event(kind: str, no: object, what: str) -> Text:
     raise KeyError(kind)
 
 
-def history_lines(events: list[dict[str, Any]], lang: str, variant: str | None = None) -> str:
+def history_lines(events: list[dict[str, Any]], lang: str, variant: str | None = None, width: int | None = None) -> str:
     """`mjcalc game history`: one line per event, with its time and the hand it is about (a control
-    character in what was stored written as its escape)."""
+    character in what was stored written as its escape); an event wider than `width` has its time on
+    a line, and what happened wrapped under it."""
     from ..present.errors import inert
+    from ..present.layout import hanging
 
     if not events:
         return N_("nothing recorded in this game yet").render(lang)
@@ -139,5 +150,5 @@ def history_lines(events: list[dict[str, Any]], lang: str, variant: str | None =
     for ev in events:
         what = inert(hand_summary(ev["hand"], lang, variant)) if isinstance(ev.get("hand"), dict) else ""
         text = _event(ev["kind"], ev.get("no", "?"), what).render(lang)
-        out.append(f"{ev['seq']:>4}  {ev['at'][:19].replace('T', ' ')}  {text}")
+        out.append(hanging(f"{ev['seq']:>4}  {ev['at'][:19].replace('T', ' ')}", text, width))
     return "\n".join(out)

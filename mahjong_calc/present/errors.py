@@ -45,7 +45,8 @@ def message_of(code: str, message: str | Text) -> str:
 
 
 def error_dict(err: MjcalcError) -> dict[str, Any]:
-    """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input."""
+    """`{"valid": false, "reason": …}` for a hand that is not a win, `"error"` for bad input (with
+    `position`, counted from 0, and `column`, from 1, where it points into the text)."""
     body = err.to_dict()
     body["message"] = clean(str(body["message"]))
     return {"valid": False, ("reason" if isinstance(err, NotAWin) else "error"): body}

@@ -9,7 +9,9 @@ Chinese (core/tiles.tiles_said); the tiles the user typed stay as typed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import IO, Any
 
 from ..core.hand import SEAT_ZH
@@ -39,10 +41,47 @@ def names(notation: str, lang: str) -> str:
     return " ".join(tile_name(t, lang) for t in parse_tiles(notation))
 
 
-def console(file: IO[str] | None, width: int | None) -> Any:
+class Trimmed:
+    """A text stream, piped or a file, that gets each line without the spaces a table pads it with
+    at its end (Rich pads every line to the console's width)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.pending = ""  # the start of a line not ended yet
+
+    def write(self, text: str) -> int:
+        head, sep, self.pending = (self.pending + text).rpartition("\n")
+        if sep:
+            self.out.write("\n".join(line.rstrip(" ") for line in head.split("\n")) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:  # a line that ends later keeps its spaces: only a line's end is trimmed
+            self.out.write(self.pending)
+            self.pending = ""
+        self.out.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.out.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return str(getattr(self.out, "encoding", "utf-8"))
+
+
+def console(file: IO[str] | None, width: int | None, **kwargs: Any) -> Any:
+    """Rich's console on `file` (default stdout); not a terminal, its lines carry no trailing spaces."""
+    import sys
+
     from rich.console import Console
 
-    return Console(file=file, width=width, markup=False)  # tiles like [555p] and `12[x]3m` are text, not markup
+    out: Any = sys.stdout if file is None else file
+    if out is not None and not out.isatty():
+        out = Trimmed(out)
+    return Console(file=out, width=width, **{"markup": False, **kwargs})  # tiles like [555p] and `12[x]3m` are text, not markup
 
 
 def table(console: Any, **kwargs: Any) -> Any:
@@ -68,12 +107,13 @@ def fold(table: Any, header: str, justify: str = "left", ratio: int | None = Non
     table.add_column(header, justify=justify, overflow="fold", ratio=ratio)
 
 
-def whole_words(table: Any, width: int) -> Any:
+def whole_words(table: Any, width: int, unbroken: tuple[int, ...] = ()) -> Any:
     """Fix the column widths so the table fits `width` and wrapping splits no word.
 
     Each column gets its longest word; what room is left goes to the columns whose
     cells are longer than that, in proportion. Only when the longest words cannot
-    all stand side by side does the widest column give way (and fold a word).
+    all stand side by side does the widest column give way (and fold a word); the
+    columns `unbroken` (by index: a key that must be typed as shown) give way last.
     """
     from rich.cells import cell_len
 
@@ -88,7 +128,9 @@ def whole_words(table: Any, width: int) -> Any:
     if sum(natural) <= room:
         return table  # everything fits on one line per cell
     while sum(mins) > room and max(mins) > 1:
-        mins[mins.index(max(mins))] -= 1
+        others = [m if i not in unbroken else 0 for i, m in enumerate(mins)]
+        shrink = others if max(others) > 1 else mins
+        mins[shrink.index(max(shrink))] -= 1
     widths = list(mins)
     spare = room - sum(widths)
     wants = [max(n - m, 0) for n, m in zip(natural, mins)]
@@ -100,6 +142,77 @@ def whole_words(table: Any, width: int) -> Any:
     for column, fixed in zip(table.columns, widths):
         column.width = fixed
     return table
+
+
+def cells(text: str) -> int:
+    """Terminal columns of `text`: two for a wide (CJK) character."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+_WIDE = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+
+
+@cache
+def _pieces() -> re.Pattern[str]:
+    """A piece a line may not break: tiles said (一二三万, 东南, 五五五条@李), a Chinese character with
+    the punctuation after it, a word of other letters; or the spaces between. Compiled when first
+    wrapped (its classes of wide characters take a while: a table's console never needs it)."""
+    return re.compile(rf"(?:[一二三四五六七八九]+[万筒条]|[东南西北白发中]+)(?:@[^\s，。、；]+)?[，,;；]?|@[^\s,，。、;；)]+[,;)]*"
+                      rf"|[{_WIDE}][，。、；：！？）」』》,.;:!?)]*|[^\s{_WIDE}]+|\s+")
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` cells: broken at spaces, or between two Chinese characters
+    (a Chinese punctuation mark stays with the character before it); a longer word is cut."""
+    lines: list[str] = []
+    line = ""
+    for piece in _pieces().findall(text):
+        if piece.isspace():
+            if line:
+                line += " "
+            continue
+        while cells(piece) > width:  # a word wider than the line: cut, as Click does
+            if line.strip():
+                lines.append(line.rstrip())
+                line = ""
+            cut = 1
+            while cells(piece[:cut + 1]) <= width:
+                cut += 1
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        if cells(line) + cells(piece) > width and line.strip():
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
+
+
+def asked_width() -> int | None:
+    """The width lines of text must fit: a terminal's, or COLUMNS; None for a pipe or a file
+    (a line each, whatever its length, for the programs that read it)."""
+    import os
+    import shutil
+    import sys
+
+    given = os.environ.get("COLUMNS", "").strip()
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    if sys.stdout is not None and sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def hanging(head: str, rest: str, width: int | None, indent: int = 6) -> str:
+    """`head  rest` on one line where it fits `width` (None: always); else `head`, then `rest`
+    wrapped under it, `indent` columns in."""
+    line = f"{head}  {rest}" if rest else head
+    if width is None or cells(line) <= width:
+        return line
+    return "\n".join([head, *(" " * indent + part for part in wrap(rest, max(width - indent, 10)))])
 
 
 def variant_word(variant: str, key: str, lang: str, fallback: str) -> str:

@@ -73,12 +73,18 @@ def print_table(
         title = f"{result.variant} ({LABELS[lang]['rules']})"
 
     facts = _facts(title)
-    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""  # narrow: the notation says it
-    facts.add_row(head["hand"], hand["concealed"] + names)
-    for meld in hand["melds"]:
-        label = meld["tiles"] + (concealed(lang) if meld["concealed"] else "")
-        facts.add_row(head["melds"], f"{label}  ({_names(meld['tiles'], lang)})")
-    facts.add_row(head["win"], f"{hand['win']}  ({_names(hand['win'], lang)})")
+    if lang == "zh" and not bilingual():  # a chosen Chinese screen: the tiles as players say them, no code
+        facts.add_row(head["hand"], said(hand["concealed"], lang))
+        for meld in hand["melds"]:
+            facts.add_row(head["melds"], said(meld["tiles"], lang) + (concealed(lang) if meld["concealed"] else ""))
+        facts.add_row(head["win"], said(hand["win"], lang))
+    else:
+        names = f"  ({_names(hand['concealed'], lang)})" if wide else ""  # narrow: the notation says it
+        facts.add_row(head["hand"], hand["concealed"] + names)
+        for meld in hand["melds"]:
+            label = meld["tiles"] + (concealed(lang) if meld["concealed"] else "")
+            facts.add_row(head["melds"], f"{label}  ({_names(meld['tiles'], lang)})")
+        facts.add_row(head["win"], f"{hand['win']}  ({_names(hand['win'], lang)})")
     decomposition = data["decomposition"]
     if "pair" in decomposition:
         facts.add_row(head["sets"], said(" ".join([decomposition["pair"], *decomposition["sets"]]), lang))

@@ -38,18 +38,30 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
+def _refused(code: str, lang: str) -> str:
+    """An error row's 方式 (How): on a chosen Chinese screen what went wrong, in general, in Chinese
+    (its code and the whole message are on stderr); else the code, `[two_dealers]`."""
+    from ..core.errors import GENERAL
+    from ..core.words import translated
+    from .layout import bilingual
+
+    if lang == "zh" and not bilingual() and code in GENERAL:
+        return translated(GENERAL[code], "zh") or f"[{code}]"
+    return f"[{code}]"
+
+
 def _width(file: IO[str] | None) -> tuple[Any, bool]:
     """The console, and whether its width was asked for (a terminal's, or COLUMNS) rather than the pipe's 120."""
     import os
 
-    from rich.console import Console
+    from .layout import console as made
 
-    console = Console(file=file)
+    console = made(file, None, markup=True)
     if console.is_terminal:
         return console, True
     if os.environ.get("COLUMNS", "").strip().isdigit():
-        return Console(file=file, width=int(os.environ["COLUMNS"])), True
-    return Console(file=file, width=120), False  # a pipe or a file: keep each hand on one line
+        return made(file, int(os.environ["COLUMNS"]), markup=True), True
+    return made(file, 120, markup=True), False  # a pipe or a file: keep each hand on one line
 
 
 class Screen:
@@ -80,7 +92,7 @@ def print_game(data: dict[str, Any], lang: str = "zh", file: IO[str] | None = No
         after = settlement["chips_after"]
         changes = [_signed(settlement["changes"][p]) + (f" ({after[p]})" if has_chips else "") for p in players]
         if "error" in hand:
-            winner, how, value = "", f"[{hand['error']['code']}]", ""
+            winner, how, value = "", _refused(hand["error"]["code"], lang), ""
             changes = ["" for _ in players]
         elif hand.get("draw"):
             winner, how, value = "", head["draw"], ""
@@ -168,7 +180,7 @@ def _plain_table(title: str, headers: list[str], rows: list[tuple[str, ...]], to
         return "|" + "|".join(out) + "|\n"
 
     rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+\n"
-    parts = [title + " " * (total - cell_len(title)) + "\n", rule, line(headers), rule]
+    parts = [title + "\n", rule, line(headers), rule]
     parts += [line(row) for row in rows]
     parts += [rule] if rows else []  # Rich's section line closes the last hand, when there is one
     parts += [line(totals), rule]

@@ -31,10 +31,12 @@ def _hand_facts(console: Any, title: str, hand: dict[str, Any], lang: str, wide:
     from .layout import concealed
 
     facts = _facts(title)
-    names = f"  ({_names(hand['concealed'], lang)})" if wide else ""
-    facts.add_row(HEAD[lang]["hand"], hand["concealed"] + names)
+    named = lang == "zh" and not bilingual()  # a chosen Chinese screen: the tiles as players say them, no code
+    names = f"  ({_names(hand['concealed'], lang)})" if wide and not named else ""
+    facts.add_row(HEAD[lang]["hand"], (said(hand["concealed"], lang) if named else hand["concealed"]) + names)
     for meld in hand["melds"]:
-        facts.add_row(HEAD[lang]["melds"], meld["tiles"] + (concealed(lang) if meld["concealed"] else ""))
+        tiles = said(meld["tiles"], lang) if named else meld["tiles"]
+        facts.add_row(HEAD[lang]["melds"], tiles + (concealed(lang) if meld["concealed"] else ""))
     console.print(facts)
 
 
@@ -104,11 +106,18 @@ def _section(row: Any, lang: str) -> str:
     return f" (§ `{heading}`)" if lang == "zh" and not bilingual() else f" (§ {heading})"
 
 
+OPTION_ROOM = 24  # columns the value and the meaning need at least, beside the longest key
+
+
 def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None = None, *, width: int | None = None) -> None:
     """`mjcalc options`: key, value, and its meaning in one language with the docs section."""
+    from rich.cells import cell_len
+
     console = _console(file, width)
     title = variant_name(name, lang)
-    if console.width < NARROW:  # a phone: one key per paragraph, nothing side by side
+    longest = max((cell_len(row.key) for row in rows), default=0)
+    # a key is typed as shown (`--set KEY=...`): one unbroken cell, with room beside it for the rest, or a line of its own
+    if console.width < NARROW or console.width - longest - 12 < OPTION_ROOM:  # a phone: one key per paragraph, nothing side by side
         console.print(title, markup=False)
         for row in rows:
             meaning = row.zh if lang == "zh" else row.en
@@ -128,7 +137,7 @@ def print_options(name: str, rows: Any, lang: str = "zh", file: IO[str] | None =
         if lang == "zh" and row.en and bilingual():  # wide enough: Chinese, then the English beside it
             meaning += f" / {row.en}"
         table.add_row(row.key, row.shown, meaning + _section(row, lang))
-    console.print(_whole_words(table, console.width))
+    console.print(_whole_words(table, console.width, unbroken=(0,)))
     page = rows[0].section.split(" § ")[0].rsplit("/", 1)[-1] if rows and rows[0].section else ""
     if lang == "zh" and bilingual():
         console.print(f"§ = docs/rules/ 下的章节{page}", markup=False)  # as it always was

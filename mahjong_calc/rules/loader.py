@@ -286,11 +286,36 @@ def _apply_override(data: dict[str, Any], path: list[str], value: Any) -> None:
     node: Any = data
     for part in path[:-1]:
         if not isinstance(node, dict) or part not in node:
-            raise RulesetError("ruleset_invalid", "--set: {key}: unknown key", key=_printable(".".join(path), 80))
+            raise _unknown_key(data, path)
         node = node[part]
     if not isinstance(node, dict) or path[-1] not in node:
-        raise RulesetError("ruleset_invalid", "--set: {key}: unknown key", key=_printable(".".join(path), 80))
+        raise _unknown_key(data, path)
     node[path[-1]] = value
+
+
+def keys_of(data: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every value `--set` can change in a ruleset document, by its dotted key (`options.ya_dang_edge_wait`), in order."""
+    out: list[str] = []
+    for key, value in data.items():
+        if not isinstance(key, str) or key == "extends":
+            continue
+        if isinstance(value, Mapping):
+            out += keys_of(value, f"{prefix}{key}.")
+        else:
+            out.append(prefix + key)
+    return out
+
+
+def _unknown_key(data: Mapping[str, Any], path: list[str]) -> RulesetError:
+    """`--set` names a key the ruleset has not: the closest keys it has, if any are close."""
+    from difflib import get_close_matches
+
+    key = ".".join(path)
+    like = get_close_matches(key, keys_of(data), n=3, cutoff=0.6)
+    if not like:
+        return RulesetError("ruleset_invalid", "--set: {key}: unknown key (`mjcalc options` lists them)", key=_printable(key, 80))
+    return RulesetError("ruleset_invalid", "--set: {key}: unknown key; did you mean {like}?", key=_printable(key, 80),
+                        like=" or ".join(f"`{k}`" for k in like))
 
 
 # --- loading, memoised ----------------------------------------------------------
