@@ -15,6 +15,7 @@ pyodide@314.0.8`, which .ci/run does) or folder; without it those tests skip, sa
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import io
 import json
@@ -34,6 +35,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.web.site import PYODIDE_FILES, PYODIDE_VERSION
+from mahjong_calc.web.site_pyodide import WASM, WASM_GZ, imports, kept_modules, module_name, trim_stdlib
 
 sys.path.insert(0, str(REPO / "bench"))
 import differential  # (bench/differential.py: the record -> `mjcalc score` arguments)
@@ -74,7 +76,7 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     site = tmp_path / "site"
     for name in ["index.html", "sw.js", "manifest.webmanifest", "static/main.js", "static/worker.js", "static/transport.js",
                  "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/words.json", "static/icon-192.png", "static/site.json",
-                 *(f"static/pyodide/{n}" for n in PYODIDE_FILES)]:
+                 *(f"static/pyodide/{n}" for n in PYODIDE_FILES if n != WASM), f"static/pyodide/{WASM_GZ}"]:
         assert (site / name).is_file(), name
         assert name in out["files"]
     assert not (site / "static/app.js").exists() and not (site / "static/season.js").exists()
@@ -92,7 +94,9 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     assert {"mahjong_calc/web/pocket.py", "mahjong_calc/present/answers.py", "mahjong_calc/core/tiles.py", "yaml/__init__.py",
             *(f"mahjong_calc/rulesets/{v}.yaml" for v in VARIANTS)} <= names
     assert not any(n.startswith("mahjong_calc/cli/") or n.endswith((".so", ".pyc")) for n in names)  # no typer, no rich, no binaries
-    assert "mahjong_calc/web/app.py" not in names  # Starlette is the server's
+    assert "mahjong_calc/web/app.py" not in names and "mahjong_calc/web/streams.py" not in names  # the server's alone
+    assert not (site / f"static/pyodide/{WASM}").exists()  # shipped gzipped
+    assert json.loads((site / "static/pyodide/pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
     # the page's variants and messages are what `mjcalc serve` answers
     from mahjong_calc.web import api, pocket
     from mahjong_calc.web.page_words import words_json
@@ -151,7 +155,7 @@ def test_a_tarball_is_read_by_name(tmp_path: Path) -> None:
             tar.add(copy / name, arcname=f"package/{name}")
     done = _build([str(tmp_path / "site"), "--pyodide", str(tgz)])
     assert done.exit_code == 0, done.output
-    assert (tmp_path / "site/static/pyodide/pyodide.asm.wasm").read_bytes() == (copy / "pyodide.asm.wasm").read_bytes()
+    assert gzip.decompress((tmp_path / f"site/static/pyodide/{WASM_GZ}").read_bytes()) == (copy / WASM).read_bytes()
 
 
 def test_without_npm_and_without_a_copy_the_build_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,6 +164,80 @@ def test_without_npm_and_without_a_copy_the_build_says_so(tmp_path: Path, monkey
     assert done.exit_code == 2
     assert json.loads(done.stdout.strip().splitlines()[-1])["error"]["code"] == "npm_unavailable"
     assert "--pyodide" in done.output
+
+
+# --- what of Pyodide the site keeps ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "module", "package", "found"), [
+    ("import os, sys as system\nimport a.b  # c", "m", False, {"os", "sys", "a.b"}),
+    ("from . import x\nfrom .y import z\nfrom ..w import (v,\n  u)", "p.q.m", False, {"p.q", "p.q.x", "p.q.y", "p.q.y.z", "p.w", "p.w.v", "p.w.u"}),
+    ("from . import x", "p.q", True, {"p.q", "p.q.x"}),
+    ("def f():\n    import lazy\n    from deep.er import it", "m", False, {"lazy", "deep.er", "deep.er.it"}),
+    ("if __name__ == '__main__':\n    import test_only\nimport after", "m", False, {"after"}),
+    ("if TYPE_CHECKING:\n    from typing_only import T\nelse:\n    import runtime", "m", False, {"runtime"}),
+    ("class A[T](B):\n    x: int = f'{1:{2}}'\nimport newer", "m", False, {"newer"}),  # a newer Python's syntax: still read
+])
+def test_the_imports_of_a_module_are_read_line_by_line(text: str, module: str, package: bool, found: set[str]) -> None:
+    assert imports(text, module, package) == found
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, text in files.items():
+            zf.writestr(name, text)
+    return buf.getvalue()
+
+
+def test_the_stdlib_keeps_what_an_import_reaches_and_nothing_else(tmp_path: Path) -> None:
+    stdlib = _zip({
+        "site.py": "import os\n", "os.py": "import stat\n", "stat.py": "", "pyodide/__init__.py": "from .ffi import x\n",
+        "pyodide/ffi.py": "", "pyodide/console.py": "import code\n", "code.py": "", "_pyodide/__init__.py": "",
+        "encodings/__init__.py": "", "encodings/utf_8.py": "", "encodings/koi8_r.py": "", "json/__init__.py": "from .decoder import d\n",
+        "json/decoder.py": "def d():\n    import re\n", "re.py": "", "json/tool.py": "import argparse\n", "argparse.py": "",
+        "unittest/__init__.py": "", "unittest/data.txt": "x", "pydoc_data/topics.py": "", "csv.py": "",
+    })
+    package = _zip({"mahjong_calc/__init__.py": "import json\n", "mahjong_calc/a.py": "def f():\n    import csv\n"})
+    with zipfile.ZipFile(io.BytesIO(trim_stdlib(stdlib, package))) as zf:
+        kept = set(zf.namelist())
+    assert kept == {"site.py", "os.py", "stat.py", "pyodide/__init__.py", "pyodide/ffi.py", "pyodide/console.py", "code.py",
+                    "_pyodide/__init__.py", "encodings/__init__.py", "encodings/utf_8.py", "json/__init__.py", "json/decoder.py",
+                    "re.py", "csv.py"}
+
+
+def test_the_real_stdlib_keeps_what_the_page_imports() -> None:
+    """Pyodide's own python_stdlib.zip: the modules a full session of the page imported (measured once in
+    Chromium, bench/RESULTS.md) are kept, and the biggest packages it never reaches are not."""
+    given = os.environ.get("MJCALC_PYODIDE")
+    if not given or not Path(given).is_file():
+        pytest.skip("MJCALC_PYODIDE is not set to the pyodide@314.0.8 tarball")
+    from mahjong_calc.web.site import python_zip
+
+    with tarfile.open(given, "r:gz") as tar:
+        member = tar.extractfile("package/python_stdlib.zip")
+        assert member is not None
+        stdlib = member.read()
+    with zipfile.ZipFile(io.BytesIO(stdlib)) as zf, zipfile.ZipFile(io.BytesIO(python_zip())) as package:
+        modules = {module_name(n) for n in zf.namelist()} - {None}
+        shipped = kept_modules(zf, [(package.read(n).decode(), str(module_name(n)), n.endswith("__init__.py"))
+                                    for n in package.namelist() if n.endswith(".py")])
+    assert shipped < modules
+    assert {m for m in SESSION if m in modules} <= shipped, sorted({m for m in SESSION if m in modules} - shipped)
+    for gone in ("unittest", "tkinter", "idlelib", "turtle", "doctest", "venv", "ensurepip", "wsgiref", "curses", "encodings.koi8_r"):
+        assert gone not in shipped
+    assert len(trim_stdlib(stdlib, python_zip())) < 0.7 * len(stdlib)
+
+
+# the standard library modules a full session of the page imported in Chromium (score, waits and advise of
+# every variant, a game new, add, edit, delete, undo, redo, export and import, errors in both languages)
+SESSION = ("asyncio", "base64", "bisect", "bz2", "codecs", "collections", "contextlib", "copy", "csv", "dataclasses", "datetime",
+           "decimal", "dis", "encodings.aliases", "encodings.cp437", "encodings.utf_8", "enum", "fnmatch", "gettext", "glob",
+           "hashlib", "hmac", "inspect", "json", "keyword", "linecache", "locale", "logging", "lzma", "numbers", "opcode",
+           "pathlib", "pyodide.code", "pyodide.ffi", "pyodide.webloop", "_pyodide._importhook", "random", "re", "reprlib",
+           "secrets", "selectors", "shutil", "signal", "site", "socket", "sqlite3", "sqlite3.dbapi2", "ssl", "string", "struct",
+           "subprocess", "tempfile", "textwrap", "threading", "token", "tokenize", "traceback", "types", "typing", "warnings",
+           "weakref", "zipfile", "zipfile._path")
 
 
 # --- the site in Chromium, offline ------------------------------------------------------------------
@@ -188,11 +266,25 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = _pyodide_copy()
     site = tmp_path_factory.mktemp("site") / "site"
     done = run_installed(["site", "build", str(site), "--pyodide", str(copy)])
     assert done.returncode == 0, done.stderr
+    return site
+
+
+def test_a_first_visit_is_at_most_10_mb_without_gzip(site_dir: Path) -> None:
+    """Every file of the site is fetched once at the first visit (the service worker keeps them all)."""
+    listed = json.loads((site_dir / "static/site.json").read_text(encoding="utf-8"))["files"]
+    total = sum((site_dir / f).stat().st_size for f in listed if f != "./") + (site_dir / "index.html").stat().st_size
+    assert total <= 10_000_000, total
+    assert (site_dir / "static/pyodide/python_stdlib.zip").stat().st_size < 2_000_000
+
+
+@pytest.fixture(scope="module")
+def site_url(site_dir: Path) -> Iterator[str]:
+    site = site_dir
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -245,6 +337,26 @@ def test_offline_the_page_opens_and_says_its_home(offline: Any) -> None:
     text = offline.evaluate("window.mjcalc.score({hand: '13m456m678m11p555p2m', self_draw: true})")
     assert text == _cli("score", {"hand": "13m456m678m11p555p2m", "self_draw": True})
     assert json.loads(text)["value"] == 8
+    # the WebAssembly, shipped gzipped, is kept unpacked by the service worker, whence the engine took it
+    kept = offline.evaluate("caches.match('static/pyodide/pyodide.asm.wasm').then((r) => r.arrayBuffer().then((b) => "
+                            "[r.headers.get('content-type'), new Uint8Array(b.slice(0, 4)).join(','), b.byteLength]))")
+    assert kept[:2] == ["application/wasm", "0,97,115,109"] and kept[2] > 5_000_000, kept
+    assert offline.get_attribute("body", "data-offline") == "1"
+
+
+def test_without_a_service_worker_the_engine_unpacks_the_wasm_itself(offline: Any, site_url: str) -> None:
+    """A host where no service worker runs (a plain http:// address on the network): the engine's worker
+    fetches the gzipped wasm and unpacks it itself."""
+    context = offline.context.browser.new_context(service_workers="block")
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(120_000)
+        pg.goto(site_url)
+        text = pg.evaluate("window.mjcalc.ready.then(() => window.mjcalc.score({hand: '13m456m678m11p555p2m', self_draw: true}))")
+        assert pg.get_attribute("body", "data-offline") == "0"
+    finally:
+        context.close()
+    assert text == _cli("score", {"hand": "13m456m678m11p555p2m", "self_draw": True})
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

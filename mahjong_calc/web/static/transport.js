@@ -79,7 +79,7 @@ function siteHome() {
   const ready = new Promise((ok, bad) => { loaded = ok; failed = bad; });
   const offline = keptOffline();
   offline.then((kept) => {
-    worker = new Worker(new URL("worker.js", base), { type: "module" });
+    worker = new Worker(new URL(`worker.js${kept ? "?kept=1" : ""}`, base), { type: "module" });  // kept: the wasm from sw.js
     worker.onmessage = receive;
     worker.onerror = (e) => failed(new Error(e.message || "the engine's worker failed"));
     document.body.dataset.offline = kept ? "1" : "0";
