@@ -138,6 +138,27 @@ def test_a_write_with_the_network_off_is_said_and_kept(network: Any, browser: An
     assert pg.inner_text("[data-testid=message]") == "已记录第 1 局"
     assert pg.locator("#concealed .tile").count() == 0 and pg.is_hidden("[data-testid=unsaved]") and pg.is_hidden("[data-testid=retry]")
 
+    # again, and another phone records a draw meanwhile: back online, the draw is on screen, and the message that
+    # hand 2 is not saved stays with its 重试; sent again, it meets the draw (409): kept, marked, and told so
+    _enter(pg, "张", SELF_DRAWN)
+    pg.context.set_offline(True)
+    pg.click("[data-testid=record]")
+    pg.wait_for_selector("[data-testid=message][data-state=failed]")
+    failed = pg.inner_text("[data-testid=message]")
+    _send(url, "POST", f"/api/games/{gid}/hands", {"draw": True}, token, player="赵")
+    pg.context.set_offline(False)
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 2")
+    time.sleep(0.5)
+    assert pg.inner_text("[data-testid=message]") == failed == "第 2 局没有保存: 连不上服务器 (网络断了?)"
+    assert pg.is_visible("[data-testid=retry]")
+    pg.click("[data-testid=retry]")
+    pg.wait_for_selector("[data-testid=message][data-race=other]")
+    assert pg.inner_text("[data-testid=message]").startswith("第 2 局没有保存: 这局刚刚先有了改动 (赵 记录了第 2 局: 流局)")
+    assert pg.locator("#concealed .tile").count() == 14 and pg.is_visible("[data-testid=unsaved]")
+    pg.click("[data-testid=record]")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 3")
+    assert [h.get("winner") for h in api(url, f"/api/games/{gid}/hands", token)] == ["李", None, "张"]
+
     # 503 busy: "saving…" while it waits, then said with a countdown, and sent again by itself
     held: list[Any] = []
     tries: list[float] = []
@@ -150,17 +171,17 @@ def test_a_write_with_the_network_off_is_said_and_kept(network: Any, browser: An
             route.continue_()
 
     pg.route(f"**/api/games/{gid}/hands", hands)
-    _enter(pg, "张", SELF_DRAWN)
+    _enter(pg, "赵", OTHER, "李")
     pg.click("[data-testid=record]")
     pg.wait_for_selector("[data-testid=message][data-state=saving]")
-    assert pg.inner_text("[data-testid=message]") == "正在保存第 2 局…"
+    assert pg.inner_text("[data-testid=message]") == "正在保存第 4 局…"
     held[0].fulfill(status=503, headers={"retry-after": "2"}, json={"valid": False, "error": {"code": "busy", "message": "x"}})
     pg.wait_for_selector("[data-testid=message][data-state=waiting]")
-    assert pg.inner_text("[data-testid=message]").startswith("第 2 局还没有保存: 服务器正忙, 请稍后再试; ")
+    assert pg.inner_text("[data-testid=message]").startswith("第 4 局还没有保存: 服务器正忙, 请稍后再试; ")
     assert "秒后自动重试" in pg.inner_text("[data-testid=message]")
-    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 2")
+    pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 4")
     assert len(tries) == 2 and tries[1] - tries[0] >= 1.9, tries
-    assert len(api(url, f"/api/games/{gid}", token)["hands"]) == 2
+    assert len(api(url, f"/api/games/{gid}", token)["hands"]) == 4
 
 
 def test_two_phones_record_one_hand_at_once_and_the_loser_is_told(network: Any, browser: Any) -> None:

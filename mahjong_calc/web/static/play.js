@@ -175,14 +175,15 @@ export function createPlay(home, { onChange } = {}) {
       const game = view.id, before = view.version;
       const { status, data, version } = await home.request("GET", `/api/games/${game}`, undefined, { game });
       if ((status === 429 || status === 503) && view.id === game) {  // the server at its limits: said, asked again when it says
-        if (!view.hold && !writer.busy()) sayProblem(data);
+        if (!view.hold && !writer.busy() && !writer.failing()) sayProblem(data);
         setTimeout(() => { if (view.id === game) refresh(); }, 1000 * (data.retry_after || 1));
         return;
       }
       if (status !== 200 || view.id !== game) return;
       const notice = before != null && version > before ? await noticeOf(game, before, version, data) : "";
       view.state = data; view.version = version;
-      const told = notice && !view.hold && !writer.busy();  // no notice takes the place of a refusal, or of a change on its way
+      // no notice takes the place of a refusal, of a change on its way, or of one that did not reach the server
+      const told = notice && !view.hold && !writer.busy() && !writer.failing();
       if (told) view.lastHand = null;  // this phone's own last result is no longer the news
       await loadGames(); render();
       if (told) { say(notice); $("message").dataset.notice = String(version); }
@@ -243,7 +244,7 @@ export function createPlay(home, { onChange } = {}) {
   function refused(data) {  // the event stream was refused (429, 503): said, and tried again after its Retry-After
     document.body.dataset.stream = data ? "refused" : "open";
     if (data) {
-      if (view.hold || writer.busy()) return;
+      if (view.hold || writer.busy() || writer.failing()) return;
       streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); $("message").dataset.code = codeOf(data);
       return;
     }

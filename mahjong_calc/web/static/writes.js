@@ -69,6 +69,7 @@ export function createWriter(home, { player }) {
     send,
     pending: () => pending,
     busy: () => pending != null || wake != null,
+    failing: () => failed != null,  // a write that did not reach the server is on screen, with 重试
     // the write that did not reach the server, if `method path body` is it again (sent as it was made then,
     // against the same version: had it reached the game after all, the game refuses it as stale and says so)
     failedAs(method, path, body) {
