@@ -13,10 +13,13 @@ static server that gzips what the browser accepts gzipped (as static hosts do), 
 * a score's time in the page: `await window.mjcalc.score(record)` for DISTINCT random hands
   of every variant, one at a time, median and p90 (the page to the worker and back).
 
-Prints the figures; asserts nothing (targets: first visit <= 10 MB, cold <= 8 s,
-warm <= 3 s, a score <= 5 ms).
+Prints the figures, and the biggest files; asserts nothing (targets: first visit <= 10 MB
+without gzip, cold <= 8 s, warm <= 3 s, a score <= 5 ms). `--runs N` visits N times in fresh
+profiles (medians, and where the engine's start went: the worker's own marks); `--site DIR`
+measures a folder built before (another commit's, to compare) instead of building one.
 
     python bench/site.py --pyodide /path/to/pyodide-314.0.8.tgz
+    python bench/site.py --site /tmp/old-site --site /tmp/new-site --runs 3 --distinct 0
 """
 
 from __future__ import annotations
@@ -93,9 +96,12 @@ KEPT = ("caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k).the
         ".then((all) => all.flat().length >= 20)")
 
 
-def visit(sync_api: Any, url: str, profile: Path, handler: type[Counting]) -> tuple[float, float, int]:
-    """(cold start to the first score, warm start to the first score, in seconds; bytes the first visit sent)
-    in one fresh profile."""
+STEPS = "JSON.parse(document.body.dataset.engineSteps || '{}')"
+
+
+def visit(sync_api: Any, url: str, profile: Path, handler: type[Counting]) -> tuple[float, float, int, dict[str, Any]]:
+    """(cold start to the first score, warm start to the first score, in seconds; bytes the first visit sent;
+    the worker's marks of each start) in one fresh profile."""
     with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=["--no-sandbox"], headless=True)
         pg = context.new_page()
@@ -104,6 +110,8 @@ def visit(sync_api: Any, url: str, profile: Path, handler: type[Counting]) -> tu
         pg.goto(url)
         pg.evaluate(FIRST_SCORE)
         cold = time.perf_counter() - t0
+        pg.wait_for_function("document.body.dataset.engineSteps")
+        steps = {"cold": pg.evaluate(STEPS)}
         pg.wait_for_function(KEPT)
         sent = handler.sent
         pg.close()
@@ -112,8 +120,10 @@ def visit(sync_api: Any, url: str, profile: Path, handler: type[Counting]) -> tu
         pg.goto(url)
         pg.evaluate(FIRST_SCORE)
         warm = time.perf_counter() - t0
+        pg.wait_for_function("document.body.dataset.engineSteps")
+        steps["warm"] = pg.evaluate(STEPS)
         context.close()
-    return cold, warm, sent
+    return cold, warm, sent, steps
 
 
 def score_times(sync_api: Any, url: str, records: list[dict[str, Any]]) -> list[float]:
@@ -132,36 +142,65 @@ def score_times(sync_api: Any, url: str, records: list[dict[str, Any]]) -> list[
     return [float(t) for t in times]
 
 
+def sizes(site: Path) -> str:
+    files = sorted((p for p in site.rglob("*") if p.is_file()), key=lambda p: -p.stat().st_size)
+    return (f"site {site}: {sum(p.stat().st_size for p in files) / 1e6:.2f} MB on disk; the biggest files: "
+            + ", ".join(f"{p.relative_to(site)} {p.stat().st_size / 1e6:.2f} MB" for p in files[:5]))
+
+
+def measure(sync_api: Any, sites: list[Path], tmp: Path, runs: int, distinct: int, seed: int, modes: tuple[bool, ...] = (True, False)) -> None:
+    """Each site's first visit, cold and warm start, `runs` times in fresh profiles; with several sites the
+    runs take turns (site 1, site 2, site 1, ...), so that a machine's load that changes meanwhile weighs on each alike."""
+    for site in sites:
+        print(sizes(site))
+    for gzip_on in modes:
+        label = "gzip" if gzip_on else "no gzip"
+        served = [serve(site, gzip_on) for site in sites]
+        got: dict[Path, list[tuple[float, float, int]]] = {site: [] for site in sites}
+        for run_no in range(runs):
+            for site, (server, handler) in zip(sites, served, strict=True):
+                handler.sent = 0
+                url = f"http://127.0.0.1:{server.server_address[1]}/"
+                cold, warm, sent, steps = visit(sync_api, url, tmp / f"profile-{len(got[site])}-{site.name}-{gzip_on}", handler)
+                got[site].append((cold, warm, sent))
+                print(f"  {site.name}, {label}, run {run_no + 1}: cold {cold:.2f} s {steps['cold']}; warm {warm:.2f} s {steps['warm']}; "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+        for site in sites:
+            colds, warms, sents = zip(*got[site], strict=True)
+            print(f"{site.name}: first visit ({label}): {statistics.median(sents) / 1e6:.2f} MB sent (target <= 10 MB without gzip); "
+                  f"cold start to the first score {statistics.median(colds):.2f} s (<= 8 s); warm {statistics.median(warms):.2f} s (<= 3 s)")
+        if gzip_on and distinct:
+            server = served[-1][0]
+            rng = random.Random(seed)
+            records = [run.random_hand(rng, VARIANTS[i % 4]) for i in range(distinct)]
+            times = sorted(score_times(sync_api, f"http://127.0.0.1:{server.server_address[1]}/", records))
+            p90 = times[int(len(times) * 0.9)]
+            print(f"a score in the page ({len(times)} distinct hands, 4 variants): median {statistics.median(times):.2f} ms, "
+                  f"p90 {p90:.2f} ms (target <= 5 ms)")
+        for server, _ in served:
+            server.shutdown()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pyodide", default=os.environ.get("MJCALC_PYODIDE"), help="the pyodide@314.0.8 tarball or folder")
+    parser.add_argument("--site", action="append", type=Path, help="measure this built site instead (repeat to compare)")
+    parser.add_argument("--runs", type=int, default=1, help="visits in fresh profiles (medians)")
     parser.add_argument("--distinct", type=int, default=400, help="random hands timed in the page (all variants)")
     parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--only", choices=["gzip", "no-gzip"], help="serve the site one way only")
     args = parser.parse_args()
-    if not args.pyodide:
-        sys.exit("give --pyodide PATH or MJCALC_PYODIDE (npm pack pyodide@314.0.8)")
+    if not args.site and not args.pyodide:
+        sys.exit("give --pyodide PATH or MJCALC_PYODIDE (npm pack pyodide@314.0.8), or --site DIR")
     from playwright import sync_api
 
     with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        subprocess.run([sys.executable, "-m", "mahjong_calc", "site", "build", str(site), "--pyodide", args.pyodide], check=True)
-        size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        print(f"site: {size / 1e6:.2f} MB on disk")
-        for gzip_on in (True, False):
-            server, handler = serve(site, gzip_on)
-            url = f"http://127.0.0.1:{server.server_address[1]}/"
-            cold, warm, sent_first = visit(sync_api, url, Path(tmp) / f"profile-{gzip_on}", handler)
-            label = "gzip" if gzip_on else "no gzip"
-            print(f"first visit ({label}): {sent_first / 1e6:.2f} MB sent (target <= 10 MB); "
-                  f"cold start to the first score {cold:.2f} s (<= 8 s); warm {warm:.2f} s (<= 3 s)")
-            if gzip_on:
-                rng = random.Random(args.seed)
-                records = [run.random_hand(rng, VARIANTS[i % 4]) for i in range(args.distinct)]
-                times = sorted(score_times(sync_api, url, records))
-                p90 = times[int(len(times) * 0.9)]
-                print(f"a score in the page ({len(times)} distinct hands, 4 variants): median {statistics.median(times):.2f} ms, "
-                      f"p90 {p90:.2f} ms (target <= 5 ms)")
-            server.shutdown()
+        sites = args.site or []
+        if not sites:
+            sites = [Path(tmp) / "site"]
+            subprocess.run([sys.executable, "-m", "mahjong_calc", "site", "build", str(sites[0]), "--pyodide", args.pyodide], check=True)
+        modes = (True, False) if args.only is None else (args.only == "gzip",)
+        measure(sync_api, sites, Path(tmp), args.runs, args.distinct, args.seed, modes)
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
 
 

@@ -16,6 +16,7 @@ folder (~/.cache/mjcalc-ci/) is taken; without either those tests skip, saying s
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import io
 import json
@@ -35,6 +36,7 @@ from typer.testing import CliRunner
 
 from mahjong_calc.cli.app import app
 from mahjong_calc.web.site import PYODIDE_FILES, PYODIDE_VERSION
+from mahjong_calc.web.site_pyodide import WASM, WASM_GZ
 
 sys.path.insert(0, str(REPO / "bench"))
 import differential  # (bench/differential.py: the record -> `mjcalc score` arguments)
@@ -75,7 +77,7 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     site = tmp_path / "site"
     for name in ["index.html", "sw.js", "manifest.webmanifest", "static/main.js", "static/worker.js", "static/transport.js",
                  "static/mjcalc.zip", "static/variants.json", "static/messages.json", "static/words.json", "static/icon-192.png", "static/site.json",
-                 *(f"static/pyodide/{n}" for n in PYODIDE_FILES)]:
+                 *(f"static/pyodide/{n}" for n in PYODIDE_FILES if n != WASM), f"static/pyodide/{WASM_GZ}"]:
         assert (site / name).is_file(), name
         assert name in out["files"]
     assert not (site / "static/app.js").exists() and not (site / "static/season.js").exists()
@@ -93,7 +95,9 @@ def test_the_site_holds_the_page_the_engine_and_the_offline_parts(tmp_path: Path
     assert {"mahjong_calc/web/pocket.py", "mahjong_calc/present/answers.py", "mahjong_calc/core/tiles.py", "yaml/__init__.py",
             *(f"mahjong_calc/rulesets/{v}.yaml" for v in VARIANTS)} <= names
     assert not any(n.startswith("mahjong_calc/cli/") or n.endswith((".so", ".pyc")) for n in names)  # no typer, no rich, no binaries
-    assert "mahjong_calc/web/app.py" not in names  # Starlette is the server's
+    assert "mahjong_calc/web/app.py" not in names and "mahjong_calc/web/streams.py" not in names  # the server's alone
+    assert not (site / f"static/pyodide/{WASM}").exists()  # shipped gzipped
+    assert json.loads((site / "static/pyodide/pyodide-lock.json").read_text(encoding="utf-8"))["packages"] == {}
     # the page's variants and messages are what `mjcalc serve` answers
     from mahjong_calc.web import api, pocket
     from mahjong_calc.web.page_words import words_json
@@ -152,7 +156,7 @@ def test_a_tarball_is_read_by_name(tmp_path: Path) -> None:
             tar.add(copy / name, arcname=f"package/{name}")
     done = _build([str(tmp_path / "site"), "--pyodide", str(tgz)])
     assert done.exit_code == 0, done.output
-    assert (tmp_path / "site/static/pyodide/pyodide.asm.wasm").read_bytes() == (copy / "pyodide.asm.wasm").read_bytes()
+    assert gzip.decompress((tmp_path / f"site/static/pyodide/{WASM_GZ}").read_bytes()) == (copy / WASM).read_bytes()
 
 
 def test_without_npm_and_without_a_copy_the_build_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,11 +200,25 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = _pyodide_copy()
     site = tmp_path_factory.mktemp("site") / "site"
     done = run_installed(["site", "build", str(site), "--pyodide", str(copy)])
     assert done.returncode == 0, done.stderr
+    return site
+
+
+def test_a_first_visit_is_at_most_10_mb_without_gzip(site_dir: Path) -> None:
+    """Every file of the site is fetched once at the first visit (the service worker keeps them all)."""
+    listed = json.loads((site_dir / "static/site.json").read_text(encoding="utf-8"))["files"]
+    total = sum((site_dir / f).stat().st_size for f in listed if f != "./") + (site_dir / "index.html").stat().st_size
+    assert total <= 10_000_000, total
+    assert (site_dir / "static/pyodide/python_stdlib.zip").stat().st_size < 2_000_000
+
+
+@pytest.fixture(scope="module")
+def site_url(site_dir: Path) -> Iterator[str]:
+    site = site_dir
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -253,6 +271,22 @@ def test_offline_the_page_opens_and_says_its_home(offline: Any) -> None:
     text = offline.evaluate("window.mjcalc.score({hand: '13m456m678m11p555p2m', self_draw: true})")
     assert text == _cli("score", {"hand": "13m456m678m11p555p2m", "self_draw": True})
     assert json.loads(text)["value"] == 8
+    # the WebAssembly, shipped gzipped, is kept unpacked by the service worker, whence the engine took it
+    kept = offline.evaluate("caches.match('static/pyodide/pyodide.asm.wasm').then((r) => r.arrayBuffer().then((b) => "
+                            "[r.headers.get('content-type'), new Uint8Array(b.slice(0, 4)).join(','), b.byteLength]))")
+    assert kept[:2] == ["application/wasm", "0,97,115,109"] and kept[2] > 5_000_000, kept
+    assert offline.get_attribute("body", "data-offline") == "1"
+
+
+def test_without_a_service_worker_the_engine_unpacks_the_wasm_itself(offline: Any, site_url: str) -> None:
+    """No service worker (a plain http:// address on the network): the engine's worker unpacks the gzipped wasm itself."""
+    pg = offline.context.browser.new_context(service_workers="block").new_page()
+    pg.set_default_timeout(120_000)
+    pg.goto(site_url)
+    text = pg.evaluate("window.mjcalc.ready.then(() => window.mjcalc.score({hand: '13m456m678m11p555p2m', self_draw: true}))")
+    assert pg.get_attribute("body", "data-offline") == "0"
+    pg.context.close()
+    assert text == _cli("score", {"hand": "13m456m678m11p555p2m", "self_draw": True})
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -190,7 +190,7 @@ def test_correct_a_hand_on_the_page(phone: Any, server: Any) -> None:
     assert asked[-1] == "Delete hand 2 (Draw)?"
     pg.click("[data-testid=undo]")
     pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 0")
-    assert asked[-1].startswith("Take back hand 1 (张 · Discarder 王")
+    assert asked[-1].startswith("Take back hand 1 (张 won, discard of 王, value ")
     assert "Took back hand 1" in pg.inner_text("[data-testid=message]")
     pg.click("[data-testid=redo]")
     pg.wait_for_function("document.querySelectorAll('#hand-list li').length === 1")

@@ -133,9 +133,9 @@ def test_a_game_begun_on_one_phone_is_joined_by_qr_and_told_to_the_other(network
     record(b, "李", "王", HAND)
     value = api(url, f"/api/games/{gid}", token)["hands"][0]["result"]["value"]
 
-    # A is told, in place of its own old message, who recorded what, in Wuhu's word (点炮)
+    # A is told, in place of its own old message, who recorded what, in one sentence in Wuhu's word (点炮)
     a.wait_for_selector("[data-testid=message][data-notice]")
-    assert a.inner_text("[data-testid=message]") == f"李 记录了第 1 局: 李 和, 王 点炮, {value}"
+    assert a.inner_text("[data-testid=message]") == f"李 记录了第 1 局: 王点炮, 李和, {value} 番"
     assert a.evaluate("document.querySelectorAll('#hand-list li').length") == 1
     message = a.locator("[data-testid=message]").bounding_box()
     assert message is not None and message["y"] + message["height"] <= SCREEN["height"]
@@ -267,9 +267,9 @@ def test_the_notices_speak_each_variant_and_name_every_kind_of_change(network: A
     hands = f"/api/games/{game}/hands"
 
     state = _send(url, "POST", hands, {**CHIZHOU_WIN, "discarder": "张"}, token)
-    _told(pg, f"第 1 局已记录: 李 和, 张 放冲, {state['hands'][0]['result']['value']}")
+    _told(pg, f"第 1 局已记录: 张放冲, 李和, {state['hands'][0]['result']['value']} 番")
     state = _send(url, "PUT", f"{hands}/1", {**CHIZHOU_WIN, "discarder": "赵"}, token, player="赵")
-    _told(pg, f"赵 修改了第 1 局: 李 和, 赵 放冲, {state['hands'][0]['result']['value']}")
+    _told(pg, f"赵 修改了第 1 局: 赵放冲, 李和, {state['hands'][0]['result']['value']} 番")
     _send(url, "POST", hands, {"draw": True}, token, player="赵")
     _told(pg, "赵 记录了第 2 局: 流局")
     _send(url, "DELETE", f"{hands}/2", None, token)
@@ -283,4 +283,4 @@ def test_the_notices_speak_each_variant_and_name_every_kind_of_change(network: A
     pg.goto(f"{url}/?lang=en&game={pujiang['id']}&token={pujiang['token']}")
     pg.wait_for_selector("#entry:not([hidden])")
     state = _send(url, "POST", f"/api/games/{pujiang['id']}/hands", PUJIANG_ROB, pujiang["token"], player="乙")
-    _told(pg, f"乙 recorded hand 1: 甲 won, 丙's kong robbed, {state['hands'][0]['result']['value']}")
+    _told(pg, f"乙 recorded hand 1: 甲 won, 丙's kong robbed, value {state['hands'][0]['result']['value']}")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..core.words import N_
+from ..core.words import N_, language
 from ..web import is_loopback, join_line, start_url
 from .app import errors_to_exit, fail
 from .live import DbOption
@@ -81,11 +81,13 @@ def serve(
     if ":" in shown:
         shown = f"[{shown}]"
     base = f"http://{shown}:{port}/"
-    typer.echo(f"mjcalc: serving {where} on {base}  (Ctrl-C stops)")
+    said = language()  # --lang, else MJCALC_LANG or the locale (LANG=zh_CN.UTF-8: Chinese), for every line serve prints
+    typer.echo(N_("mjcalc: serving {db} on {url}  (Ctrl-C stops)", db=where, url=base).render(said))
     if tokens:
         for g in games:
-            typer.echo(join_line(base, g.id, g.header.get("players"), g.token, tokens))
-        typer.echo(f"mjcalc: begin a game on any phone of this network: {start_url(base)}  (each game's link then shows here)")
+            typer.echo(join_line(base, g.id, g.header.get("players"), g.token, tokens, said))
+        typer.echo(N_("mjcalc: begin a game on any phone of this network: {url}  (each game's link then shows here)",
+                      url=start_url(base)).render(said))
     sys.stdout.flush()  # the links must show before uvicorn takes over, also through a pipe
     from ..web.announcer import Announcer
     from ..web.server import run
@@ -93,7 +95,7 @@ def serve(
     announcer = Announcer(sys.stdout.fileno() if sys.stdout is not None else 1)  # in a thread of its own: a stdout nobody reads never stops the server
 
     def announce(info: GameInfo) -> None:  # a game begun while serving, here or by `mjcalc game new`
-        announcer.say(join_line(base, info.id, info.header.get("players"), info.token, tokens))
+        announcer.say(join_line(base, info.id, info.header.get("players"), info.token, tokens, said))
 
     from ..live.limits import StoreLimits
 

@@ -34,9 +34,11 @@ def start_url(base: str) -> str:
     return f"{base.rstrip('/')}/?new=1"
 
 
-def join_line(base: str, game: int, players: object, token: str | None, tokens: bool) -> str:
-    """`serve`'s line for one game: its players and its link (with tokens on, the token in it)."""
+def join_line(base: str, game: int, players: object, token: str | None, tokens: bool, lang: str | None = None) -> str:
+    """`serve`'s line for one game, in `lang`: its players and its link (with tokens on, the token in it)."""
+    from ..core.words import N_
+
     names = ",".join(map(str, players)) if isinstance(players, list) else ""
     if tokens and token is None:
-        return f"  game {game}: no valid access token in the database; it cannot be opened from the network"
-    return f"  game {game} ({names}): {join_url(base, game, token if tokens else None)}"
+        return N_("  game {game}: no valid access token in the database; it cannot be opened from the network", game=game).render(lang)
+    return N_("  game {game} ({names}): {url}", game=game, names=names, url=join_url(base, game, token if tokens else None)).render(lang)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..core.errors import InputError
 from .pages import STATIC, page
+from .site_pyodide import WASM, slim
 
 PYODIDE_VERSION = "314.0.8"  # the npm package `pyodide` the site is built and tested with
 PYODIDE_PACKAGE = f"pyodide@{PYODIDE_VERSION}"
@@ -33,7 +34,9 @@ PYODIDE_PACKAGE = f"pyodide@{PYODIDE_VERSION}"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
 MAX_PYODIDE = 64 << 20  # bytes of one file of the package: the wasm is about 10 MB
 SKIP_MODULES = ("cli", "__pycache__")  # the CLI (typer, rich) is not part of the page's engine
-SKIP_FILES = ("app.py", "server.py")  # the Starlette app and uvicorn: only `mjcalc serve` runs them
+# only `mjcalc serve` (Starlette, uvicorn, its streams and limits) and the build run these: the page's engine is pocket.py
+SKIP_FILES = ("app.py", "server.py", "access.py", "announcer.py", "context.py", "http.py", "pages.py", "routes_games.py", "rows.py",
+              "season.py", "site.py", "site_pyodide.py", "starts.py", "streams.py", "work.py")
 SERVER_ONLY = ("season.js", "sw.js")  # the season view reads a server's games; sw.js is written with the build's list
 
 
@@ -242,7 +245,9 @@ def build(target: Path, pyodide: Path | None = None) -> Built:
         for path in sorted(STATIC.iterdir()):
             if path.is_file() and path.suffix in (".js", ".css") and path.name not in SERVER_ONLY:
                 shutil.copyfile(path, static / path.name)
-        (static / "mjcalc.zip").write_bytes(python_zip())
+        package = python_zip()
+        (static / "mjcalc.zip").write_bytes(package)
+        slim(static / "pyodide", package)  # only what the page uses of Pyodide, the wasm gzipped (site_pyodide.py)
         # answered at once while Python loads: the same functions `mjcalc serve` answers them with
         (static / "variants.json").write_text(api.answer_variants()[1], encoding="utf-8")
         (static / "messages.json").write_text(pocket.messages(), encoding="utf-8")
@@ -256,7 +261,8 @@ def build(target: Path, pyodide: Path | None = None) -> Built:
         for name in files:
             digest.update(name.encode() + b"\0" + (target / name).read_bytes())
         build_id = digest.hexdigest()[:16]
-        site = {"mjcalc": _version(), "pyodide": PYODIDE_VERSION, "build": build_id, "files": ["./", *files]}
+        site = {"mjcalc": _version(), "pyodide": PYODIDE_VERSION, "build": build_id, "files": ["./", *files],
+                "unpacked": [f"static/pyodide/{WASM}"]}  # kept unpacked by the service worker too (static/sw.js)
         (static / "site.json").write_text(json.dumps(site, indent=1), encoding="utf-8")
         # the service worker carries the build's list, so that a new build is a new worker (the browser compares its bytes)
         (target / "sw.js").write_text(f"self.SITE = {json.dumps(site)};\n" + (STATIC / "sw.js").read_text(encoding="utf-8"), encoding="utf-8")

@@ -4,9 +4,11 @@ A stream holds its socket and nothing else: one `Hub` per app keeps one SQLite c
 one thread of its own, and looks at the database every POLL seconds (`PRAGMA data_version`,
 which changes when another connection commits; the games' versions are read only then), or at
 once when this app has written. It wakes the streams of the games that changed; an idle stream
-wakes only for its heartbeat. It also tells `announce` of each game begun, by any process.
-Streams are capped per game, per client and in all (429 `too_many_streams`, `Retry-After`), so
-that they never take the connections a normal request needs.
+wakes only for its heartbeat: a comment (`: heartbeat {...}`, which EventSource skips) with the
+game's version and how many streams follow it, so that a page that hears nothing for a while
+knows its stream has stalled, and one that missed a change sees it. It also tells `announce` of
+each game begun, by any process. Streams are capped per game, per client and in all (429
+`too_many_streams`, `Retry-After`), so that they never take the connections a normal request needs.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 LOG = logging.getLogger("uvicorn.error")
 POLL = 0.25  # seconds between two looks at the database, for a change made elsewhere (the CLI, another server)
-HEARTBEAT = 15.0  # seconds of quiet after which an event stream sends a comment, so that proxies keep it open
+HEARTBEAT = 5.0  # seconds of quiet after which a stream sends its heartbeat: proxies keep it open, the page sees it alive
 STREAM_FOR = 300.0  # seconds an event stream lasts; the browser's EventSource then reconnects by itself
 RETRY_AFTER = "5"
 AUTHORS_KEPT = 256  # the latest changes whose player is remembered for their events
@@ -257,12 +259,19 @@ def _message(kind: str, game: int, version: int, by: str | None = None) -> str:
     return f"event: {kind}\nid: {version}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
+def _heartbeat(hub: Hub, watcher: Watcher) -> str:
+    """The heartbeat comment: the game's version as the hub last saw it, how many streams follow the game
+    (two or more: another page has it open), and the seconds between two heartbeats of a quiet stream."""
+    data = {"version": watcher.version, "streams": len(hub.watchers.get(watcher.game, ())), "every": HEARTBEAT}
+    return f": heartbeat {json.dumps(data)}\n\n"
+
+
 async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     try:
         last, began = watcher.version, loop.time()
         quiet = began
-        yield "retry: 1000\n" + _message("ready", watcher.game, last)
+        yield "retry: 1000\n" + _message("ready", watcher.game, last) + _heartbeat(hub, watcher)
         while (left := STREAM_FOR - (loop.time() - began)) > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watcher.wake.wait(), min(left, max(0.0, HEARTBEAT - (loop.time() - quiet)) + 0.01))
@@ -280,7 +289,7 @@ async def stream(hub: Hub, watcher: Watcher, lang: str | None = None) -> AsyncIt
                 last, quiet = now, loop.time()
             elif loop.time() - quiet > HEARTBEAT:
                 quiet = loop.time()
-                yield ": still here\n\n"
+                yield _heartbeat(hub, watcher)
     finally:
         hub.close(watcher)
 

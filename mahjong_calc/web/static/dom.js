@@ -19,7 +19,9 @@ export function el(tag, attrs, ...children) {
 
 export function say(text, bad, where) {
   const m = $(where || "message");
-  m.textContent = text; m.className = `message${bad ? "" : " ok"}`; delete m.dataset.code; delete m.dataset.notice;
+  m.textContent = text; m.className = `message${bad ? "" : " ok"}`;
+  for (const k of ["code", "notice", "state", "race"]) delete m.dataset[k];
+  if (!where || where === "message") $("retry").hidden = true;  // a write's 重试 goes with its own line only
 }
 
 function tileLabel(tile) {

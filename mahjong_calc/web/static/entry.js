@@ -4,7 +4,9 @@ import { discarderWord, tileName, variantOf } from "./catalog.js";
 import { $, countTiles, el, meldModes, modeButtons, palette, parseMeld, parseTiles, say, tileNode } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
-// `game.state()`: the game on screen (null: none); `game.forgetResult()`: the last hand's result is gone from view
+const KEPT = "mjcalc.entry.";  // + the game: the hand being entered, kept for this tab over a reload
+
+// `game.state()`: the game on screen (null: none); `game.id()`: its number; `game.forgetResult()`: the last hand's result is gone from view
 export function createEntry(game) {
   let h = blank();
   function blank() {
@@ -16,7 +18,19 @@ export function createEntry(game) {
       editing: null, keep: {},
       // the other players (Chizhou 花 / 拉子 / 反包, Pujiang 飘 / 生张 / pungs): {exposed: {player: [meld]}, hua, la_zi, piao_by, ...}
       table: {}, owner: "",
+      // sent, and not saved (the server was not reached, or another change came first): marked so on screen
+      unsaved: false,
     };
+  }
+  const started = () => h.winner || h.winners.length || h.concealed.length || h.melds.length || h.editing != null || h.discarder
+    || Object.keys(tableFields()).length || Object.values(h.extras).some(Boolean);
+  // the hand as entered so far, in this tab's sessionStorage: a reload in the middle of entering a hand keeps it
+  function remember() {
+    if (game.id() == null) return;
+    try {
+      if (started()) sessionStorage.setItem(KEPT + game.id(), JSON.stringify({ h, selfDraw: $("self-draw").checked }));
+      else sessionStorage.removeItem(KEPT + game.id());
+    } catch (e) { /* storage full or off: this visit only */ }
   }
   const players = () => (game.state() ? game.state().players : []);
   const variant = () => variantOf(game.state().variant);
@@ -94,6 +108,9 @@ export function createEntry(game) {
       ...m.tiles.map((x) => tileNode(x, { onclick: () => { h.melds.splice(i, 1); render(); } })), ...(m.source ? [el("em", {}, `@${m.source}`)] : []))));
     const exposed = Object.entries(h.table.exposed || {}).filter(([, ms]) => ms.length);
     $("others-melds-line").hidden = exposed.length === 0;
+    $("unsaved").hidden = !h.unsaved;
+    $("entry").classList.toggle("unsaved", h.unsaved);
+    remember();
     $("others-melds").replaceChildren(...exposed.flatMap(([p, ms]) => ms.map((m, i) => el("span", { class: "meld", "data-meld": `${p}:${m.text}` },
       el("em", {}, `${p}:`), ...m.tiles.map((x) => tileNode(x, { onclick: () => { ms.splice(i, 1); render(); } })),
       ...(m.source ? [el("em", {}, `@${m.source}`)] : [])))));
@@ -229,6 +246,19 @@ export function createEntry(game) {
   function reset() {
     h = blank();
     $("self-draw").checked = false; $("multi").checked = false;
+    remember();
+  }
+
+  // the hand this tab was entering in the game on screen, as kept before a reload; false if there is none
+  function restore() {
+    let kept = null;
+    try { kept = game.id() == null ? null : JSON.parse(sessionStorage.getItem(KEPT + game.id()) || "null"); } catch (e) { kept = null; }
+    const names = players();
+    const known = (p) => p == null || names.includes(p);
+    if (!kept || !kept.h || !game.state() || !known(kept.h.winner) || !known(kept.h.discarder) || !(kept.h.winners || []).every(known)) return false;
+    h = { ...blank(), ...kept.h };
+    $("self-draw").checked = !!kept.selfDraw; $("multi").checked = !!h.multi;
+    return true;
   }
 
   // the other players' part of a hand, as a game record writes it
@@ -256,7 +286,9 @@ export function createEntry(game) {
     const picked = pickedWinners();
     if (!picked.length) return { missing: "need_winner" };
     const selfDraw = !multi && selfDrawn();
-    if (!selfDraw && !h.discarder) return { missing: picked.length > 1 ? "need_discarder_multi" : robbing() ? "need_robbed" : "need_discarder" };
+    if (!selfDraw && !h.discarder) {
+      return { missing: picked.length > 1 ? "need_discarder_multi" : robbing() ? "need_robbed" : "need_discarder", vars: { discarder: discarderWord(variant().name) } };
+    }
     let hand;
     if (picked.length > 1) hand = { winners: picked.map((p) => winnerEntry(p, h.hands[p])), discarder: h.discarder };
     else {
@@ -315,5 +347,5 @@ export function createEntry(game) {
     render();
   });
   $("owner").addEventListener("change", (e) => { h.owner = e.target.value; render(); });
-  return { render, reset, record, load, editing: () => h.editing };
+  return { render, reset, restore, record, load, editing: () => h.editing, unsaved(on) { h.unsaved = on; render(); } };
 }

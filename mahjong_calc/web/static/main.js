@@ -24,21 +24,41 @@ function showHome(state) {
   box.className = `home${state === "failed" ? " bad" : ""}`;
 }
 
+// the season link opens the games this phone has a token for: the game on screen's first, read each time the
+// game changes (a game begun on this phone brings its token with it)
+function seasonLink(game) {
+  const token = (game && home.tokenOf(game)) || home.tokens()[0];
+  $("season-link").href = token ? `season?token=${encodeURIComponent(token)}` : "season";
+}
+
+// the views (play, waits, advise): each one a history entry, so that the back button goes to the previous view
+const VIEWS = ["play", "waits", "advise"];
+function showView(name) {
+  const view = VIEWS.includes(name) ? name : "play";
+  document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x.dataset.tab === view));
+  for (const id of VIEWS) $(id).hidden = view !== id;
+  document.body.dataset.tab = view;  // the join panel is the game's: on the play view only (app.css)
+}
+const viewIn = (url) => { const h = new URL(url).hash.slice(1); return VIEWS.includes(h) ? h : "play"; };
+function goView(name) {
+  if (name === document.body.dataset.tab) return;
+  history.pushState({ view: name }, "", `${location.pathname}${location.search}${name === "play" ? "" : `#${name}`}`);
+  showView(name);
+}
+
 async function init() {
   let engine = home.name === "site" ? "loading" : "ready";
   await loadCatalog(home);  // on a site, files made at build time: there before Python is
-  const play = createPlay(home, { onChange: () => { waits.render(); advise.render(); } });
+  const play = createPlay(home, { onChange: () => { waits.render(); advise.render(); seasonLink(document.body.dataset.game); } });
   const waits = createWaits(home, play.variant);
   const advise = createAdvise(home, play.variant);
   onLang(() => { play.relang(); showHome(engine); });
   $("season-link").hidden = home.name !== "serve";  // the season is the server's games
-  if (home.tokens().length) $("season-link").href = `season?token=${encodeURIComponent(home.tokens()[0])}`;
+  seasonLink(null);
   $("lang").addEventListener("click", toggleLang);
-  document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => {
-    document.querySelectorAll(".tab").forEach((x) => x.classList.toggle("on", x === b));
-    for (const id of ["play", "waits", "advise"]) $(id).hidden = b.dataset.tab !== id;
-    document.body.dataset.tab = b.dataset.tab;  // the join panel is the game's: on the play view only (app.css)
-  }));
+  document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => goView(b.dataset.tab)));
+  window.addEventListener("popstate", (e) => showView((e.state && e.state.view) || viewIn(location.href)));
+  showView(viewIn(location.href));
   applyLang();
   document.body.dataset.shown = "1";  // tiles and entry are usable; on a site the engine may still be loading
   if (home.name === "site") {

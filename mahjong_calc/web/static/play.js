@@ -1,19 +1,23 @@
 // The play view: the games this phone knows, the game on screen (its state and version), the hand
 // being entered (entry.js), the result of the last hand, the standings, the chart and the hand list.
-import { allVariants, codeOf, discarderWord, problem, sayProblem, variantName, variantOf } from "./catalog.js";
+import { allVariants, codeOf, problem, sayProblem, variantName, variantOf } from "./catalog.js";
 import { $, el, say } from "./dom.js";
 import { createEntry } from "./entry.js";
 import { currentLang, t } from "./i18n.js";
+import { createJoin } from "./join.js";
+import { handLine, noticeLine, sameHand } from "./lines.js";
+import { createWriter } from "./writes.js";
 
 const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#b9770e"];
 
 export function createPlay(home, { onChange } = {}) {
   // `mine`: the versions this phone made (no notice of them); `authors`: who made a version, as its event says;
-  // `begun`: the game this phone has just begun (its join panel opens at once)
-  const view = { games: [], id: null, state: null, version: null, lastHand: null, mine: new Set(), authors: new Map(),
-    begun: null, joinOpen: false, join: null, pending: null };
-  let unwatch = () => {};
-  const entry = createEntry({ state: () => view.state, forgetResult });
+  // `hold`: a refusal of this phone's change is on screen, and no notice of the others' takes its place
+  const view = { games: [], id: null, state: null, version: null, lastHand: null, mine: new Set(), authors: new Map(), hold: false };
+  let watcher = { stop() {}, wake() {} };
+  const entry = createEntry({ state: () => view.state, id: () => view.id, forgetResult });
+  const join = createJoin(home, view);
+  const writer = createWriter(home, { player: () => join.me() });
 
   function forgetResult() { if (view.lastHand) { view.lastHand = null; renderResult(null); say(""); } }
 
@@ -38,15 +42,8 @@ export function createPlay(home, { onChange } = {}) {
     }
   }
 
-  // the hand as the hand list says it: who won, how, for how much
-  function handText(h) {
-    if (h.error) return `${t("error")}: ${problem({ error: h.error })}`;
-    if (h.draw) return t("draw");
-    const rs = Array.isArray(h.result) ? h.result : [h.result];
-    const who = h.winners ? h.winners.join("+") : h.winner;
-    const how = h.self_draw ? t("self_draw") : `${h.robbing_kong ? t("robbed") : discarderWord(view.state && view.state.variant)} ${h.discarder}`;
-    return `${who} · ${how} · ${t("value")} ${rs.map((r) => r.value).join("+")}`;
-  }
+  // the hand as the hand list says it, one sentence: who won, how, for how much (lines.js)
+  const handText = (h) => handLine(h, view.state && variantOf(view.state.variant));
 
   function renderResult(hand) {
     const box = $("result");
@@ -116,7 +113,8 @@ export function createPlay(home, { onChange } = {}) {
     renderGames();
     entry.render();
     if (view.state) { renderStandings(); renderResult(view.lastHand); }
-    renderJoin();
+    join.render();
+    join.settle(0);
     mark();
     if (onChange) onChange();
   }
@@ -132,22 +130,42 @@ export function createPlay(home, { onChange } = {}) {
     view.games = [...seen.values()].sort((a, b) => b.id - a.id);
   }
 
-  // a change to the open game, made against the version on screen: a 409 shows the game as it now stands
-  async function change(method, path, body) {
-    const sent = home.request(method, path, body, { game: view.id, version: view.version, player: me() });
-    view.pending = sent;
-    let answer;
-    try { answer = await sent; } finally { if (view.pending === sent) view.pending = null; }
-    if (answer.status === 200 && answer.version != null) view.mine.add(`${view.id}:${answer.version}`);
-    if (answer.status === 409 && answer.data.error && answer.data.error.code === "stale_version") {
-      view.state = answer.data.state; view.version = answer.data.version;
-      await loadGames(); render();
-      say(t("stale"), true);
-      return null;
+  // the answer of a change to the open game that reached it: its new state (`ok` then says what was done),
+  // a race lost (409, lost()), or a refusal, which stays on screen until this phone acts again
+  async function answered(w, answer, ok) {
+    if (answer.status === 200) {
+      if (answer.version != null) view.mine.add(`${w.game}:${answer.version}`);
+      if (view.id !== w.game) return;
+      view.state = answer.data; view.version = answer.version; view.hold = false;
+      entry.unsaved(false);
+      await ok(answer.data);
+      return;
     }
-    if (answer.status !== 200) { sayProblem(answer.data); return null; }
-    view.state = answer.data; view.version = answer.version;
-    return answer;
+    view.hold = true;
+    if (answer.status === 409 && codeOf(answer.data) === "stale_version" && answer.data.state) await lost(w, answer);
+    else sayProblem(answer.data);
+  }
+
+  // another change reached the game first: the game as it now stands, and a message naming that change.
+  // The same hand recorded by another phone (or by this one, whose answer was lost) clears the entry;
+  // any other keeps it, marked not saved.
+  async function lost(w, answer) {
+    const game = w.game;
+    view.state = answer.data.state; view.version = answer.data.version;
+    const line = await noticeOf(game, w.version, view.version, view.state);
+    let same = false;
+    if (w.hand) {
+      const r = await home.request("GET", `/api/games/${game}/hands`, undefined, { game });
+      const stored = r.status === 200 && Array.isArray(r.data) ? r.data : [];
+      same = (w.method === "POST" ? stored.slice(w.before) : [stored[w.hand.editing - 1]]).some((x) => sameHand(x, w.body));
+      if (same) entry.reset(); else entry.unsaved(true);
+    }
+    await loadGames(); render();
+    const last = view.state.hands[view.state.hands.length - 1];
+    const named = line || (last ? noticeLine(last, variantOf(view.state.variant)) : "");
+    say(w.hand ? t(same ? "race_same" : "race_other", { what: w.what, line: named }) : `${t("stale")}${named ? ` (${named})` : ""}`, true);
+    $("message").dataset.code = "stale_version";
+    $("message").dataset.race = same ? "same" : "other";
   }
 
   let refreshing = null;
@@ -157,34 +175,30 @@ export function createPlay(home, { onChange } = {}) {
       const game = view.id, before = view.version;
       const { status, data, version } = await home.request("GET", `/api/games/${game}`, undefined, { game });
       if ((status === 429 || status === 503) && view.id === game) {  // the server at its limits: said, asked again when it says
-        sayProblem(data);
+        if (!view.hold && !writer.busy() && !writer.failing()) sayProblem(data);
         setTimeout(() => { if (view.id === game) refresh(); }, 1000 * (data.retry_after || 1));
         return;
       }
       if (status !== 200 || view.id !== game) return;
       const notice = before != null && version > before ? await noticeOf(game, before, version, data) : "";
       view.state = data; view.version = version;
-      if (notice) view.lastHand = null;  // this phone's own last result is no longer the news
+      // no notice takes the place of a refusal, of a change on its way, or of one that did not reach the server
+      const told = notice && !view.hold && !writer.busy() && !writer.failing();
+      if (told) view.lastHand = null;  // this phone's own last result is no longer the news
       await loadGames(); render();
-      if (notice) { say(notice); $("message").dataset.notice = String(version); }
+      if (told) { say(notice); $("message").dataset.notice = String(version); }
     })();
     try { await refreshing; } finally { refreshing = null; }
   }
 
-  // how the hand went, in a notice: `王 和, 张 点炮, 30` (the variant's own word for the discard)
-  function noticeWhat(h, variant) {
-    if (!h) return "";
-    if (h.error) return t("notice_error");
-    if (h.draw) return t("draw");
-    const rs = Array.isArray(h.result) ? h.result : [h.result];
-    const who = h.winners ? h.winners.join("+") : h.winner, value = rs.map((r) => r.value).join("+");
-    if (h.self_draw && !h.discarder) return `${t("notice_self_draw", { p: who })}, ${value}`;
-    const word = variant && variant.self_draw_only ? "notice_robbed" : `notice_discard_${variant ? variant.scorer : ""}`;
-    const how = t(word, { p: h.discarder }) === word ? t("notice_discard", { p: h.discarder }) : t(word, { p: h.discarder });
-    return `${t("notice_won", { p: who })}, ${how}, ${value}`;
-  }
+  // back from elsewhere (the network again, the page shown again, from the back-forward cache): the game as the
+  // server has it now, and its event stream opened again if it went quiet
+  function catchUp(force) { if (view.id == null) return; watcher.wake(force); refresh(); }
+  window.addEventListener("online", () => catchUp(true));
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") catchUp(false); });
+  window.addEventListener("pageshow", (e) => { if (e.persisted) catchUp(true); });
 
-  // the changes between two versions made elsewhere, one line: `李 记录了第 5 局: 王 和, 张 点炮, 30`
+  // the changes between two versions made elsewhere, one line: `李 记录了第 5 局: 王点炮, 李和, 4 番`
   async function noticeOf(game, before, after, state) {
     const { status, data } = await home.request("GET", `/api/games/${game}/history`, undefined, { game });
     if (status !== 200 || !Array.isArray(data)) return "";
@@ -192,75 +206,48 @@ export function createPlay(home, { onChange } = {}) {
     const lines = data.filter((e) => e.seq > before && e.seq <= after && !view.mine.has(`${game}:${e.seq}`)).map((e) => {
       const by = view.authors.get(`${game}:${e.seq}`);
       const shown = e.kind === "hand" || e.kind === "edit" ? state.hands[e.no - 1] : null;
-      const vars = { by, n: e.no, what: e.hand && e.hand.draw ? t("draw") : noticeWhat(shown, variant) };
+      const vars = { by, n: e.no, what: e.hand && e.hand.draw ? t("draw") : noticeLine(shown, variant) };
       return t(`notice_${by ? "by_" : ""}${e.kind}`, vars);
     });
     return lines.slice(-3).join(" · ");
   }
 
-  // who holds this phone, for the others' notices (remembered per game)
-  const people = () => JSON.parse(localStorage.getItem("mjcalc.players") || "{}");
-  function me() { const p = people()[view.id]; return view.state && view.state.players.includes(p) ? p : null; }
-  function chooseMe(name) { const all = people(); if (name) all[view.id] = name; else delete all[view.id]; localStorage.setItem("mjcalc.players", JSON.stringify(all)); }
-
-  // the join panel, at the top: the link and its QR code to show the others (open at once on the phone that
-  // began the game, or while it has no hand), or, on loopback, how to let other phones in
-  function renderJoin() {
-    const box = $("join"), data = view.join;
-    box.hidden = view.id == null || !data;
-    if (box.hidden) { $("join-body").replaceChildren(); return; }  // no other game's link, even hidden
-    $("me").replaceChildren(el("option", { value: "" }, t("me_nobody")), ...view.state.players.map((p) => el("option", { value: p }, p)));
-    $("me").value = me() || "";
-    $("join-toggle").textContent = view.joinOpen ? t("join_hide") : t("join_show");
-    $("join-toggle").hidden = !data.shared;
-    const parts = [];
-    if (!data.shared) {
-      parts.push(el("p", { class: "hint", "data-testid": "join-local" }, t("join_local")), el("code", {}, "mjcalc serve --host 0.0.0.0"));
-    } else if (view.joinOpen) {
-      parts.push(el("p", { class: "hint" }, t("join_scan")));
-      if (data.svg) parts.push(el("img", { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(data.svg)}`, alt: data.url, "data-testid": "join-qr", class: "qr" }));
-    }
-    if (data.shared ? view.joinOpen : true) parts.push(el("a", { href: data.url, "data-testid": "join-link" }, data.url));
-    $("join-body").replaceChildren(...parts);
-  }
-
-  async function showJoin() {
-    view.join = null;
-    renderJoin();
-    if (view.id == null || !home.canJoin) return;
-    const game = view.id;
-    const { status, data } = await home.request("GET", `/api/games/${game}/join`, undefined, { game });
-    if (status !== 200 || view.id !== game) return;
-    view.join = data;
-    view.joinOpen = view.begun === game || (view.state && view.state.hands.length === 0);
-    renderJoin();
-  }
-
   async function choose(id) {
     view.id = id === "" || id == null ? null : Number(id);
-    view.state = null; view.lastHand = null; view.version = null; view.join = null;
+    view.state = null; view.lastHand = null; view.version = null; view.hold = false;
+    writer.forget();
     if (view.id != null) {
       const { status, data, version } = await home.request("GET", `/api/games/${view.id}`, undefined, { game: view.id });
       if (status === 200) { view.state = data; view.version = version; } else { sayProblem(data); view.id = null; }
     }
-    entry.reset();
+    if (!entry.restore()) entry.reset();  // a hand half entered before a reload comes back
     render();
-    unwatch();
+    watcher.stop();
     const game = view.id;
-    unwatch = game == null ? () => {} : home.watch(game, heard(game), refused);
-    await showJoin();
+    watcher = game == null ? { stop() {}, wake() {} } : home.watch(game, { change: heard(game), beat: beat(game), refused });
+    await join.show();
   }
 
   // an event of the game: who made it is kept for the notice; a change this phone is making is waited for first
   const heard = (game) => async (version, data) => {
     if (data && data.by) view.authors.set(`${game}:${version}`, data.by);
-    if (view.pending) { try { await view.pending; } catch (e) { /* said where it was made */ } }
+    if (writer.pending()) { try { await writer.pending(); } catch (e) { /* said where it was made */ } }
     if (view.id === game && version !== view.version) refresh();
+  };
+  // the stream's heartbeat: a change it missed is fetched now; another phone following the game closes the join panel
+  const beat = (game) => (b) => {
+    if (view.id !== game) return;
+    join.settle(b.streams);
+    if (view.version != null && b.version > view.version && !writer.pending()) refresh();
   };
   let streamSaid = null;
   function refused(data) {  // the event stream was refused (429, 503): said, and tried again after its Retry-After
     document.body.dataset.stream = data ? "refused" : "open";
-    if (data) { streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); $("message").dataset.code = codeOf(data); return; }
+    if (data) {
+      if (view.hold || writer.busy() || writer.failing()) return;
+      streamSaid = t("stream_refused", { what: problem(data) }); say(streamSaid, true); $("message").dataset.code = codeOf(data);
+      return;
+    }
     if (streamSaid && $("message").textContent === streamSaid) say("");  // open again: the refusal is no longer true
     streamSaid = null;
   }
@@ -268,56 +255,65 @@ export function createPlay(home, { onChange } = {}) {
   const nextNo = () => (entry.editing() != null ? entry.editing() : (view.state ? view.state.hands.length + 1 : 1));
 
   async function recordHand(draw) {
+    if (view.id == null || writer.busy()) return;
     if (draw && !confirm(t("confirm_draw", { n: nextNo() }))) return;
-    const { hand, missing } = entry.record(draw);
-    if (missing) { say(t(missing), true); return; }
+    const { hand, missing, vars } = entry.record(draw);
+    if (missing) { say(t(missing, vars), true); return; }
     const editing = entry.editing();
-    const answer = editing == null ? await change("POST", `/api/games/${view.id}/hands`, hand)
-      : await change("PUT", `/api/games/${view.id}/hands/${editing}`, hand);
-    if (!answer) return;
-    const data = answer.data;
-    view.lastHand = data.hands[(editing || data.hands.length) - 1];
-    const broken = data.hands.filter((h) => h.no > view.lastHand.no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
-    say([editing != null ? t("saved", { n: editing }) : draw ? t("draw_done") : t("recorded", { n: view.lastHand.no }), ...broken].join(" · "));
-    entry.reset();
-    await loadGames();
-    render();
-    window.scrollTo(0, 0);  // the result and the standings, at the top
+    const method = editing == null ? "POST" : "PUT";
+    const path = editing == null ? `/api/games/${view.id}/hands` : `/api/games/${view.id}/hands/${editing}`;
+    // the same hand again after it did not reach the server: sent as then, so that it is never recorded twice
+    const earlier = writer.failedAs(method, path, hand);
+    const w = earlier || { method, path, body: hand, game: view.id, version: view.version, what: t("hand_n", { n: nextNo() }),
+      before: view.state.hands.length, hand: { editing, draw } };
+    w.done = (answer) => answered(w, answer, async (data) => {
+      view.lastHand = data.hands[(editing || data.hands.length) - 1];
+      const broken = data.hands.filter((h) => h.no > view.lastHand.no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
+      say([editing != null ? t("saved", { n: editing }) : draw ? t("draw_done") : t("recorded", { n: view.lastHand.no }), ...broken].join(" · "));
+      entry.reset();
+      await loadGames();
+      render();
+      window.scrollTo(0, 0);  // the result and the standings, at the top
+    });
+    view.hold = false;
+    if (!draw) entry.unsaved(false);
+    const done = await writer.send(w);
+    if (done === null && !draw) entry.unsaved(true);  // it did not reach the server: the entry stays, marked
   }
 
-  async function undoHand() {
+  // undo, redo, delete: a change named by its hand, told when done
+  function change(method, path, no, ok) {
+    if (writer.busy()) return null;
+    const w = { method, path, body: undefined, game: view.id, version: view.version, what: t("hand_n", { n: no }) };
+    w.done = (answer) => answered(w, answer, async (data) => { await ok(data); await loadGames(); render(); });
+    view.hold = false;
+    return writer.send(w);
+  }
+
+  function undoHand() {
     const hands = view.state ? view.state.hands : [];
     if (!hands.length) { say(t("nothing"), true); return; }
     const last = hands[hands.length - 1];
-    if (!confirm(t("confirm_undo", { n: last.no, what: handText(last) }))) return;
-    const answer = await change("POST", `/api/games/${view.id}/undo`);
-    if (!answer) return;
-    view.lastHand = null;
-    say(t("undone_n", { n: last.no }));
-    await loadGames();
-    render();
+    if (writer.busy() || !confirm(t("confirm_undo", { n: last.no, what: handText(last) }))) return;
+    change("POST", `/api/games/${view.id}/undo`, last.no, () => { view.lastHand = null; say(t("undone_n", { n: last.no })); });
   }
 
-  async function redoHand() {
-    const answer = await change("POST", `/api/games/${view.id}/redo`);
-    if (!answer) return;
-    view.lastHand = answer.data.hands[answer.data.hands.length - 1] || null;
-    say(t("redone", { n: answer.data.hands.length }));
-    await loadGames();
-    render();
+  function redoHand() {
+    change("POST", `/api/games/${view.id}/redo`, view.state ? view.state.hands.length + 1 : 1, (data) => {
+      view.lastHand = data.hands[data.hands.length - 1] || null;
+      say(t("redone", { n: data.hands.length }));
+    });
   }
 
-  async function deleteHand() {
+  function deleteHand() {
     const no = entry.editing(), hand = view.state.hands[no - 1];
-    if (!confirm(t("confirm_delete", { n: no, what: hand ? handText(hand) : "" }))) return;
-    const answer = await change("DELETE", `/api/games/${view.id}/hands/${no}`);
-    if (!answer) return;
-    view.lastHand = null;
-    const broken = answer.data.hands.filter((h) => h.no >= no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
-    say([t("deleted", { n: no }), ...broken].join(" · "));
-    entry.reset();
-    await loadGames();
-    render();
+    if (writer.busy() || !confirm(t("confirm_delete", { n: no, what: hand ? handText(hand) : "" }))) return;
+    change("DELETE", `/api/games/${view.id}/hands/${no}`, no, (data) => {
+      view.lastHand = null;
+      const broken = data.hands.filter((h) => h.no >= no && h.error).map((h) => t("now_error", { n: h.no, what: problem({ error: h.error }) }));
+      say([t("deleted", { n: no }), ...broken].join(" · "));
+      entry.reset();
+    });
   }
 
   // tap a hand in the list: it opens in the entry, to be changed and saved, or deleted
@@ -340,7 +336,8 @@ export function createPlay(home, { onChange } = {}) {
     const { status, data } = await home.request("POST", "/api/games", body);
     if (status !== 201) { sayProblem(data); return; }
     home.remember(data.id, data.token);
-    view.begun = data.id;
+    join.began(data.id);  // its join panel opens at once, until another phone has the game
+    if ($("new-me").value) join.chooseMe(data.id, $("new-me").value);  // and it knows who holds it
     $("new-game").hidden = true;
     await loadGames();
     await choose(data.id);
@@ -348,9 +345,13 @@ export function createPlay(home, { onChange } = {}) {
 
   function dealerChoices() {
     const names = [0, 1, 2, 3].map((i) => $(`p${i}`).value.trim());
-    const keep = $("dealer").value;
-    $("dealer").replaceChildren(...names.map((n, i) => el("option", { value: n }, n || `#${i + 1}`)));
-    if (names.includes(keep)) $("dealer").value = keep;
+    for (const [id, none] of [["dealer", false], ["new-me", true]]) {
+      const keep = $(id).value;
+      $(id).replaceChildren(...(none ? [el("option", { value: "" }, t("me_nobody"))] : []),
+        ...names.map((n, i) => el("option", { value: n }, n || `#${i + 1}`)));
+      if (names.includes(keep)) $(id).value = keep;
+      else if (none && names[0]) $(id).value = names[0];  // the one who fills in the form: east, the first name
+    }
   }
 
   // the game as a file `mjcalc game settle` reads: a link to the server's export, or a file made here
@@ -376,17 +377,15 @@ export function createPlay(home, { onChange } = {}) {
   $("game-select").addEventListener("change", (e) => choose(e.target.value));
   function openNew() { $("new-game").hidden = false; dealerChoices(); }
   $("new-game-open").addEventListener("click", () => { if ($("new-game").hidden) openNew(); else $("new-game").hidden = true; });
-  $("join-toggle").addEventListener("click", () => { view.joinOpen = !view.joinOpen; renderJoin(); });
-  $("me").addEventListener("change", (e) => { chooseMe(e.target.value); renderJoin(); });
   $("new-game").addEventListener("submit", newGame);
   for (let i = 0; i < 4; i++) $(`p${i}`).addEventListener("input", dealerChoices);
   $("record").addEventListener("click", () => recordHand(false));
   $("draw").addEventListener("click", () => recordHand(true));
-  $("clear").addEventListener("click", () => { entry.reset(); view.lastHand = null; say(""); render(); });
+  $("clear").addEventListener("click", () => { entry.reset(); writer.forget(); view.lastHand = null; view.hold = false; say(""); render(); });
   $("undo").addEventListener("click", undoHand);
   $("delete-hand").addEventListener("click", deleteHand);
   $("redo").addEventListener("click", redoHand);
-  $("cancel-edit").addEventListener("click", () => { entry.reset(); say(""); render(); });
+  $("cancel-edit").addEventListener("click", () => { entry.reset(); writer.forget(); view.hold = false; say(""); render(); });
   $("export").addEventListener("click", (e) => exportGame(e, "yaml"));
   $("export-csv").addEventListener("click", (e) => exportGame(e, "csv"));
   $("import-wrap").hidden = !home.canImport;

@@ -2,8 +2,15 @@
 // every file of the site is kept, so that after the first visit the page opens and scores offline.
 const CACHE = `mjcalc-${self.SITE.build}`;
 
+importScripts("static/unpack.js");
+
+// every file, and those the site ships gzipped (SITE.unpacked: the WebAssembly) also unpacked under their own
+// name: the engine's worker gets them so, and the browser keeps their compiled code with them for the next start
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(self.SITE.files)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then(async (cache) => {
+    await cache.addAll(self.SITE.files);
+    for (const name of self.SITE.unpacked || []) await cache.put(name, await self.mjcalcUnpacked(await cache.match(`${name}.gz`), "application/wasm"));
+  }).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

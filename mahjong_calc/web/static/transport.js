@@ -2,6 +2,7 @@
 // (a site built by `mjcalc site build`: <meta name="mjcalc-home" content="site">). Both answer the same
 // requests with the same JSON; the views never know which one they talk to, only what it can do.
 // Every request carries the page's language: its answers' messages come in it (`Accept-Language`).
+import { follow } from "./events.js";
 import { currentLang, t } from "./i18n.js";
 
 function versionOf(etag) { return etag ? Number(String(etag).replace(/[^0-9]/g, "")) : null; }
@@ -21,11 +22,17 @@ function serveHome() {
     if (token) headers["x-mjcalc-token"] = token;
     if (version != null) headers["if-match"] = `"${version}"`;
     if (player) headers["x-mjcalc-player"] = encodeURIComponent(player);  // who made a change, for the others' notices
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
+    let res, text;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      text = await res.text();
+    } catch (e) {  // no answer at all (no network, the server gone): status 0, said in the page's words
+      const data = { valid: false, error: { code: "network", message: t("net_down") } };
+      return { status: 0, data, text: JSON.stringify(data), version: null };
+    }
     let data = null;
     // not JSON (a proxy's page): the status in the page's words, not the proxy's
-    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: `${t("error")} ${res.status}` } }; }
+    try { data = JSON.parse(text); } catch (e) { data = { valid: false, error: { code: "bad_answer", message: t("server_error", { status: res.status }) } }; }
     const wait = retryAfter(res);
     if (wait != null && data && typeof data === "object") data.retry_after = wait;  // a refusal (429, 503): when to ask again
     return { status: res.status, data, text, version: versionOf(res.headers.get("etag")) };
@@ -42,52 +49,9 @@ function serveHome() {
       if (tokens[game]) q.set("token", tokens[game]);
       return `/api/games/${game}/export${q.toString() ? `?${q}` : ""}`;
     },
-    // every change to a game, wherever it was made: the server's events (read with fetch, which, unlike
-    // EventSource, sees a refusal's status and Retry-After); returns the way to stop listening.
-    // onChange(version, data) per `ready` and `change`; onRefused(error, seconds) on a 429 or 503, onRefused(null) once open again
-    watch(game, onChange, onRefused) {
-      let stopped = false, ctrl = null, timer = null;
-      const again = (ms) => { if (!stopped) timer = setTimeout(open, ms); };
-      async function open() {
-        if (stopped) return;
-        ctrl = new AbortController();
-        const headers = tokens[game] ? { "x-mjcalc-token": tokens[game] } : {};
-        let res;
-        try { res = await fetch(`/api/games/${game}/events`, { headers, signal: ctrl.signal, cache: "no-store" }); } catch (e) { again(2000); return; }
-        if (res.status !== 200) {
-          const wait = retryAfter(res);
-          let data = null;
-          try { data = await res.json(); } catch (e) { data = null; }
-          if ((res.status === 429 || res.status === 503) && onRefused && data) onRefused({ ...data, retry_after: wait }, wait);
-          again(wait != null ? wait * 1000 : 5000);
-          return;
-        }
-        if (onRefused) onRefused(null);
-        let retry = 1000, buffer = "";
-        const reader = res.body.getReader(), decoder = new TextDecoder();
-        try {
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer += decoder.decode(value, { stream: true });
-            for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-              const block = buffer.slice(0, cut);
-              buffer = buffer.slice(cut + 2);
-              let kind = "message", data = "";
-              for (const line of block.split("\n")) {
-                if (line.startsWith("event:")) kind = line.slice(6).trim();
-                else if (line.startsWith("data:")) data += line.slice(5).trim();
-                else if (line.startsWith("retry:")) retry = Number(line.slice(6)) || retry;
-              }
-              if ((kind === "ready" || kind === "change") && data) { const d = JSON.parse(data); onChange(d.version, d); }
-            }
-          }
-        } catch (e) { /* stopped, or the connection was cut: start again below */ }
-        again(retry);
-      }
-      open();
-      return () => { stopped = true; clearTimeout(timer); if (ctrl) ctrl.abort(); };
-    },
+    tokenOf: (game) => tokens[game] || null,
+    // every change to a game, wherever it was made: the server's events (events.js); returns {stop, wake}
+    watch(game, on) { return follow(`/api/games/${game}/events`, tokens[game] ? { "x-mjcalc-token": tokens[game] } : {}, on); },
     engine: { ready: Promise.resolve(), score: engine("/api/score"), waits: engine("/api/waits"),
       advise: async (record) => (await request("POST", "/api/advise", record)).text },
   };
@@ -115,7 +79,7 @@ function siteHome() {
   const ready = new Promise((ok, bad) => { loaded = ok; failed = bad; });
   const offline = keptOffline();
   offline.then((kept) => {
-    worker = new Worker(new URL("worker.js", base), { type: "module" });
+    worker = new Worker(new URL(`worker.js${kept ? "?kept=1" : ""}`, base), { type: "module" });  // kept: the wasm from sw.js
     worker.onmessage = receive;
     worker.onerror = (e) => failed(new Error(e.message || "the engine's worker failed"));
     document.body.dataset.offline = kept ? "1" : "0";
@@ -164,11 +128,11 @@ function siteHome() {
       return { status: 200, name: `mjcalc-game-${game}.${format}`, text: answer.body };  // the file itself, not JSON
     },
     async importFile(name, text) { return request("POST", "/api/games/import", { name, text }); },
-    watch(game, onChange) {
-      if (!changes) return () => {};
-      const seen = (e) => { if (e.data.path.startsWith(`/api/games/${game}`)) onChange(e.data.version); };
-      changes.addEventListener("message", seen);
-      return () => changes.removeEventListener("message", seen);
+    tokenOf: () => null,
+    watch(game, on) {  // the other tabs of this phone: {stop, wake}, as the server's events
+      const seen = (e) => { if (e.data.path.startsWith(`/api/games/${game}`)) on.change(e.data.version, null); };
+      if (changes) changes.addEventListener("message", seen);
+      return { stop() { if (changes) changes.removeEventListener("message", seen); }, wake() {} };
     },
     engine: { ready, score: engine("score"), waits: engine("waits"), advise: engine("advise") },
   };

@@ -1,7 +1,23 @@
 // The engine of the page without a server: mjcalc's own Python on Pyodide, in a Web Worker.
 // It answers the requests the page sends `mjcalc serve` (web/pocket.py) and window.mjcalc's calls
 // (present/answers.py); games live in a SQLite file the worker keeps in IndexedDB.
+import "./unpack.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+// The site ships the WebAssembly gzipped (web/site_pyodide.py). With a service worker (`?kept=1`, transport.js)
+// Pyodide's fetch of `pyodide.asm.wasm` gets it unpacked from its cache (sw.js): a response the browser also keeps
+// the compiled code of, for the next start. Without one, it is unpacked here, on its way to Pyodide.
+const plainFetch = self.fetch.bind(self);
+const kept = new URL(import.meta.url).searchParams.get("kept") === "1";
+self.fetch = async (input, init) => {
+  const url = String(input.url || input);
+  if (!url.endsWith("/pyodide.asm.wasm")) return plainFetch(input, init);
+  if (kept) {
+    const res = await plainFetch(input, init);
+    if (res.ok && (res.headers.get("content-type") || "").includes("wasm")) return res;  // else a cache of another build
+  }
+  return self.mjcalcUnpacked(await plainFetch(`${url}.gz`), "application/wasm");
+};
 
 const began = performance.now();
 const steps = {};  // milliseconds since the worker began, at the end of each step of the start (bench/site.py prints them)
