@@ -75,6 +75,33 @@ def test_a_game_file_s_ids_are_bounded_alike(tmp_path: Path) -> None:
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
 
 
+NOTE_CASES = [
+    ("x" * 500, None),
+    ("王" * 500, None),
+    ("第一行\n第二行\twith a tab\r\n", None),  # a note may break lines
+    ("x" * 501, "at most 500 characters, not 501"),
+    ("a\x1b]52;c;aGk=\x07", "U+001B"),
+    ("a\x07", "U+0007"),
+    ("a\x9b31m", "U+009B"),
+    ("a\u202eb", "U+202E"),
+]
+
+
+@pytest.mark.parametrize(("note", "said"), NOTE_CASES)
+def test_a_note_is_bounded_and_breaks_lines_only(tmp_path: Path, note: str, said: str | None) -> None:
+    with game(tmp_path / "g.sqlite3") as store:
+        if said is None:
+            assert store.add(1, {**WIN, "note": note}).hand == {**WIN, "note": note}
+            return
+        err = refused(lambda: store.add(1, {**WIN, "note": note}))
+        assert err.code == "bad_field" and said in err.message, err.message
+        assert store.game_version(1) == 0
+    path = tmp_path / "g.yaml"  # a game file's note alike: an error row
+    path.write_text(json.dumps({**HEADER, "hands": [{**WIN, "note": note}]}), encoding="utf-8")
+    done = CliRunner().invoke(app, ["game", "settle", str(path), "--json"])
+    assert done.exit_code == 1 and json.loads(done.stdout)["hands"][0]["error"]["code"] == "bad_field"
+
+
 def test_a_hand_is_bounded_as_stored(tmp_path: Path) -> None:
     size = len(json.dumps(WIN, ensure_ascii=False).encode("utf-8"))
     with game(tmp_path / "at.sqlite3", StoreLimits(record=size)) as store:

@@ -131,6 +131,20 @@ def check_id(value: Any, name: str = "id") -> None:
                     name=name, value=shown(value, 40), point=ord(bad))
 
 
+MAX_NOTE = 500  # characters in a hand's note
+
+
+def check_note(value: str, name: str = "note") -> None:
+    """A hand's note: at most MAX_NOTE characters, with no control or format character but line breaks and tabs (bad_field)."""
+    if len(value) > MAX_NOTE:
+        raise hand_error("bad_field", "{name}: a note is at most {most} characters, not {length} ({start}…)",
+                         name=name, most=MAX_NOTE, length=len(value), start=shown(value[:12], 40))
+    bad = not_in_a_line(value.replace("\n", " ").replace("\r", " ").replace("\t", " "))
+    if bad is not None:
+        raise hand_error("bad_field", "{name}: {value} holds the control character U+{point:04X}; a note may break lines, nothing more",
+                         name=name, value=shown(value, 40), point=ord(bad))
+
+
 class HandError(InputError):
     """A hand of a game record that cannot be settled (its row says why)."""
 
@@ -200,6 +214,9 @@ def fields_of(raw: Any) -> dict[str, Any]:
             continue
         check_kind(key, kind, value)
         out[key] = value
+    note = out.get("note")
+    if isinstance(note, str):
+        check_note(note)
     return out
 
 
