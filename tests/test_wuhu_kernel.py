@@ -136,7 +136,7 @@ def _record(draw: st.DrawFn, concealed: list[int], melds: list[str], kongs: list
         record["discarder"] = draw(st.sampled_from(["next", "opposite", "previous"]))
     if draw(st.integers(0, 3)) == 0:
         record["dealer"] = True
-    elif draw(st.booleans()):
+    elif draw(st.booleans()) and how != "heavenly":  # 天胡 is the dealer's own hand: it implies --dealer
         record["dealer_seat"] = draw(st.sampled_from(["next", "opposite", "previous"]))
     return record
 

@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import chain
 from typing import IO, Any
 
@@ -147,12 +147,18 @@ def read_notes(name: str, fmt: str, pos: BytesRead, verbose: bool, first_sheet: 
     return [note.render() for note in notes]
 
 
+STOP_GRACE = 10.0  # seconds a run asked to stop may take to reach the end of its chunk before it ends anyway
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[Callable[[], int | None]]:
     """For the length of a run: SIGINT, SIGTERM and SIGHUP ask it to stop, and the function given
     says which came first (None: none). The run stops between two chunks, never in a row
-    (run_batch's `stop`), so the handler only takes note. Outside the main thread, where signal
-    handlers cannot be set, nothing asks."""
+    (run_batch's `stop`), so the handler only takes note, and puts the signals' own handling back:
+    a second one ends the run at once. A run that cannot reach the end of its chunk within
+    STOP_GRACE seconds (its output blocked: nobody reads the pipe) ends anyway, saying so on
+    stderr with how to find where to resume. Outside the main thread, where signal handlers cannot
+    be set, nothing asks."""
     import signal
     import threading
 
@@ -160,14 +166,32 @@ def stop_on_signals() -> Iterator[Callable[[], int | None]]:
     if threading.current_thread() is not threading.main_thread():
         yield lambda: None
         return
+    done = threading.Event()
+
+    def end_anyway(signum: int) -> None:
+        if done.wait(STOP_GRACE):
+            return
+        name = signal.Signals(signum).name
+        message = N_("stopped by {signal}; the output could not be written for {seconds:g} s (is anything reading it?): the rows "
+                     "written end at its last line break, and a run resumes from the line after the last row's `line`",
+                     signal=name, seconds=STOP_GRACE)
+        with suppress(Exception):
+            sys.stderr.write(f"mjcalc: error [interrupted]: {message.render()}\n")
+            sys.stderr.flush()
+        os._exit(128 + signum)
 
     def note(signum: int, frame: object) -> None:
+        if not received:
+            for number, handler in before.items():
+                signal.signal(number, handler)
+            threading.Thread(target=end_anyway, args=(signum,), daemon=True).start()
         received.append(signum)
 
     before = {number: signal.signal(number, note) for number in STOP_SIGNALS}
     try:
         yield lambda: received[0] if received else None
     finally:
+        done.set()
         for number, handler in before.items():
             signal.signal(number, handler)
 
