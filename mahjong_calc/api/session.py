@@ -4,8 +4,9 @@
     -> read_hand (the one reader) -> score (the variant's kernel) -> ScoreResult
 
 `score_hand` (the library), `mjcalc score`, `batch`, `game settle`, `stats`, live games, the
-server and the site all call `Session.score`; a door that runs long (a batch, a game, the
-server) keeps one Session, so that a combination of flags is checked once.
+server and the site all call `Session.score` (a batch `judge_under`, which returns the error a
+hand's row shows instead of raising it); a door that runs long (a batch, a game, the server)
+keeps one Session, so that a combination of flags is checked once.
 Every cache here is a core.memo.Memo, keyed by values.
 """
 
@@ -23,7 +24,7 @@ from ..core.memo import Memo
 from ..core.result import ScoreResult
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import Ruleset
-from .score import score
+from .score import judge
 
 FLAG_NAMES: Final[tuple[str, ...]] = tuple(f.name for f in win_flags())  # the win flags, in declaration order
 ABSENT: Final[tuple[Any, ...]] = tuple(f.default for f in win_flags())  # each one's "not given"
@@ -107,28 +108,46 @@ class Session:
                     values: tuple[Any, ...], spelling: Spelling = "field") -> ScoreResult:
         """Score one hand under `rs`. Raises MjcalcError subclasses: a flag the variant does not take,
         then the hand's, then the facts', then the variant's (worded with `spelling`)."""
+        made = self.judge_under(rs, text, win, melds, concealed_kongs, values, spelling)
+        if isinstance(made, MjcalcError):
+            raise made.fresh()
+        return made
+
+    def judge_under(self, rs: Ruleset[Any, Any, Any], text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str],
+                    values: tuple[Any, ...], spelling: Spelling = "field") -> ScoreResult | MjcalcError:
+        """`score_under`'s result, or the error it would raise, returned (a batch's row is made of it):
+        an error may be shared, so a caller raises a copy (`fresh()`)."""
         facts = self.facts_of(rs, values, spelling)
         if facts.refused is not None:
-            raise facts.refused.fresh()
+            return facts.refused
         # the facts only a settler reads: who fed a meld (`555p@opposite`), another seat's 飘 round
-        sourced = values[_PIAO_BY] is not None or any(["@" in m for m in melds]) or any(["@" in k for k in concealed_kongs])
+        sourced = values[_PIAO_BY] is not None or _fed(melds) or _fed(concealed_kongs)
+        made: ScoreResult | MjcalcError
         try:
             if sourced:
                 from .settle import split_meld_sources
 
                 melds, sources = split_meld_sources(melds, concealed_kongs)
             hand = read_hand(text, melds, concealed_kongs, win)
-            ctx = facts.win_context()
-            result = score(hand, ctx, rs)
-            if not sourced:
-                return result
-            from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
+            ctx = facts.context
+            if isinstance(ctx, MjcalcError):
+                made = ctx
+            else:
+                made = judge(hand, ctx, rs)
+                if sourced and not isinstance(made, MjcalcError):
+                    from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
 
-            return with_settlement(result, ctx, Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count), rs)
+                    return with_settlement(made, ctx, Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count), rs)
         except MjcalcError as err:
-            if spelling == "cli":
-                raise
-            raise err.rewritten(in_field_words) from None
+            made = err
+        if isinstance(made, ScoreResult) or spelling == "cli":
+            return made
+        return made.rewritten(in_field_words)
+
+
+def _fed(melds: Sequence[str]) -> bool:
+    """Whether a meld names who fed it (`555p@opposite`)."""
+    return any("@" in meld for meld in melds)
 
 
 DEFAULT: Final = Session()  # the library's session, for a caller that keeps none of its own

@@ -207,10 +207,11 @@ def fresh_outcome(key: Key) -> Outcome:
         rs = _ruleset(variant)
         if variant is None:
             shown = rs.name
-        result = _session.score_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
-        return _win_outcome(result, _compiled(variant))
-    except NotAWin as err:  # the kernel answered this one too
-        return _error_row(err, shown, _compiled(variant))
+        made = _session.judge_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
+        if isinstance(made, ScoreResult):
+            return _win_outcome(made, _compiled(variant))
+        # a hand that does not win: the kernel answered this one too
+        return _error_row(made, shown, _compiled(variant) if isinstance(made, NotAWin) else False)
     except MjcalcError as err:
         return _error_row(err, shown)
     except Exception as exc:

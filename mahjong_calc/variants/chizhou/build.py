@@ -55,12 +55,12 @@ def product_detail(base: int, found: dict[str, int], product: int, multiplier: i
 
 
 def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
-    """Why a reading does not win: its 花 are short (made once per distinct refusal, raised as a copy)."""
+    """Why a reading does not win: its 花 are short (made once per distinct refusal; shared: a door raises a copy)."""
     key = ("chizhou_refusal", ctx.robbing_kong, scored.need_kind, scored.need, scored.flowers)
     made: NotAWin | None = rs.memo.get(key)
     if made is None:
         made = rs.memo.keep(key, _refusal(rs, ctx, scored))
-    return made.fresh()
+    return made
 
 
 def _refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:

@@ -97,13 +97,13 @@ def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) 
 
 
 def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
-    """Why a reading does not win (None: no shape at all); made once per distinct refusal, raised as a copy."""
+    """Why a reading does not win (None: no shape at all); made once per distinct refusal (shared: a door raises a copy)."""
     code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
     key = ("pujiang_refusal", code, scored.pungs if scored is not None and code == k.NEEDS_THREE_PUNGS else 0)
     made: NotAWin | None = rs.memo.get(key)
     if made is None:
         made = rs.memo.keep(key, _refusal(rs, scored))
-    return made.fresh()
+    return made
 
 
 def _refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
