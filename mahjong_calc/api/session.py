@@ -110,19 +110,19 @@ class Session:
         then the hand's, then the facts', then the variant's (worded with `spelling`)."""
         made = self.judge_under(rs, text, win, melds, concealed_kongs, values, spelling)
         if isinstance(made, MjcalcError):
-            raise made.fresh()
+            raise worded(made, spelling)
         return made
 
     def judge_under(self, rs: Ruleset[Any, Any, Any], text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str],
                     values: tuple[Any, ...], spelling: Spelling = "field") -> ScoreResult | MjcalcError:
-        """`score_under`'s result, or the error it would raise, returned (a batch's row is made of it):
-        an error may be shared, so a caller raises a copy (`fresh()`)."""
+        """`score_under`'s result, or the error it would raise before `worded` names its flags as
+        `spelling` says: returned, not raised (a batch words each distinct error once, for its row).
+        An error may be shared: a caller raises a copy."""
         facts = self.facts_of(rs, values, spelling)
         if facts.refused is not None:
             return facts.refused
         # the facts only a settler reads: who fed a meld (`555p@opposite`), another seat's 飘 round
         sourced = values[_PIAO_BY] is not None or _fed(melds) or _fed(concealed_kongs)
-        made: ScoreResult | MjcalcError
         try:
             if sourced:
                 from .settle import split_meld_sources
@@ -131,18 +131,21 @@ class Session:
             hand = read_hand(text, melds, concealed_kongs, win)
             ctx = facts.context
             if isinstance(ctx, MjcalcError):
-                made = ctx
-            else:
-                made = judge(hand, ctx, rs)
-                if sourced and not isinstance(made, MjcalcError):
-                    from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
+                return ctx
+            made = judge(hand, ctx, rs)
+            if not sourced or isinstance(made, MjcalcError):
+                return made
+            from .settle import Table, with_settlement  # here: unsourced hands never load the settlers
 
-                    return with_settlement(made, ctx, Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count), rs)
+            return with_settlement(made, ctx, Table(sources=sources, piao_by=ctx.piao_by, piao_count=ctx.piao_count), rs)
         except MjcalcError as err:
-            made = err
-        if isinstance(made, ScoreResult) or spelling == "cli":
-            return made
-        return made.rewritten(in_field_words)
+            return err
+
+
+def worded(err: MjcalcError, spelling: Spelling) -> MjcalcError:
+    """A copy of an error `Session.judge_under` returned, to raise: its flags named as `spelling` says
+    (a record's fields, `discarder`, where `score` says `--discarder`)."""
+    return err.fresh() if spelling == "cli" else err.rewritten(in_field_words)
 
 
 def _fed(melds: Sequence[str]) -> bool:

@@ -15,7 +15,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
-from ..api.session import FLAG_NAMES, Session, resolve_ruleset
+from ..api.session import FLAG_NAMES, Session, resolve_ruleset, worded
 from ..compiled import kernel_compiled
 from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv, record_id, record_kinds
 from ..core.errors import InputError, MjcalcError, NotAWin
@@ -78,21 +78,25 @@ def internal_error(exc: BaseException) -> InputError:
 
 def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     status = NOT_A_WIN if isinstance(err, NotAWin) else ERROR
-    if len(err.message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
-        err = type(err)(err.code, _short(err.message))
-    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
+    message = err.message
+    if len(message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
+        err = type(err)(err.code, _short(message))
+        message = err.message
+    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=message, where=error_where(err))
 
 
-def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) -> Outcome:
-    """`error_outcome` of what a record raised, made once per distinct message where nothing but the
-    error's class, code and message shape its row (`MjcalcError.signature`)."""
+def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False, spelled: bool = True) -> Outcome:
+    """`error_outcome` of what a record raised (`spelled`: as the library raised it; else as
+    `Session.judge_under` returned it, its flags then named as a record's fields), made once per
+    distinct message where nothing but the error's class, code and message shape its row
+    (`MjcalcError.signature`)."""
     signature = err.signature()
     if signature is None:
-        return error_outcome(err, variant)._replace(compiled=compiled)
-    key = (signature, variant, compiled, language())
+        return error_outcome(err if spelled else worded(err, "field"), variant)._replace(compiled=compiled)
+    key = (signature, spelled, variant, compiled, language())
     made: Outcome | None = _errors.get(key)
     if made is None:
-        made = _errors.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
+        made = _errors.keep(key, error_outcome(err if spelled else worded(err, "field"), variant)._replace(compiled=compiled))
     return made
 
 
@@ -211,7 +215,7 @@ def fresh_outcome(key: Key) -> Outcome:
         if isinstance(made, ScoreResult):
             return _win_outcome(made, _compiled(variant))
         # a hand that does not win: the kernel answered this one too
-        return _error_row(made, shown, _compiled(variant) if isinstance(made, NotAWin) else False)
+        return _error_row(made, shown, _compiled(variant) if isinstance(made, NotAWin) else False, False)
     except MjcalcError as err:
         return _error_row(err, shown)
     except Exception as exc:
