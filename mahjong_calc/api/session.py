@@ -45,9 +45,11 @@ def _given(values: tuple[Any, ...]) -> dict[str, Any]:
 @final
 class Facts:
     """What a combination of flags' values comes to under a ruleset: the flag its variant refuses
-    (`check_variant`), else None; and the WinContext (`make_context`), else why not."""
+    (`check_variant`), else None; and the WinContext (`make_context`), else why not. `values` are
+    the values it was made of (their types tell True from 1)."""
 
-    def __init__(self, refused: MjcalcError | None, context: WinContext | MjcalcError) -> None:
+    def __init__(self, values: tuple[Any, ...], refused: MjcalcError | None, context: WinContext | MjcalcError) -> None:
+        self.values = values
         self.refused = refused
         self.context = context
 
@@ -57,6 +59,11 @@ class Facts:
         if isinstance(made, MjcalcError):
             raise made.fresh()
         return made
+
+    def made_of(self, values: tuple[Any, ...]) -> bool:
+        """Whether `values` (equal to this one's) are of the same types too."""
+        mine = self.values
+        return all(type(values[i]) is type(mine[i]) for i in range(len(values)))
 
 
 def _facts(rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelling) -> Facts:
@@ -71,7 +78,7 @@ def _facts(rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelli
         made = make_context(spelling=spelling, **given)
     except MjcalcError as err:
         made = err.with_traceback(None)
-    return Facts(refused, made)
+    return Facts(values, refused, made)
 
 
 class Session:
@@ -85,16 +92,23 @@ class Session:
 
     def facts_of(self, rs: Ruleset[Any, Any, Any], values: tuple[Any, ...], spelling: Spelling) -> Facts:
         """The Facts of these flag values (FLAG_NAMES' order) under `rs`, once per distinct values: found by
-        the values and their types (True == 1, but a count of True is refused), a record's list as a tuple."""
-        if any([type(v) is list for v in values]):
+        the values, then checked for their types (True == 1, but a count of True is refused), a record's
+        list as a tuple."""
+        if any(type(v) is list for v in values):
             values = tuple([tuple(v) if type(v) is list else v for v in values])
-        key = (rs.scorer, rs.name, spelling, values, tuple([type(v) for v in values]))
+        key = (rs.scorer, rs.name, spelling, values)
         try:
             made: Facts | None = self.facts.get(key)
         except TypeError:  # a value that cannot be hashed: worked out afresh
             return _facts(rs, values, spelling)
         if made is None:
-            made = self.facts.keep(key, _facts(rs, values, spelling))
+            return self.facts.keep(key, _facts(rs, values, spelling))  # type: ignore[no-any-return]
+        if made.made_of(values):
+            return made
+        typed = (key, tuple([type(v) for v in values]))  # equal values of other types (1 for True): kept apart
+        made = self.facts.get(typed)
+        if made is None:
+            made = self.facts.keep(typed, _facts(rs, values, spelling))
         return made
 
     def score(self, text: str, win: str | None, melds: Sequence[str], concealed_kongs: Sequence[str], values: tuple[Any, ...],

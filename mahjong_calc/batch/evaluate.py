@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 from ..api.session import FLAG_NAMES, Session, resolve_ruleset, worded
 from ..compiled import kernel_compiled
@@ -175,25 +175,23 @@ def outcome_cache_info() -> MemoInfo:
     return MemoInfo(_asked[0], _asked[1], len(_rows))
 
 
-def _ruleset(variant: str | None) -> Ruleset[Any, Any, Any]:
+@final
+class Scorer:
+    """The ruleset a record of one `variant` scores under, and whether its kernel runs compiled."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any], compiled: bool) -> None:
+        self.rs = rs
+        self.compiled = compiled
+
+
+def _scorer(variant: str | None) -> Scorer:
     """The ruleset a record of `variant` scores under (the batch's --rules without one; its --set for
     all), and whether its kernel is compiled: found once per variant (raises what resolving raises)."""
-    key = ("ruleset", variant)
-    made: tuple[Ruleset[Any, Any, Any], bool] | None = _session.kept.get(key)
+    made: Scorer | None = _session.kept.get(variant)
     if made is None:
         rs = resolve_ruleset(variant, _defaults.rules if variant is None else None, _defaults.overrides)
-        made = _session.kept.keep(key, (rs, kernel_compiled(rs.scorer)))
-    return made[0]
-
-
-def _compiled(variant: str | None) -> bool:
-    """Whether a record of `variant` is scored by a compiled kernel (asked once per variant, not per record)."""
-    try:
-        _ruleset(variant)
-    except MjcalcError:
-        return False
-    found: tuple[Ruleset[Any, Any, Any], bool] = _session.kept.get(("ruleset", variant))
-    return found[1]
+        made = _session.kept.keep(variant, Scorer(rs, kernel_compiled(rs.scorer)))
+    return made
 
 
 _KEY: Final = {name: i for i, name in enumerate(key_fields())}
@@ -208,14 +206,15 @@ def fresh_outcome(key: Key) -> Outcome:
     variant = key[0]
     shown = variant or "wuhu315"
     try:
-        rs = _ruleset(variant)
+        scorer = _scorer(variant)
+        rs = scorer.rs
         if variant is None:
             shown = rs.name
         made = _session.judge_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
         if isinstance(made, ScoreResult):
-            return _win_outcome(made, _compiled(variant))
+            return _win_outcome(made, scorer.compiled)
         # a hand that does not win: the kernel answered this one too
-        return _error_row(made, shown, _compiled(variant) if isinstance(made, NotAWin) else False, False)
+        return _error_row(made, shown, scorer.compiled if isinstance(made, NotAWin) else False, False)
     except MjcalcError as err:
         return _error_row(err, shown)
     except Exception as exc:

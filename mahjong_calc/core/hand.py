@@ -14,6 +14,7 @@ from . import sets
 from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
+from .suits import SuitShape, suit_shapes
 from .tiles import MAX_INPUT, NUM_TILES, format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 from .words import N_, Text
 
@@ -74,6 +75,14 @@ class Hand:
         self.win_tile = win_tile
         self.codes: tuple[int, ...] = tuple([m.code for m in melds])  # each meld's set code, in the order declared
         self.kongs_concealed: tuple[bool, ...] = tuple([m.concealed for m in melds])  # which melds are concealed kongs
+        self._shapes: list[SuitShape] | None = None
+
+    def shapes(self) -> list[SuitShape]:
+        """Each suit's SuitShape (m, p, s, z) of the concealed tiles (core/suits.py), found once."""
+        found = self._shapes
+        if found is None:
+            found = self._shapes = suit_shapes(self.counts)
+        return found
 
     @property
     def concealed(self) -> tuple[int, ...]:

@@ -211,6 +211,16 @@ class SuitShape:
         self._pairs: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] | None = None
         self._ok = -1  # -1: not yet known
         self._completions: tuple[int, ...] | None = None
+        self._text: str | None = None
+
+    def text(self) -> str:
+        """Its tiles as mpsz, lowest first, one suit letter (`11234m`; '' for no tile)."""
+        found = self._text
+        if found is None:
+            part = self.part
+            digits = "".join([str(i + 1) * part[i] for i in range(len(part))])
+            found = self._text = digits + "mpsz"[self.group] if digits else ""
+        return found
 
     def cuts(self) -> tuple[tuple[int, ...], ...]:
         """Its cuts into sets only (for a size of 3k)."""

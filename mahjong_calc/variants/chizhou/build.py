@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, final
 from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult, item_json, stamped
+from ...core.result import Explanation, Item, ScoreResult, item_json, stamped
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import TileWords
 from ...core.words import N_, Text, language
@@ -137,7 +137,7 @@ def payments(out: k.Outcome, ctx: WinContext) -> tuple[int, int, int]:
 
 
 @final
-class ChizhouExplanation:
+class ChizhouExplanation(Explanation):
     """What a scored Chizhou hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:

@@ -16,7 +16,7 @@ from ...core import sets
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import TILE_JSON, Item, ScoreResult, encode, item_json, stamped
+from ...core.result import TILE_JSON, Explanation, Item, ScoreResult, encode, item_json, stamped
 from ...core.shapes import Arrangement, TileSet, code_set, decomposition_json, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
@@ -282,7 +282,7 @@ _STANDARD_OPEN: Final = f'"decomposition": {{"shape": {encode(SHAPE_NAMES[STANDA
 
 
 @final
-class PujiangExplanation:
+class PujiangExplanation(Explanation):
     """What a scored Pujiang hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 from ...core.context import WinContext
 from ...core.hand import Hand
 from ...core.memo import LIMIT
-from ...core.result import Item, ScoreResult, encode, item_json, stamped
+from ...core.result import Explanation, Item, ScoreResult, encode, item_json, stamped
 from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
@@ -164,7 +164,7 @@ def patterns(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, 
 
 
 @final
-class WuhuExplanation:
+class WuhuExplanation(Explanation):
     """What a scored Wuhu hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome) -> None:

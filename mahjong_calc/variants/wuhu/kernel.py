@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
 from ...core import sets
-from ...core.suits import arrangements_and_waits, suit_shapes
+from ...core.suits import arrangements_and_waits
 from ..common.best import better
 from .patterns import WuhuDetector, WuhuRead
 
@@ -254,7 +254,7 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
     counts = hand.counts
     melds = hand.codes
     win = hand.win_tile
-    suits = suit_shapes(counts)
+    suits = hand.shapes()
     held = list(counts)
     lens = [suits[0].size, suits[1].size, suits[2].size, suits[3].size]  # tiles of each suit held, melds included
     for code in melds:
