@@ -17,6 +17,7 @@ from .suit_tables import MAX_TABLED, TILE_BITS, whole_shapes
 from .tiles import NUM_TILES
 
 _SUIT_MEMO_LIMIT: Final = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
+_RUNS: Final[tuple[tuple[str, ...], ...]] = tuple([tuple([str(i + 1) * n for n in range(8)]) for i in range(9)])  # [i][n]: n copies of digit i + 1
 
 
 def _fits(c: list[int], n: int, suited: bool) -> bool:
@@ -116,10 +117,9 @@ def _cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None = None, key: int = 0) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
-    """Suit g's counts as a pair plus sets: (pair tile, its cuts as `_cuts`) for each pair
-    that leaves sets, in tile order. With `sets_only` (the table of whole sets-only keys, for a
-    suit it holds) and the suit's `key`, a pair whose rest is not in it is not searched."""
+def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """Suit g's counts as a pair plus sets, by a search (for a suit too large for the tables):
+    (pair tile, its cuts as `_cuts`) for each pair that leaves sets, in tile order."""
     c = list(part)
     n = len(c)
     suited = g < 3
@@ -127,8 +127,6 @@ def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None =
     pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
     for p in range(n):
         if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
-            if sets_only is not None and key - (2 << (TILE_BITS * p)) not in sets_only:
-                continue
             c[p] -= 2
             out: list[tuple[int, ...]] = []
             _cut_all(c, 0, n, suited, g * 9, [], out)
@@ -218,7 +216,7 @@ class SuitShape:
         found = self._text
         if found is None:
             part = self.part
-            digits = "".join([str(i + 1) * part[i] for i in range(len(part))])
+            digits = "".join([_RUNS[i][part[i]] for i in range(len(part))])
             found = self._text = digits + "mpsz"[self.group] if digits else ""
         return found
 
@@ -241,8 +239,22 @@ class SuitShape:
             elif self.key not in whole_shapes(self.group == 3, True):
                 found = self._pairs = ()  # not a pair plus sets: nothing to search
             else:
-                found = self._pairs = _pair_cuts(self.group, self.part, whole_shapes(self.group == 3, False), self.key)
+                found = self._pairs = self._paired()
         return found
+
+    def _paired(self) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+        """`pairs` of a suit the tables hold: each pair whose rest is whole, with the rest's cuts (its
+        own SuitShape's, so that a rest is cut once for every suit it is the rest of)."""
+        part = self.part
+        g = self.group
+        sets_only = whole_shapes(g == 3, False)
+        out: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        for p in range(len(part)):
+            if part[p] >= 2 and self.key - (2 << (TILE_BITS * p)) in sets_only:
+                rest = list(part)
+                rest[p] -= 2
+                out.append((g * 9 + p, _suit(g, tuple(rest)).cuts()))
+        return tuple(out)
 
     def ok(self) -> bool:
         """Whether it is sets only (size 3k) or a pair plus sets (size 3k + 2)."""
