@@ -195,8 +195,16 @@ def _scorer(variant: str | None) -> Scorer:
 
 
 _KEY: Final = {name: i for i, name in enumerate(key_fields())}
-_HAND, _WIN, _MELDS, _KONGS = _KEY["hand"], _KEY["win"], _KEY["melds"], _KEY["concealed_kongs"]
-_FLAGS: Final = itemgetter(*[_KEY[name] for name in FLAG_NAMES])  # a record key's win flags, in FLAG_NAMES' order
+_HAND: Final = _KEY["hand"]
+_WIN: Final = _KEY["win"]
+_MELDS: Final = _KEY["melds"]
+_KONGS: Final = _KEY["concealed_kongs"]
+_FLAG_AT: Final[tuple[int, ...]] = tuple([_KEY[name] for name in FLAG_NAMES])  # where a record key holds each win flag
+
+
+def flags_of(key: Key) -> tuple[Any, ...]:
+    """A record key's win flags, in FLAG_NAMES' order."""
+    return tuple([key[i] for i in _FLAG_AT])
 
 
 def fresh_outcome(key: Key) -> Outcome:
@@ -210,7 +218,7 @@ def fresh_outcome(key: Key) -> Outcome:
         rs = scorer.rs
         if variant is None:
             shown = rs.name
-        made = _session.judge_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
+        made = _session.judge_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], flags_of(key))
         if isinstance(made, ScoreResult):
             return _win_outcome(made, scorer.compiled)
         # a hand that does not win: the kernel answered this one too
@@ -368,12 +376,12 @@ def _safe_variant(raw: Any) -> str | None:
 
 def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
-    one = evaluate if _keep else _evaluate  # without --extra-fields keep, no step between a record and its outcome
+    keep = _keep  # without --extra-fields keep, no step between a record and its outcome
     for item in items:
         if item[1] != LINES:
-            yield one(item)
+            yield evaluate(item) if keep else _evaluate(item)
             continue
         first = item[0]
         for offset, raw in enumerate(item[2].split(b"\n")):
             if raw and not raw.isspace():
-                yield one((first + offset, JSON, raw))
+                yield evaluate((first + offset, JSON, raw)) if keep else _evaluate((first + offset, JSON, raw))

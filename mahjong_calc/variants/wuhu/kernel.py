@@ -45,6 +45,8 @@ ZUI_ZI_IN_JIAO: Final = 8
 ZUI_ZI_BEYOND: Final = 9
 JIAO_SELF_DRAW: Final = 10
 
+_AMOUNT_UNIT: Final = 1 << 26  # KernelItem.key: the amount above the other fields
+
 # 杠后开花 on a 独吊 made 交 (options.gang_hou_du_diao_jiao): the melds it needs (5: never)
 _DU_DIAO_MELDS: Final = {"off": 5, "da_diao_che": 4, "any_single_wait": 0}
 
@@ -70,7 +72,7 @@ class KernelItem:
     def key(self) -> int:
         """What its text depends on, but the set it names, as one int: its fields packed, the amount highest."""
         small = ((((self.kind * 64 + self.pattern + 1) * 64 + self.second + 1) * 32 + self.zhi) * 16 + self.ya) * 2 + int(self.doubled)
-        return self.amount * (1 << 26) + small
+        return self.amount * _AMOUNT_UNIT + small
 
 
 @final
