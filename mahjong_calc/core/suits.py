@@ -253,7 +253,7 @@ class SuitShape:
             if part[p] >= 2 and self.key - (2 << (TILE_BITS * p)) in sets_only:
                 rest = list(part)
                 rest[p] -= 2
-                out.append((g * 9 + p, _suit(g, tuple(rest)).cuts()))
+                out.append((g * 9 + p, suit_shape(g, tuple(rest)).cuts()))
         return tuple(out)
 
     def ok(self) -> bool:
@@ -281,8 +281,8 @@ class SuitShape:
 _SUITS: Final[tuple[dict[tuple[int, ...], SuitShape], ...]] = ({}, {}, {}, {})
 
 
-def _suit(g: int, part: tuple[int, ...]) -> SuitShape:
-    """Suit g's SuitShape for these counts, memoised on them."""
+def suit_shape(g: int, part: tuple[int, ...]) -> SuitShape:
+    """Suit g's SuitShape for these counts (its first tile first), made once."""
     memo = _SUITS[g]
     found = memo.get(part)
     if found is None:
@@ -294,7 +294,7 @@ def _suit(g: int, part: tuple[int, ...]) -> SuitShape:
 
 def suit_shapes(counts: tuple[int, ...]) -> list[SuitShape]:
     """The SuitShape of each suit of a 34-count tuple (m, p, s, z)."""
-    return [_suit(0, counts[0:9]), _suit(1, counts[9:18]), _suit(2, counts[18:27]), _suit(3, counts[27:NUM_TILES])]
+    return [suit_shape(0, counts[0:9]), suit_shape(1, counts[9:18]), suit_shape(2, counts[18:27]), suit_shape(3, counts[27:NUM_TILES])]
 
 
 def _split(suits: list[SuitShape]) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -423,5 +423,5 @@ def arrangements_and_waits(suits: list[SuitShape], melds: tuple[int, ...], win: 
     before = list(suits[g].part)
     before[win - g * 9] -= 1
     suits_before = suits.copy()
-    suits_before[g] = _suit(g, tuple(before))
+    suits_before[g] = suit_shape(g, tuple(before))
     return arrs, _waits(suits_before, held)

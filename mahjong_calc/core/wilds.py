@@ -224,10 +224,10 @@ def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int, l
             continue
         is_pair = GROUP_PAIR[gid]
         for t in naturals:
-            work[t] -= 1
+            work[t] = work[t] - 1
         rest = _cuts(work, key - deltas[o], i, end, suit, jokers - used, o)
         for t in naturals:
-            work[t] += 1
+            work[t] = work[t] + 1
         for sets, pair, more in rest:
             if is_pair:
                 if pair >= 0:

@@ -16,6 +16,7 @@ from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import Explanation, Item, ScoreResult, item_json, stamped
+from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import TileWords
 from ...core.words import N_, Text, language
@@ -164,17 +165,18 @@ class ChizhouExplanation(Explanation):
 
     def items_json(self) -> bytes:
         rs = self.rs
-        memo = rs.memo
-        lang = language()
         best = self.best
-        key = ("chizhou_fans_json", best.found, best.product, best.multiplier, best.la_zi, lang)
-        fans: bytes | None = memo.get(key)
-        if fans is None:
-            fans = memo.keep(key, b", ".join([item_json(one, memo) for one in fan_items(rs, best)[1]]))
-        parts = [fans]
-        for source, one in self._flower_sets():
-            parts.append(item_json(flower_item(rs, source, one), memo))
-        return b", ".join(parts)
+        _, codes, _, n_concealed = self._sets()
+        concealed = self.hand.kongs_concealed
+        flowers: list[int] = []  # each set that brings 花: its source, and its code (a meld's and a concealed kong's apart)
+        for index, source in best.sources:
+            flowers.append(source)
+            flowers.append(codes[index] + (0 if index < n_concealed else N_CODES if not concealed[index - n_concealed] else 2 * N_CODES))
+        key = ("chizhou_items_json", language(), best.found, best.product, best.multiplier, best.la_zi, tuple(flowers))
+        made: bytes | None = rs.memo.get(key)
+        if made is None:
+            made = rs.memo.keep(key, b", ".join([item_json(one, rs.memo) for one in self.items()]))
+        return made
 
     def decomposition(self) -> dict[str, Any]:
         pair, codes, win_in, _ = self._sets()
