@@ -17,6 +17,7 @@ from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
 from ...core.result import TILE_JSON, Explanation, Item, ScoreResult, encode, item_json, stamped
+from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_set, decomposition_json, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
@@ -278,6 +279,13 @@ def _kept(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], Any]) -> Any:
     return made
 
 
+# which group of items a piece of the explanation is (PujiangExplanation._pieces), and its JSON's key
+BASE: Final = "pujiang_base"
+ZI: Final = "pujiang_zi"
+FANS: Final = "pujiang_fans"
+FACES: Final = "pujiang_faces"
+JSON: Final = "pujiang_json"
+
 _STANDARD_OPEN: Final = f'"decomposition": {{"shape": {encode(SHAPE_NAMES[STANDARD])}, '
 
 
@@ -310,36 +318,59 @@ class PujiangExplanation(Explanation):
         concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
         return concealed + self.hand.codes
 
-    def _pieces(self) -> list[tuple[Any, Callable[[], list[Item]]]]:
-        """The items in order, in groups, each with its key (what its text depends on) and how to make it."""
-        rs, ctx, best, out = self.rs, self.ctx, self.best, self.out
-        pieces: list[tuple[Any, Callable[[], list[Item]]]] = [
-            (("pujiang_base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs),
-             lambda: [base_item(ctx, rs, best)])]
+    def _pieces(self) -> list[tuple[Any, ...]]:
+        """The items in order, in groups: each group's key (what its text depends on; its first entry
+        says which group it is: BASE, ZI, FANS, FACES)."""
+        ctx, best, out = self.ctx, self.best, self.out
+        pieces: list[tuple[Any, ...]] = [
+            (BASE, best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)]
         codes = self._codes()
         n = len(codes) - len(self.hand.melds)
         concealed = self.hand.kongs_concealed
-        for i, code in enumerate(codes):
-            if not sets.is_chow(code):
-                one = code_set(code, i >= n, concealed[i - n] if i >= n else True)
-                pieces.append((("pujiang_zi", one), partial(_zi_items, rs, one)))
-        pieces.append((("pujiang_fans", best.found, best.qiang_gang, out.jokers > 0), partial(fan_items, rs, out.jokers, best)))
-        wild, faces, whites = ctx.wild, self._wild_faces(), white_faces(ctx, out, best)
-        pieces.append((("pujiang_faces", wild, faces, whites), partial(face_items, rs, wild, faces, whites)))
+        for i in range(len(codes)):
+            if not sets.is_chow(codes[i]):  # a pung or kong: a meld's and a concealed kong's apart
+                pieces.append((ZI, codes[i] + (0 if i < n else N_CODES if not concealed[i - n] else 2 * N_CODES)))
+        pieces.append((FANS, best.found, best.qiang_gang, out.jokers > 0))
+        pieces.append((FACES, ctx.wild, self._wild_faces(), white_faces(ctx, out, best)))
         return pieces
+
+    def _made(self, piece: tuple[Any, ...]) -> list[Item]:
+        """The items of one of `_pieces`."""
+        rs, best = self.rs, self.best
+        which = piece[0]
+        if which == BASE:
+            return [base_item(self.ctx, rs, best)]
+        if which == ZI:
+            code = piece[1] % N_CODES
+            marks = piece[1] // N_CODES
+            made = zi_item(rs, code_set(code, marks > 0, marks != 1))
+            return [] if made is None else [made]
+        if which == FANS:
+            return fan_items(rs, self.out.jokers, best)
+        return face_items(rs, piece[1], piece[2], piece[3])
 
     def items(self) -> tuple[Item, ...]:
         made: list[Item] = []
-        for key, make in self._pieces():
-            made += _kept(self.rs, key, make)
+        memo = self.rs.memo
+        for piece in self._pieces():
+            found: list[Item] | None = memo.get(piece)
+            if found is None:
+                found = memo.keep(piece, self._made(piece))
+            made += found
         return tuple(made)
 
     def items_json(self) -> bytes:
-        rs = self.rs
+        memo = self.rs.memo
         lang = language()
         parts: list[bytes] = []
-        for key, make in self._pieces():
-            text: bytes = _kept(rs, (key, lang), partial(_joined_json, rs, key, make))
+        for piece in self._pieces():
+            key = (JSON, lang, piece)
+            text: bytes | None = memo.get(key)
+            if text is None:
+                found: list[Item] | None = memo.get(piece)
+                if found is None:
+                    found = memo.keep(piece, self._made(piece))
+                text = memo.keep(key, b", ".join([item_json(one, memo) for one in found]))
             if text:
                 parts.append(text)
         return b", ".join(parts)
@@ -375,16 +406,6 @@ class PujiangExplanation(Explanation):
     def readings(self) -> Sequence[Reading[PujiangFacts]]:
         chosen = reading(self.hand, self.ctx, self.rs, self.out, self.best)
         return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, self.out.best_index))
-
-
-def _joined_json(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], list[Item]]) -> bytes:
-    """The JSON of the items kept under `key` (made by `make()` the first time), joined by ", "."""
-    return b", ".join([item_json(one, rs.memo) for one in _kept(rs, key, make)])
-
-
-def _zi_items(rs: Ruleset[Any, Any, Any], one: TileSet) -> list[Item]:
-    made = zi_item(rs, one)
-    return [] if made is None else [made]
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:
