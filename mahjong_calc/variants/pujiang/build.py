@@ -300,6 +300,7 @@ class PujiangExplanation(Explanation):
         self.out = out
         self.best = best
         self._shape: Shape | None = None
+        self._codes_made: tuple[int, ...] | None = None
 
     def shape(self) -> Shape:
         if self._shape is None:
@@ -312,11 +313,14 @@ class PujiangExplanation(Explanation):
         return best.faces if best.shape == STANDARD or best.shape == QI_DUI else self.shape().wild_faces
 
     def _codes(self) -> tuple[int, ...]:
-        """The sets whose 子 count: a standard reading's concealed sets, then the melds."""
-        best = self.best
-        any_face = self.ctx.wild if self.ctx.wild is not None else 0
-        concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
-        return concealed + self.hand.codes
+        """The sets whose 子 count: a standard reading's concealed sets, then the melds (made once)."""
+        made = self._codes_made
+        if made is None:
+            best = self.best
+            any_face = self.ctx.wild if self.ctx.wild is not None else 0
+            concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
+            made = self._codes_made = concealed + self.hand.codes
+        return made
 
     def _pieces(self) -> list[tuple[Any, ...]]:
         """The items in order, in groups: each group's key (what its text depends on; its first entry
@@ -399,7 +403,10 @@ class PujiangExplanation(Explanation):
         wild = ctx.wild
         whites = white_faces(ctx, self.out, best)
         faces = self._wild_faces()
-        rows: str = _kept(self.rs, ("pujiang_wilds", wild, faces, whites), lambda: encode(wild_rows(faces, whites, wild)))
+        key = ("pujiang_wilds", wild, faces, whites)
+        rows: str | None = self.rs.memo.get(key)
+        if rows is None:
+            rows = self.rs.memo.keep(key, encode(wild_rows(faces, whites, wild)))
         wild_json = "null" if wild is None else TILE_JSON[wild]
         return f'{self._decomposition_json()}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {rows}'
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ...core.context import WinContext
     from ...core.hand import Hand
     from ...rules.ruleset import Ruleset
+    from .ruleset_schema import WuhuNumbers, WuhuOptions
 
 # Outcome codes
 WIN: Final = 0
@@ -169,10 +170,10 @@ def round_half_up(n: int, factor: tuple[int, int]) -> int:
     return -((-2 * x + den) // (2 * den))
 
 
-def read(rs: Ruleset[Any, Any, Any], t: WuhuTables, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int,
+def read(num: WuhuNumbers, opt: WuhuOptions, t: WuhuTables, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int,
          dealer: bool) -> KernelReading:
-    """One reading's items and value, from the patterns found in it (without its arrangement index)."""
-    num, opt = rs.numbers, rs.options
+    """One reading's items and value, from the patterns found in it (without its arrangement index),
+    under a ruleset's numbers and options (`num`, `opt`: read once a hand)."""
     jiao_sources: list[int] = []
     zui_zi: list[int] = []
     for index in found:
@@ -266,8 +267,11 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
             held[tile] += 1
         lens[first // 9] += size
     suit_len = (lens[0], lens[1], lens[2])
-    zhi = max(suit_len)
-    if zhi < rs.numbers.min_zhi:
+    zhi = lens[0] if lens[0] >= lens[1] else lens[1]
+    if lens[2] > zhi:
+        zhi = lens[2]
+    num = rs.numbers
+    if zhi < num.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
     held[win] -= 1
     arrs, wait = arrangements_and_waits(suits, melds, win, tuple(held))
@@ -294,7 +298,7 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
         for k, detect in enumerate(detectors):
             if detect(r):
                 found.append(k)
-        scored = read(rs, t, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
+        scored = read(num, opt, t, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
         if keep_all:
             scored.arrangement = index
             every.append(scored)
