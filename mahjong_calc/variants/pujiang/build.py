@@ -283,7 +283,8 @@ def _kept(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], Any]) -> Any:
 BASE: Final = "pujiang_base"
 ZI: Final = "pujiang_zi"
 FANS: Final = "pujiang_fans"
-FACES: Final = "pujiang_faces"
+WILD_AS: Final = "pujiang_wild_as"
+WHITE_AS: Final = "pujiang_white_as"
 JSON: Final = "pujiang_json"
 
 _STANDARD_OPEN: Final = f'"decomposition": {{"shape": {encode(SHAPE_NAMES[STANDARD])}, '
@@ -324,7 +325,7 @@ class PujiangExplanation(Explanation):
 
     def _pieces(self) -> list[tuple[Any, ...]]:
         """The items in order, in groups: each group's key (what its text depends on; its first entry
-        says which group it is: BASE, ZI, FANS, FACES)."""
+        says which group it is: BASE, ZI, FANS, WILD_AS, WHITE_AS)."""
         ctx, best, out = self.ctx, self.best, self.out
         pieces: list[tuple[Any, ...]] = [
             (BASE, best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)]
@@ -335,7 +336,10 @@ class PujiangExplanation(Explanation):
             if not sets.is_chow(codes[i]):  # a pung or kong: a meld's and a concealed kong's apart
                 pieces.append((ZI, codes[i] + (0 if i < n else N_CODES if not concealed[i - n] else 2 * N_CODES)))
         pieces.append((FANS, best.found, best.qiang_gang, out.jokers > 0))
-        pieces.append((FACES, ctx.wild, self._wild_faces(), white_faces(ctx, out, best)))
+        for face in self._wild_faces():  # what each wild stood for, then each 白板: an item each
+            pieces.append((WILD_AS, ctx.wild, face))
+        for face in white_faces(ctx, out, best):
+            pieces.append((WHITE_AS, ctx.wild, face))
         return pieces
 
     def _made(self, piece: tuple[Any, ...]) -> list[Item]:
@@ -351,7 +355,9 @@ class PujiangExplanation(Explanation):
             return [] if made is None else [made]
         if which == FANS:
             return fan_items(rs, self.out.jokers, best)
-        return face_items(rs, piece[1], piece[2], piece[3])
+        if which == WILD_AS:
+            return face_items(rs, piece[1], (piece[2],), ())
+        return face_items(rs, piece[1], (), (piece[2],))
 
     def items(self) -> tuple[Item, ...]:
         made: list[Item] = []
