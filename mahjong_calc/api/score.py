@@ -42,21 +42,31 @@ def _allowed(ruleset: Ruleset[Any, Any, Any]) -> tuple[bool, ...]:
     return made
 
 
+def _missing(ruleset: Ruleset[Any, Any, Any]) -> tuple[int, ...]:
+    """The tiles the ruleset's variant has not (most have every tile), made once (kept on the ruleset)."""
+    made: tuple[int, ...] | None = ruleset.memo.get("tiles_missing")
+    if made is None:
+        allowed = _allowed(ruleset)
+        made = ruleset.memo.keep("tiles_missing", tuple([t for t in range(NUM_TILES) if not allowed[t]]))
+    return made
+
+
 def check_tiles(hand: Hand, ruleset: Ruleset[Any, Any, Any]) -> None:
     """Reject tiles the variant does not use and chow melds where there are none."""
-    allowed = _allowed(ruleset)
     counts = hand.counts
     fine = True
-    for t in range(NUM_TILES):
-        if counts[t] and not allowed[t]:
+    for t in _missing(ruleset):
+        if counts[t]:
             fine = False
-    for m in hand.melds:
-        first = sets.first_of(m.code)
-        if not allowed[first] or (sets.is_chow(m.code) and not ruleset.tiles.chow_melds):
-            fine = False
+    if hand.codes:
+        has = _allowed(ruleset)
+        for code in hand.codes:
+            if not has[sets.first_of(code)] or (sets.is_chow(code) and not ruleset.tiles.chow_melds):
+                fine = False
     if fine:
         return
     tiles = ruleset.tiles
+    allowed = _allowed(ruleset)
     held = hand.held()
     for t in range(NUM_TILES):
         if held[t] and not allowed[t]:
