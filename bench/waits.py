@@ -14,8 +14,7 @@ import time
 
 from mahjong_calc import load_ruleset
 from mahjong_calc.api.waits import waits_of
-from mahjong_calc.core import shapes as decompose
-from mahjong_calc.core import wilds
+from mahjong_calc.core import suits, wilds
 from mahjong_calc.core.hand import make_context
 from mahjong_calc.core.tiles import parse_tiles
 
@@ -30,7 +29,7 @@ HANDS: list[tuple[str, str, dict[str, str]]] = [
 
 
 def _clear() -> None:
-    decompose.clear_tables()
+    suits.clear_suits()
     wilds.clear_tables()
 
 

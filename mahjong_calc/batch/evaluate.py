@@ -13,9 +13,9 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
-from ..api.session import FLAG_NAMES, Session, resolve_ruleset
+from ..api.session import FLAG_NAMES, Session, resolve_ruleset, worded
 from ..compiled import kernel_compiled
 from ..core.batch_record import Key, RecordId, is_text, normalize, normalize_csv, record_id, record_kinds
 from ..core.errors import InputError, MjcalcError, NotAWin
@@ -78,21 +78,25 @@ def internal_error(exc: BaseException) -> InputError:
 
 def error_outcome(err: MjcalcError, variant: str | None = None) -> Outcome:
     status = NOT_A_WIN if isinstance(err, NotAWin) else ERROR
-    if len(err.message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
-        err = type(err)(err.code, _short(err.message))
-    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=err.message, where=error_where(err))
+    message = err.message
+    if len(message) > MESSAGE_LIMIT * 4:  # never echo a huge value back
+        err = type(err)(err.code, _short(message))
+        message = err.message
+    return Outcome(status, _dumps(error_dict(err)), variant, code=err.code, message=message, where=error_where(err))
 
 
-def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False) -> Outcome:
-    """`error_outcome` of what a record raised, made once per distinct message where nothing but the
-    error's class, code and message shape its row (`MjcalcError.signature`)."""
+def _error_row(err: MjcalcError, variant: str | None, compiled: bool = False, spelled: bool = True) -> Outcome:
+    """`error_outcome` of what a record raised (`spelled`: as the library raised it; else as
+    `Session.judge_under` returned it, its flags then named as a record's fields), made once per
+    distinct message where nothing but the error's class, code and message shape its row
+    (`MjcalcError.signature`)."""
     signature = err.signature()
     if signature is None:
-        return error_outcome(err, variant)._replace(compiled=compiled)
-    key = (signature, variant, compiled, language())
+        return error_outcome(err if spelled else worded(err, "field"), variant)._replace(compiled=compiled)
+    key = (signature, spelled, variant, compiled, language())
     made: Outcome | None = _errors.get(key)
     if made is None:
-        made = _errors.keep(key, error_outcome(err, variant)._replace(compiled=compiled))
+        made = _errors.keep(key, error_outcome(err if spelled else worded(err, "field"), variant)._replace(compiled=compiled))
     return made
 
 
@@ -171,30 +175,36 @@ def outcome_cache_info() -> MemoInfo:
     return MemoInfo(_asked[0], _asked[1], len(_rows))
 
 
-def _ruleset(variant: str | None) -> Ruleset[Any, Any, Any]:
+@final
+class Scorer:
+    """The ruleset a record of one `variant` scores under, and whether its kernel runs compiled."""
+
+    def __init__(self, rs: Ruleset[Any, Any, Any], compiled: bool) -> None:
+        self.rs = rs
+        self.compiled = compiled
+
+
+def _scorer(variant: str | None) -> Scorer:
     """The ruleset a record of `variant` scores under (the batch's --rules without one; its --set for
     all), and whether its kernel is compiled: found once per variant (raises what resolving raises)."""
-    key = ("ruleset", variant)
-    made: tuple[Ruleset[Any, Any, Any], bool] | None = _session.kept.get(key)
+    made: Scorer | None = _session.kept.get(variant)
     if made is None:
         rs = resolve_ruleset(variant, _defaults.rules if variant is None else None, _defaults.overrides)
-        made = _session.kept.keep(key, (rs, kernel_compiled(rs.scorer)))
-    return made[0]
-
-
-def _compiled(variant: str | None) -> bool:
-    """Whether a record of `variant` is scored by a compiled kernel (asked once per variant, not per record)."""
-    try:
-        _ruleset(variant)
-    except MjcalcError:
-        return False
-    found: tuple[Ruleset[Any, Any, Any], bool] = _session.kept.get(("ruleset", variant))
-    return found[1]
+        made = _session.kept.keep(variant, Scorer(rs, kernel_compiled(rs.scorer)))
+    return made
 
 
 _KEY: Final = {name: i for i, name in enumerate(key_fields())}
-_HAND, _WIN, _MELDS, _KONGS = _KEY["hand"], _KEY["win"], _KEY["melds"], _KEY["concealed_kongs"]
-_FLAGS: Final = itemgetter(*[_KEY[name] for name in FLAG_NAMES])  # a record key's win flags, in FLAG_NAMES' order
+_HAND: Final = _KEY["hand"]
+_WIN: Final = _KEY["win"]
+_MELDS: Final = _KEY["melds"]
+_KONGS: Final = _KEY["concealed_kongs"]
+_FLAG_AT: Final[tuple[int, ...]] = tuple([_KEY[name] for name in FLAG_NAMES])  # where a record key holds each win flag
+
+
+def flags_of(key: Key) -> tuple[Any, ...]:
+    """A record key's win flags, in FLAG_NAMES' order."""
+    return tuple([key[i] for i in _FLAG_AT])
 
 
 def fresh_outcome(key: Key) -> Outcome:
@@ -204,13 +214,15 @@ def fresh_outcome(key: Key) -> Outcome:
     variant = key[0]
     shown = variant or "wuhu315"
     try:
-        rs = _ruleset(variant)
+        scorer = _scorer(variant)
+        rs = scorer.rs
         if variant is None:
             shown = rs.name
-        result = _session.score_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], _FLAGS(key))
-        return _win_outcome(result, _compiled(variant))
-    except NotAWin as err:  # the kernel answered this one too
-        return _error_row(err, shown, _compiled(variant))
+        made = _session.judge_under(rs, key[_HAND], key[_WIN], key[_MELDS], key[_KONGS], flags_of(key))
+        if isinstance(made, ScoreResult):
+            return _win_outcome(made, scorer.compiled)
+        # a hand that does not win: the kernel answered this one too
+        return _error_row(made, shown, scorer.compiled if isinstance(made, NotAWin) else False, False)
     except MjcalcError as err:
         return _error_row(err, shown)
     except Exception as exc:
@@ -364,12 +376,12 @@ def _safe_variant(raw: Any) -> str | None:
 
 def outcomes(items: list[RawRecord]) -> Iterator[tuple[int, RecordId, Outcome]]:
     """Each record's (line, id, outcome), a block of JSON Lines giving one per non-blank line."""
-    one = evaluate if _keep else _evaluate  # without --extra-fields keep, no step between a record and its outcome
+    keep = _keep  # without --extra-fields keep, no step between a record and its outcome
     for item in items:
         if item[1] != LINES:
-            yield one(item)
+            yield evaluate(item) if keep else _evaluate(item)
             continue
         first = item[0]
         for offset, raw in enumerate(item[2].split(b"\n")):
             if raw and not raw.isspace():
-                yield one((first + offset, JSON, raw))
+                yield evaluate((first + offset, JSON, raw)) if keep else _evaluate((first + offset, JSON, raw))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 from .words import Text, language, translated
@@ -100,7 +100,7 @@ class MjcalcError(Exception):
         made: tuple[Any, ...] | bool | None = self.__dict__.get("_signature")
         if made is None:
             text = self.text
-            made = (type(self), self.code, text.msgid, tuple([(name, type(value), value) for name, value in text.params.items()]))
+            made = (type(self), self.code, text.msgid, _plain(text.params))
             try:
                 hash(made)
             except TypeError:
@@ -128,6 +128,13 @@ class MjcalcError(Exception):
         named.context = (Text("{winner}", {"winner": winner}), *self.context)
         named.winner = winner
         return named  # type: ignore[return-value]
+
+
+def _plain(params: Mapping[str, object]) -> tuple[Any, ...]:
+    """A message's parameters as a key: each (name, type, value), a Text as its msgid and parameters,
+    so that hashing the key runs no Python."""
+    return tuple([(name, type(value), (value.msgid, _plain(value.params)) if isinstance(value, Text) else value)
+                  for name, value in params.items()])
 
 
 class InputError(MjcalcError):

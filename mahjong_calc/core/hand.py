@@ -14,6 +14,7 @@ from . import sets
 from .context import SEATS, Seat, WinContext
 from .errors import InputError, shown
 from .flags import Field, Spelling, parse_count, parse_pungs
+from .suits import SuitShape, suit_shapes
 from .tiles import MAX_INPUT, NUM_TILES, format_tiles, is_honour, parse_tile, parse_tiles, tile_str
 from .words import N_, Text
 
@@ -74,6 +75,14 @@ class Hand:
         self.win_tile = win_tile
         self.codes: tuple[int, ...] = tuple([m.code for m in melds])  # each meld's set code, in the order declared
         self.kongs_concealed: tuple[bool, ...] = tuple([m.concealed for m in melds])  # which melds are concealed kongs
+        self._shapes: list[SuitShape] | None = None
+
+    def shapes(self) -> list[SuitShape]:
+        """Each suit's SuitShape (m, p, s, z) of the concealed tiles (core/suits.py), found once."""
+        found = self._shapes
+        if found is None:
+            found = self._shapes = suit_shapes(self.counts)
+        return found
 
     @property
     def concealed(self) -> tuple[int, ...]:
@@ -211,6 +220,20 @@ def _plain_counts(text: str, counts: list[int]) -> int:
     return tiles if tiles > mark else -1  # the text begins with a digit
 
 
+def _plain_tile(text: str) -> int:
+    """The tile of a text that is one tile in plain mpsz (`4p`, `7z`), else -1 (tiles.parse_tile reads any other)."""
+    if len(text) != 2:
+        return -1
+    digit = ord(text[0]) - 49
+    letter = ord(text[1])
+    if digit < 0 or digit > 8 or letter >= 128:
+        return -1
+    base = _BASE_OF[letter]
+    if base < 0 or (base == 27 and digit > 6):
+        return -1
+    return base + digit
+
+
 def _last_tile(text: str) -> int:
     """The last tile of a text `_plain_counts` has read: its last digit, in its last letter's suit."""
     return _suit_base(ord(text[-1])) + ord(text[-2]) - 49
@@ -232,7 +255,9 @@ def read_hand(text: str, melds: Sequence[str] = (), concealed_kongs: Sequence[st
     if win is None:
         win_tile = _last_tile(text)
     else:
-        win_tile = parse_tile(win)
+        win_tile = _plain_tile(win)
+        if win_tile < 0:
+            win_tile = parse_tile(win)
         if not counts[win_tile]:
             return _read_spelled(text, melds, concealed_kongs, win)
     if made:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 from . import sets
 from .context import Seat
@@ -32,7 +32,6 @@ _MELD_JSON: Final[tuple[str, ...]] = tuple(
     encode({"kind": sets.kind_name(code), "tiles": format_tiles(sets.tiles_of(code)), "concealed": concealed})
     for concealed in (False, True) for code in range(sets.N_CODES)
 )
-_DIGITS: Final[tuple[tuple[str, ...], ...]] = tuple(tuple(str(digit) * n for n in range(5)) for digit in range(1, 10))  # [i][n]: n copies of i + 1
 
 
 @dataclass(frozen=True)
@@ -66,55 +65,49 @@ def item_json(item: Item, memo: Memo) -> bytes:
     return text
 
 
-def concealed_json(counts: tuple[int, ...]) -> str:
-    """format_tiles of the concealed tiles, as JSON: sorted, one suit letter per run."""
-    out: list[str] = ['"']
-    for suit in range(4):
-        base = suit * 9
-        run = False
-        for i in range(9 if suit < 3 else 7):
-            n = counts[base + i]
-            if n:
-                out.append(_DIGITS[i][n] if n <= 4 else str(i + 1) * n)
-                run = True
-        if run:
-            out.append("mpsz"[suit])
-    out.append('"')
-    return "".join(out)
-
-
 def melds_json(melds: tuple[Meld, ...]) -> str:
+    if not melds:
+        return "[]"
     return "[" + ", ".join([_MELD_JSON[m.code + sets.N_CODES if m.concealed else m.code] for m in melds]) + "]"
 
 
 def hand_json(hand: Hand) -> str:
-    """`hand.to_dict()` as JSON."""
-    return f'{{"concealed": {concealed_json(hand.counts)}, "melds": {melds_json(hand.melds)}, "win": {TILE_JSON[hand.win_tile]}}}'
+    """`hand.to_dict()` as JSON: the concealed tiles sorted, one suit letter per run (each suit's text made once)."""
+    m, p, s, z = hand.shapes()
+    return (f'{{"concealed": "{m.text()}{p.text()}{s.text()}{z.text()}", "melds": {melds_json(hand.melds)}, '
+            f'"win": {TILE_JSON[hand.win_tile]}}}')
 
 
-class Explanation(Protocol):
+class Explanation:
     """What a variant shows of a scored hand beyond its value, patterns and payments: made when asked.
+    Each variant's explanation subclasses it and gives every method (compiled, a call is a C call).
 
     `items_json` is the items' JSON joined by ", " (UTF-8: the items' Chinese is encoded once, with
     the piece) and `tail_json` the keys from `"decomposition"` on (the variant's extra keys after
     it), with no braces: the same text as encoding `items()`, `decomposition()` and `extra()`, made
     from cached pieces."""
 
-    def items(self) -> tuple[Item, ...]: ...
+    def items(self) -> tuple[Item, ...]:
+        raise NotImplementedError
 
-    def items_json(self) -> bytes: ...
+    def items_json(self) -> bytes:
+        raise NotImplementedError
 
-    def decomposition(self) -> dict[str, Any]: ...
+    def decomposition(self) -> dict[str, Any]:
+        raise NotImplementedError
 
-    def extra(self) -> dict[str, Any]: ...
+    def extra(self) -> dict[str, Any]:
+        raise NotImplementedError
 
-    def tail_json(self) -> str: ...
+    def tail_json(self) -> str:
+        raise NotImplementedError
 
-    def readings(self) -> Sequence[Any]: ...
+    def readings(self) -> Sequence[Any]:
+        raise NotImplementedError
 
 
 @final
-class Given:
+class Given(Explanation):
     """An Explanation of values already made (a variant without a kernel, such as a test's)."""
 
     def __init__(self, items: tuple[Item, ...], decomposition: dict[str, Any], extra: dict[str, Any], readings: Sequence[Any],
@@ -207,18 +200,22 @@ class ScoreResult:
         if head is None:
             head = memo.keep("head_json", utf8(f'{{"variant": {encode(self.variant)}, "ruleset_version": {encode(self.ruleset_version)}, '
                                                '"valid": true, "hand": '))
-        patterns = self.patterns
-        key = ("patterns_json", patterns)
+        key = ("patterns_json", self.patterns)
         found: bytes | None = memo.get(key)
         if found is None:
-            found = memo.keep(key, utf8(f'], "patterns": {encode(list(patterns))}, '))
-        a, b, c = self.pays
+            found = memo.keep(key, utf8(f'], "patterns": {encode(list(self.patterns))}, '))
+        paid_key = ("payments_json", self.pays)
+        paid: bytes | None = memo.get(paid_key)
+        if paid is None:
+            a, b, c = self.pays
+            paid = memo.keep(paid_key, f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, '.encode())
         explained = self.explanation
-        tail = explained.tail_json()
+        parts = [head, f'{hand_json(self.hand)}, "value": {self.value}, "items": ['.encode(), explained.items_json(), found, paid,
+                 utf8(explained.tail_json())]
         if self.liability is not None:
-            tail = f'{tail}, "liability": {self.liability}'
-        return b"".join([head, f'{hand_json(self.hand)}, "value": {self.value}, "items": ['.encode(), explained.items_json(), found,
-                         utf8(f'"payments": {{"next": {a}, "opposite": {b}, "previous": {c}}}, "total": {a + b + c}, {tail}}}')])
+            parts.append(utf8(f', "liability": {self.liability}'))
+        parts.append(b"}")
+        return b"".join(parts)
 
     def to_json(self) -> str:
         """`json_bytes` as text."""

@@ -17,6 +17,7 @@ from .suit_tables import MAX_TABLED, TILE_BITS, whole_shapes
 from .tiles import NUM_TILES
 
 _SUIT_MEMO_LIMIT: Final = 1 << 17  # entries a per-suit table keeps before it starts again (a bound on memory)
+_RUNS: Final[tuple[tuple[str, ...], ...]] = tuple([tuple([str(i + 1) * n for n in range(8)]) for i in range(9)])  # [i][n]: n copies of digit i + 1
 
 
 def _fits(c: list[int], n: int, suited: bool) -> bool:
@@ -116,10 +117,9 @@ def _cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None = None, key: int = 0) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
-    """Suit g's counts as a pair plus sets: (pair tile, its cuts as `_cuts`) for each pair
-    that leaves sets, in tile order. With `sets_only` (the table of whole sets-only keys, for a
-    suit it holds) and the suit's `key`, a pair whose rest is not in it is not searched."""
+def _pair_cuts(g: int, part: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """Suit g's counts as a pair plus sets, by a search (for a suit too large for the tables):
+    (pair tile, its cuts as `_cuts`) for each pair that leaves sets, in tile order."""
     c = list(part)
     n = len(c)
     suited = g < 3
@@ -127,8 +127,6 @@ def _pair_cuts(g: int, part: tuple[int, ...], sets_only: frozenset[int] | None =
     pairs: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
     for p in range(n):
         if c[p] >= 2 and (not suited or (2 * p - weight) % 3 == 0):  # no other pair leaves sets
-            if sets_only is not None and key - (2 << (TILE_BITS * p)) not in sets_only:
-                continue
             c[p] -= 2
             out: list[tuple[int, ...]] = []
             _cut_all(c, 0, n, suited, g * 9, [], out)
@@ -211,6 +209,16 @@ class SuitShape:
         self._pairs: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] | None = None
         self._ok = -1  # -1: not yet known
         self._completions: tuple[int, ...] | None = None
+        self._text: str | None = None
+
+    def text(self) -> str:
+        """Its tiles as mpsz, lowest first, one suit letter (`11234m`; '' for no tile)."""
+        found = self._text
+        if found is None:
+            part = self.part
+            digits = "".join([_RUNS[i][part[i]] for i in range(len(part))])
+            found = self._text = digits + "mpsz"[self.group] if digits else ""
+        return found
 
     def cuts(self) -> tuple[tuple[int, ...], ...]:
         """Its cuts into sets only (for a size of 3k)."""
@@ -231,8 +239,22 @@ class SuitShape:
             elif self.key not in whole_shapes(self.group == 3, True):
                 found = self._pairs = ()  # not a pair plus sets: nothing to search
             else:
-                found = self._pairs = _pair_cuts(self.group, self.part, whole_shapes(self.group == 3, False), self.key)
+                found = self._pairs = self._paired()
         return found
+
+    def _paired(self) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+        """`pairs` of a suit the tables hold: each pair whose rest is whole, with the rest's cuts (its
+        own SuitShape's, so that a rest is cut once for every suit it is the rest of)."""
+        part = self.part
+        g = self.group
+        sets_only = whole_shapes(g == 3, False)
+        out: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        for p in range(len(part)):
+            if part[p] >= 2 and self.key - (2 << (TILE_BITS * p)) in sets_only:
+                rest = list(part)
+                rest[p] -= 2
+                out.append((g * 9 + p, suit_shape(g, tuple(rest)).cuts()))
+        return tuple(out)
 
     def ok(self) -> bool:
         """Whether it is sets only (size 3k) or a pair plus sets (size 3k + 2)."""
@@ -259,8 +281,8 @@ class SuitShape:
 _SUITS: Final[tuple[dict[tuple[int, ...], SuitShape], ...]] = ({}, {}, {}, {})
 
 
-def _suit(g: int, part: tuple[int, ...]) -> SuitShape:
-    """Suit g's SuitShape for these counts, memoised on them."""
+def suit_shape(g: int, part: tuple[int, ...]) -> SuitShape:
+    """Suit g's SuitShape for these counts (its first tile first), made once."""
     memo = _SUITS[g]
     found = memo.get(part)
     if found is None:
@@ -272,7 +294,7 @@ def _suit(g: int, part: tuple[int, ...]) -> SuitShape:
 
 def suit_shapes(counts: tuple[int, ...]) -> list[SuitShape]:
     """The SuitShape of each suit of a 34-count tuple (m, p, s, z)."""
-    return [_suit(0, counts[0:9]), _suit(1, counts[9:18]), _suit(2, counts[18:27]), _suit(3, counts[27:NUM_TILES])]
+    return [suit_shape(0, counts[0:9]), suit_shape(1, counts[9:18]), suit_shape(2, counts[18:27]), suit_shape(3, counts[27:NUM_TILES])]
 
 
 def _split(suits: list[SuitShape]) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -401,5 +423,5 @@ def arrangements_and_waits(suits: list[SuitShape], melds: tuple[int, ...], win: 
     before = list(suits[g].part)
     before[win - g * 9] -= 1
     suits_before = suits.copy()
-    suits_before[g] = _suit(g, tuple(before))
+    suits_before[g] = suit_shape(g, tuple(before))
     return arrs, _waits(suits_before, held)

@@ -165,6 +165,13 @@ def _option_deltas() -> tuple[tuple[int, ...], ...]:
 
 
 _DELTAS: Final[tuple[tuple[int, ...], ...]] = _option_deltas()
+# `_OPTIONS` with the pair still to place (the search's), field by field, by tile: each option's group id,
+# jokers, natural tiles, and the (tile, copies) it needs flattened
+_GIDS: Final[tuple[tuple[int, ...], ...]] = tuple([tuple([o[0] for o in _OPTIONS[t * 2 + 1]]) for t in range(NUM_TILES)])
+_USED: Final[tuple[tuple[int, ...], ...]] = tuple([tuple([o[2] for o in _OPTIONS[t * 2 + 1]]) for t in range(NUM_TILES)])
+_NATURALS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple([tuple([o[1] for o in _OPTIONS[t * 2 + 1]]) for t in range(NUM_TILES)])
+_NEEDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple([tuple([tuple([x for pair in o[3] for x in pair]) for o in _OPTIONS[t * 2 + 1]])
+                                                               for t in range(NUM_TILES)])
 _MAX_OPTIONS: Final = max([len(options) for options in _OPTIONS])  # the tables' keys hold the first option allowed below this
 _MAX_JOKERS: Final = 63  # the tables' keys hold the jokers in six bits
 _CUTS: Final[dict[int, tuple[SuitCut, ...]]] = {}  # (suit key, jokers, suit, first option allowed) -> its cuts
@@ -173,12 +180,12 @@ _CUTS_LIMIT: Final = 1 << 18  # entries kept before the table starts again (a bo
 
 def _with(sets: tuple[int, ...], gid: int) -> tuple[int, ...]:
     """`sets` (sorted) with `gid` put in its place."""
-    k = 0
     n = len(sets)
+    if n == 0 or sets[0] >= gid:
+        return (gid,) + sets
+    k = 1
     while k < n and sets[k] < gid:
         k += 1
-    if k == 0:
-        return (gid,) + sets
     return sets[:k] + (gid,) + sets[k:]
 
 
@@ -209,31 +216,36 @@ def _cuts(work: list[int], key: int, i: int, end: int, suit: int, jokers: int, l
         _CUTS[memo] = found
         return found
     out: list[SuitCut] = []
-    options = _OPTIONS[i * 2 + 1]
+    gids = _GIDS[i]
+    useds = _USED[i]
+    naturals_of = _NATURALS[i]
+    needs_of = _NEEDS[i]
     deltas = _DELTAS[i * 2 + 1]
-    for o in range(least, len(options)):
-        gid, naturals, used, needs = options[o]
+    for o in range(least, len(gids)):
+        used = useds[o]
         if used > jokers:
             continue
+        needs = needs_of[o]
         held = True
-        for t, n in needs:
-            if work[t] < n:
+        for k in range(0, len(needs), 2):
+            if work[needs[k]] < needs[k + 1]:
                 held = False
                 break
         if not held:
             continue
-        is_pair = GROUP_PAIR[gid]
+        gid = gids[o]
+        naturals = naturals_of[o]
         for t in naturals:
-            work[t] -= 1
+            work[t] = work[t] - 1
         rest = _cuts(work, key - deltas[o], i, end, suit, jokers - used, o)
         for t in naturals:
-            work[t] += 1
-        for sets, pair, more in rest:
-            if is_pair:
-                if pair >= 0:
-                    continue
-                out.append((sets, gid, used + more))
-            else:
+            work[t] = work[t] + 1
+        if GROUP_PAIR[gid]:
+            for sets, pair, more in rest:
+                if pair < 0:
+                    out.append((sets, gid, used + more))
+        else:
+            for sets, pair, more in rest:
                 out.append((_with(sets, gid), pair, used + more))
     found = tuple(out)
     _CUTS[memo] = found

@@ -19,6 +19,7 @@ from .schema import Label, Tiles
 
 if TYPE_CHECKING:
     from ..core.context import WinContext
+    from ..core.errors import MjcalcError
     from ..core.hand import Hand
     from ..core.result import ScoreResult
 
@@ -104,7 +105,7 @@ class Variant(Generic[N, O, P]):
     options: type[O]
     pattern: type[P]
     detectors: Detectors
-    score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult]
+    score: Callable[[Hand, WinContext, Ruleset[N, O, P]], ScoreResult | MjcalcError]  # the result, or why it does not win
     # the `settlement:` section's dataclass and the settler (variants/<variant>/liability.py); None for a
     # variant whose hands are scored but not settled
     settlement: type | None = None

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, final
 from ...core.context import WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import Item, ScoreResult, item_json, stamped
+from ...core.result import Explanation, Item, ScoreResult, item_json, stamped
+from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import TileWords
 from ...core.words import N_, Text, language
@@ -55,12 +56,12 @@ def product_detail(base: int, found: dict[str, int], product: int, multiplier: i
 
 
 def refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
-    """Why a reading does not win: its 花 are short (made once per distinct refusal, raised as a copy)."""
+    """Why a reading does not win: its 花 are short (made once per distinct refusal; shared: a door raises a copy)."""
     key = ("chizhou_refusal", ctx.robbing_kong, scored.need_kind, scored.need, scored.flowers)
     made: NotAWin | None = rs.memo.get(key)
     if made is None:
         made = rs.memo.keep(key, _refusal(rs, ctx, scored))
-    return made.fresh()
+    return made
 
 
 def _refusal(rs: Ruleset[Any, Any, Any], ctx: WinContext, scored: k.KernelReading) -> NotAWin:
@@ -137,7 +138,7 @@ def payments(out: k.Outcome, ctx: WinContext) -> tuple[int, int, int]:
 
 
 @final
-class ChizhouExplanation:
+class ChizhouExplanation(Explanation):
     """What a scored Chizhou hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:
@@ -164,17 +165,18 @@ class ChizhouExplanation:
 
     def items_json(self) -> bytes:
         rs = self.rs
-        memo = rs.memo
-        lang = language()
         best = self.best
-        key = ("chizhou_fans_json", best.found, best.product, best.multiplier, best.la_zi, lang)
-        fans: bytes | None = memo.get(key)
-        if fans is None:
-            fans = memo.keep(key, b", ".join([item_json(one, memo) for one in fan_items(rs, best)[1]]))
-        parts = [fans]
-        for source, one in self._flower_sets():
-            parts.append(item_json(flower_item(rs, source, one), memo))
-        return b", ".join(parts)
+        _, codes, _, n_concealed = self._sets()
+        concealed = self.hand.kongs_concealed
+        flowers: list[int] = []  # each set that brings 花: its source, and its code (a meld's and a concealed kong's apart)
+        for index, source in best.sources:
+            flowers.append(source)
+            flowers.append(codes[index] + (0 if index < n_concealed else N_CODES if not concealed[index - n_concealed] else 2 * N_CODES))
+        key = ("chizhou_items_json", language(), best.found, best.product, best.multiplier, best.la_zi, tuple(flowers))
+        made: bytes | None = rs.memo.get(key)
+        if made is None:
+            made = rs.memo.keep(key, b", ".join([item_json(one, rs.memo) for one in self.items()]))
+        return made
 
     def decomposition(self) -> dict[str, Any]:
         pair, codes, win_in, _ = self._sets()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.context import WinContext
-from ...core.errors import InputError, NotAWin, RuleRefused
+from ...core.errors import InputError, MjcalcError, NotAWin, RuleRefused
 from ...core.hand import Hand
 from ...core.result import ScoreResult
 from ...core.tiles import SUITS, is_honour
@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from .ruleset_schema import ChizhouRuleset
 
 
-def not_a_winning_hand() -> NotAWin:
-    """A hand of no pair plus four sets."""
-    return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (Chizhou has no seven pairs)")
+def not_a_winning_hand(rs: ChizhouRuleset) -> NotAWin:
+    """A hand of no pair plus four sets: made once (shared: a door raises a copy)."""
+    made: NotAWin | None = rs.memo.get("chizhou_not_a_win")
+    if made is None:
+        made = rs.memo.keep("chizhou_not_a_win", NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (Chizhou has no seven pairs)"))
+    return made
 
 
 def check_context(ctx: WinContext) -> None:
@@ -36,35 +39,40 @@ def check_context(ctx: WinContext) -> None:
     raise InputError("missing_discarder", message)
 
 
-def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> None:
+def check_chow_restriction(hand: Hand, flowers: int, rs: ChizhouRuleset) -> RuleRefused | None:
     """With fewer than `chow_free_min_flowers` 花, a player who chowed may neither chow nor
-    pung (or kong) another suit; honour pungs count as another suit only if the option says so."""
+    pung (or kong) another suit; honour pungs count as another suit only if the option says so.
+    The refusal, or None."""
     need = rs.numbers.chow_free_min_flowers
     chows = [m for m in hand.melds if m.kind == "chow"]
     if flowers >= need or not chows:
-        return
+        return None
     suit = chows[0].first // 9
     honours_restricted = rs.options.honour_pung_is_another_suit
     for m in hand.melds:
         # a concealed kong is not called from a discard (and brings 2+ 花, so never gets here)
         if m.concealed or (is_honour(m.first) and not honours_restricted) or m.first // 9 == suit:
             continue
-        raise RuleRefused(
+        return RuleRefused(
             "chow_restricted",
             "with {flowers} 花 (fewer than {need}) every meld called after a chow must be of one suit, "
             "the chow {chow}'s ({suit}); the {kind} --meld {meld} is not",
             flowers=flowers, need=need, chow=chows[0].notation(), suit=SUITS[suit], kind=N_(m.kind), meld=m.notation(),
         )
+    return None
 
 
-def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult:
-    """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
+def score_chizhou(hand: Hand, ctx: WinContext, rs: ChizhouRuleset) -> ScoreResult | MjcalcError:
+    """The kernel's best reading of the hand (kernel.py), made into a result (build.py); or why it does not win."""
     check_context(ctx)
     out = chizhou_kernel.score(rs, hand, ctx)
     if out.code == chizhou_kernel.NOT_A_WINNING_HAND:
-        raise not_a_winning_hand()
-    check_chow_restriction(hand, out.most_flowers, rs)
+        return not_a_winning_hand(rs)
+    if hand.melds:
+        restricted = check_chow_restriction(hand, out.most_flowers, rs)
+        if restricted is not None:
+            return restricted
     if out.code == chizhou_kernel.NOT_ENOUGH_FLOWERS:
         assert out.best is not None
-        raise chizhou_build.refusal(rs, ctx, out.best)
+        return chizhou_build.refusal(rs, ctx, out.best)
     return chizhou_build.result(hand, ctx, rs, out)

@@ -16,7 +16,8 @@ from ...core import sets
 from ...core.context import SEATS, Seat, WinContext
 from ...core.errors import NotAWin
 from ...core.hand import Hand
-from ...core.result import TILE_JSON, Item, ScoreResult, encode, item_json, stamped
+from ...core.result import TILE_JSON, Explanation, Item, ScoreResult, encode, item_json, stamped
+from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_set, decomposition_json, meld_sets
 from ...core.tiles import WHITE, TileWords, format_tiles, tile_str
 from ...core.wilds import ANY, GROUP_CHOW, GROUP_FIRST
@@ -97,13 +98,13 @@ def shape(hand: Hand, ctx: WinContext, out: k.Outcome, scored: k.KernelReading) 
 
 
 def refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
-    """Why a reading does not win (None: no shape at all); made once per distinct refusal, raised as a copy."""
+    """Why a reading does not win (None: no shape at all); made once per distinct refusal (shared: a door raises a copy)."""
     code = k.NOT_A_WINNING_HAND if scored is None else scored.refusal
     key = ("pujiang_refusal", code, scored.pungs if scored is not None and code == k.NEEDS_THREE_PUNGS else 0)
     made: NotAWin | None = rs.memo.get(key)
     if made is None:
         made = rs.memo.keep(key, _refusal(rs, scored))
-    return made.fresh()
+    return made
 
 
 def _refusal(rs: Ruleset[Any, Any, Any], scored: k.KernelReading | None) -> NotAWin:
@@ -278,11 +279,19 @@ def _kept(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], Any]) -> Any:
     return made
 
 
+# which group of items a piece of the explanation is (PujiangExplanation._pieces), and its JSON's key
+BASE: Final = "pujiang_base"
+ZI: Final = "pujiang_zi"
+FANS: Final = "pujiang_fans"
+WILD_AS: Final = "pujiang_wild_as"
+WHITE_AS: Final = "pujiang_white_as"
+JSON: Final = "pujiang_json"
+
 _STANDARD_OPEN: Final = f'"decomposition": {{"shape": {encode(SHAPE_NAMES[STANDARD])}, '
 
 
 @final
-class PujiangExplanation:
+class PujiangExplanation(Explanation):
     """What a scored Pujiang hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome, best: k.KernelReading) -> None:
@@ -292,6 +301,7 @@ class PujiangExplanation:
         self.out = out
         self.best = best
         self._shape: Shape | None = None
+        self._codes_made: tuple[int, ...] | None = None
 
     def shape(self) -> Shape:
         if self._shape is None:
@@ -304,42 +314,73 @@ class PujiangExplanation:
         return best.faces if best.shape == STANDARD or best.shape == QI_DUI else self.shape().wild_faces
 
     def _codes(self) -> tuple[int, ...]:
-        """The sets whose 子 count: a standard reading's concealed sets, then the melds."""
-        best = self.best
-        any_face = self.ctx.wild if self.ctx.wild is not None else 0
-        concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
-        return concealed + self.hand.codes
+        """The sets whose 子 count: a standard reading's concealed sets, then the melds (made once)."""
+        made = self._codes_made
+        if made is None:
+            best = self.best
+            any_face = self.ctx.wild if self.ctx.wild is not None else 0
+            concealed = concealed_codes(best, any_face) if best.shape == STANDARD else ()
+            made = self._codes_made = concealed + self.hand.codes
+        return made
 
-    def _pieces(self) -> list[tuple[Any, Callable[[], list[Item]]]]:
-        """The items in order, in groups, each with its key (what its text depends on) and how to make it."""
-        rs, ctx, best, out = self.rs, self.ctx, self.best, self.out
-        pieces: list[tuple[Any, Callable[[], list[Item]]]] = [
-            (("pujiang_base", best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs),
-             lambda: [base_item(ctx, rs, best)])]
+    def _pieces(self) -> list[tuple[Any, ...]]:
+        """The items in order, in groups: each group's key (what its text depends on; its first entry
+        says which group it is: BASE, ZI, FANS, WILD_AS, WHITE_AS)."""
+        ctx, best, out = self.ctx, self.best, self.out
+        pieces: list[tuple[Any, ...]] = [
+            (BASE, best.base, best.zi, best.fan, best.found, ctx.robbing_kong, ctx.discarder, ctx.robbed_fan, ctx.opponent_pungs)]
         codes = self._codes()
         n = len(codes) - len(self.hand.melds)
         concealed = self.hand.kongs_concealed
-        for i, code in enumerate(codes):
-            if not sets.is_chow(code):
-                one = code_set(code, i >= n, concealed[i - n] if i >= n else True)
-                pieces.append((("pujiang_zi", one), partial(_zi_items, rs, one)))
-        pieces.append((("pujiang_fans", best.found, best.qiang_gang, out.jokers > 0), partial(fan_items, rs, out.jokers, best)))
-        wild, faces, whites = ctx.wild, self._wild_faces(), white_faces(ctx, out, best)
-        pieces.append((("pujiang_faces", wild, faces, whites), partial(face_items, rs, wild, faces, whites)))
+        for i in range(len(codes)):
+            if not sets.is_chow(codes[i]):  # a pung or kong: a meld's and a concealed kong's apart
+                pieces.append((ZI, codes[i] + (0 if i < n else N_CODES if not concealed[i - n] else 2 * N_CODES)))
+        pieces.append((FANS, best.found, best.qiang_gang, out.jokers > 0))
+        for face in self._wild_faces():  # what each wild stood for, then each 白板: an item each
+            pieces.append((WILD_AS, ctx.wild, face))
+        for face in white_faces(ctx, out, best):
+            pieces.append((WHITE_AS, ctx.wild, face))
         return pieces
+
+    def _made(self, piece: tuple[Any, ...]) -> list[Item]:
+        """The items of one of `_pieces`."""
+        rs, best = self.rs, self.best
+        which = piece[0]
+        if which == BASE:
+            return [base_item(self.ctx, rs, best)]
+        if which == ZI:
+            code = piece[1] % N_CODES
+            marks = piece[1] // N_CODES
+            made = zi_item(rs, code_set(code, marks > 0, marks != 1))
+            return [] if made is None else [made]
+        if which == FANS:
+            return fan_items(rs, self.out.jokers, best)
+        if which == WILD_AS:
+            return face_items(rs, piece[1], (piece[2],), ())
+        return face_items(rs, piece[1], (), (piece[2],))
 
     def items(self) -> tuple[Item, ...]:
         made: list[Item] = []
-        for key, make in self._pieces():
-            made += _kept(self.rs, key, make)
+        memo = self.rs.memo
+        for piece in self._pieces():
+            found: list[Item] | None = memo.get(piece)
+            if found is None:
+                found = memo.keep(piece, self._made(piece))
+            made += found
         return tuple(made)
 
     def items_json(self) -> bytes:
-        rs = self.rs
+        memo = self.rs.memo
         lang = language()
         parts: list[bytes] = []
-        for key, make in self._pieces():
-            text: bytes = _kept(rs, (key, lang), partial(_joined_json, rs, key, make))
+        for piece in self._pieces():
+            key = (JSON, lang, piece)
+            text: bytes | None = memo.get(key)
+            if text is None:
+                found: list[Item] | None = memo.get(piece)
+                if found is None:
+                    found = memo.keep(piece, self._made(piece))
+                text = memo.keep(key, b", ".join([item_json(one, memo) for one in found]))
             if text:
                 parts.append(text)
         return b", ".join(parts)
@@ -368,23 +409,16 @@ class PujiangExplanation:
         wild = ctx.wild
         whites = white_faces(ctx, self.out, best)
         faces = self._wild_faces()
-        rows: str = _kept(self.rs, ("pujiang_wilds", wild, faces, whites), lambda: encode(wild_rows(faces, whites, wild)))
+        key = ("pujiang_wilds", wild, faces, whites)
+        rows: str | None = self.rs.memo.get(key)
+        if rows is None:
+            rows = self.rs.memo.keep(key, encode(wild_rows(faces, whites, wild)))
         wild_json = "null" if wild is None else TILE_JSON[wild]
         return f'{self._decomposition_json()}, "zi": {best.zi}, "fan": {best.fan}, "wild": {wild_json}, "wilds": {rows}'
 
     def readings(self) -> Sequence[Reading[PujiangFacts]]:
         chosen = reading(self.hand, self.ctx, self.rs, self.out, self.best)
         return LazyReadings(partial(every_reading, self.hand, self.ctx, self.rs, chosen, self.out.best_index))
-
-
-def _joined_json(rs: Ruleset[Any, Any, Any], key: Any, make: Callable[[], list[Item]]) -> bytes:
-    """The JSON of the items kept under `key` (made by `make()` the first time), joined by ", "."""
-    return b", ".join([item_json(one, rs.memo) for one in _kept(rs, key, make)])
-
-
-def _zi_items(rs: Ruleset[Any, Any, Any], one: TileSet) -> list[Item]:
-    made = zi_item(rs, one)
-    return [] if made is None else [made]
 
 
 def result(hand: Hand, ctx: WinContext, rs: Ruleset[Any, Any, Any], out: k.Outcome) -> ScoreResult:

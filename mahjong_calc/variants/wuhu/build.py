@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core.context import WinContext
 from ...core.hand import Hand
-from ...core.memo import LIMIT
-from ...core.result import Item, ScoreResult, encode, item_json, stamped
+from ...core.result import Explanation, Item, ScoreResult, encode, item_json, stamped
 from ...core.sets import N_CODES
 from ...core.shapes import Arrangement, TileSet, code_arrangement, code_set, decomposition_json, meld_sets
 from ...core.tiles import NUM_TILES, tile_str, tiles_text
@@ -139,15 +138,6 @@ def item_of(rs: Ruleset[Any, Any, Any], one: k.KernelItem, kong: TileSet | None,
     return found
 
 
-def _made_json(rs: Ruleset[Any, Any, Any], lang: str | None) -> dict[int, bytes]:
-    """The items' JSON made so far in `lang`, by packed key (WuhuExplanation.items_json), kept on the ruleset."""
-    key = ("wuhu_items_json", lang)
-    made: dict[int, bytes] | None = rs.memo.get(key)
-    if made is None or len(made) >= LIMIT:
-        made = rs.memo.keep(key, {})
-    return made
-
-
 def items(rs: Ruleset[Any, Any, Any], scored: k.KernelReading, sets: tuple[TileSet, ...], self_draw: bool) -> tuple[Item, ...]:
     """The kernel's items of one reading, with their names and detail text."""
     return tuple([item_of(rs, one, sets[one.set_index] if one.set_index >= 0 else None, self_draw) for one in scored.items])
@@ -164,7 +154,7 @@ def patterns(rs: Ruleset[Any, Any, Any], scored: k.KernelReading) -> tuple[str, 
 
 
 @final
-class WuhuExplanation:
+class WuhuExplanation(Explanation):
     """What a scored Wuhu hand shows besides its value (core/result.Explanation), made when asked."""
 
     def __init__(self, rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, out: k.Outcome) -> None:
@@ -192,17 +182,16 @@ class WuhuExplanation:
         _, arranged, _ = self.out.arrangements[best.arrangement]
         melds_concealed = self.hand.kongs_concealed
         n_concealed = len(arranged) - len(melds_concealed)
-        made = _made_json(rs, language())
-        shown: list[bytes] = []
+        shown: list[int] = []  # what the items' text depends on: each item, and the kong it names
         for one in best.items:
-            code = -1 if one.set_index < 0 else arranged[one.set_index] + (N_CODES if melds_concealed[one.set_index - n_concealed] else 0)
-            key = (one.key() * (2 * N_CODES + 1) + code + 1) * 2 + int(self_draw)  # the item, the kong it names, how it was won
-            text = made.get(key)
-            if text is None:
-                kong = _kong(one, arranged, n_concealed, melds_concealed)
-                text = made[key] = item_json(item_of(rs, one, kong, self_draw), rs.memo)
-            shown.append(text)
-        return b", ".join(shown)
+            shown.append(one.key())
+            shown.append(-1 if one.set_index < 0 else arranged[one.set_index] + (N_CODES if melds_concealed[one.set_index - n_concealed] else 0))
+        key = ("wuhu_items_json", tuple(shown), self_draw, language())
+        made: bytes | None = rs.memo.get(key)
+        if made is None:
+            made = rs.memo.keep(key, b", ".join([item_json(item_of(rs, one, _kong(one, arranged, n_concealed, melds_concealed), self_draw), rs.memo)
+                                                 for one in best.items]))
+        return made
 
     def decomposition(self) -> dict[str, Any]:
         return self.arrangement().to_dict()
@@ -215,8 +204,12 @@ class WuhuExplanation:
         out = self.out
         best = self._best()
         pair, codes, win_in = out.arrangements[best.arrangement]
-        waits = ", ".join([_TILE_JSON[t] for t in out.waits])
-        return f'{decomposition_json(pair, codes, win_in, self.hand.kongs_concealed)}, "zhi": {out.zhi}, "ya_dang": {best.ya}, "waits": [{waits}]'
+        key = ("wuhu_tail_json", out.zhi, best.ya, out.waits)
+        rest: str | None = self.rs.memo.get(key)
+        if rest is None:
+            waits = ", ".join([_TILE_JSON[t] for t in out.waits])
+            rest = self.rs.memo.keep(key, f', "zhi": {out.zhi}, "ya_dang": {best.ya}, "waits": [{waits}]')
+        return decomposition_json(pair, codes, win_in, self.hand.kongs_concealed) + rest
 
     def readings(self) -> Sequence[Reading[WuhuFacts]]:
         best = self._best()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 from ...core import flags as flag_table
 from ...core import sets
-from ...core.suits import arrangements_and_waits, suit_shapes
+from ...core.suits import arrangements_and_waits
 from ..common.best import better
 from .patterns import WuhuDetector, WuhuRead
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ...core.context import WinContext
     from ...core.hand import Hand
     from ...rules.ruleset import Ruleset
+    from .ruleset_schema import WuhuNumbers, WuhuOptions
 
 # Outcome codes
 WIN: Final = 0
@@ -44,6 +45,8 @@ JIAO_PAIR: Final = 7  # two 嘴子 that make 交
 ZUI_ZI_IN_JIAO: Final = 8
 ZUI_ZI_BEYOND: Final = 9
 JIAO_SELF_DRAW: Final = 10
+
+_AMOUNT_UNIT: Final = 1 << 26  # KernelItem.key: the amount above the other fields
 
 # 杠后开花 on a 独吊 made 交 (options.gang_hou_du_diao_jiao): the melds it needs (5: never)
 _DU_DIAO_MELDS: Final = {"off": 5, "da_diao_che": 4, "any_single_wait": 0}
@@ -70,7 +73,7 @@ class KernelItem:
     def key(self) -> int:
         """What its text depends on, but the set it names, as one int: its fields packed, the amount highest."""
         small = ((((self.kind * 64 + self.pattern + 1) * 64 + self.second + 1) * 32 + self.zhi) * 16 + self.ya) * 2 + int(self.doubled)
-        return self.amount * (1 << 26) + small
+        return self.amount * _AMOUNT_UNIT + small
 
 
 @final
@@ -167,10 +170,10 @@ def round_half_up(n: int, factor: tuple[int, int]) -> int:
     return -((-2 * x + den) // (2 * den))
 
 
-def read(rs: Ruleset[Any, Any, Any], t: WuhuTables, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int,
+def read(num: WuhuNumbers, opt: WuhuOptions, t: WuhuTables, r: WuhuRead, found: tuple[int, ...], ya: int, du_diao: bool, zhi: int, dealer_seat: int,
          dealer: bool) -> KernelReading:
-    """One reading's items and value, from the patterns found in it (without its arrangement index)."""
-    num, opt = rs.numbers, rs.options
+    """One reading's items and value, from the patterns found in it (without its arrangement index),
+    under a ruleset's numbers and options (`num`, `opt`: read once a hand)."""
     jiao_sources: list[int] = []
     zui_zi: list[int] = []
     for index in found:
@@ -254,7 +257,7 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
     counts = hand.counts
     melds = hand.codes
     win = hand.win_tile
-    suits = suit_shapes(counts)
+    suits = hand.shapes()
     held = list(counts)
     lens = [suits[0].size, suits[1].size, suits[2].size, suits[3].size]  # tiles of each suit held, melds included
     for code in melds:
@@ -264,8 +267,11 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
             held[tile] += 1
         lens[first // 9] += size
     suit_len = (lens[0], lens[1], lens[2])
-    zhi = max(suit_len)
-    if zhi < rs.numbers.min_zhi:
+    zhi = lens[0] if lens[0] >= lens[1] else lens[1]
+    if lens[2] > zhi:
+        zhi = lens[2]
+    num = rs.numbers
+    if zhi < num.min_zhi:
         return Outcome(NO_BA_ZHI, zhi, (), None, (0, 0, 0), (), ())
     held[win] -= 1
     arrs, wait = arrangements_and_waits(suits, melds, win, tuple(held))
@@ -292,7 +298,7 @@ def score(rs: Ruleset[Any, Any, Any], hand: Hand, ctx: WinContext, keep_all: boo
         for k, detect in enumerate(detectors):
             if detect(r):
                 found.append(k)
-        scored = read(rs, t, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
+        scored = read(num, opt, t, r, tuple(found), ya, win_in < 0 and single, zhi, dealer_seat, dealer)
         if keep_all:
             scored.arrangement = index
             every.append(scored)

@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 def not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     """The two ways a well-formed hand fails to win (the kernel reports them by code): made once per
-    distinct refusal, raised as a copy."""
+    distinct refusal (shared: a door raises a copy)."""
     key = ("wuhu_refusal", code, zhi)
     made: NotAWin | None = rs.memo.get(key)
     if made is None:
         made = rs.memo.keep(key, _not_a_win(code, zhi, rs))
-    return made.fresh()
+    return made
 
 
 def _not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
@@ -35,11 +35,11 @@ def _not_a_win(code: str, zhi: int, rs: WuhuRuleset) -> NotAWin:
     return NotAWin("not_a_winning_hand", "the tiles do not form a pair plus four sets (pungs or sequences)")
 
 
-def score_wuhu(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult:
-    """The kernel's best reading of the hand (kernel.py), made into a result (build.py)."""
+def score_wuhu(hand: Hand, ctx: WinContext, rs: WuhuRuleset) -> ScoreResult | NotAWin:
+    """The kernel's best reading of the hand (kernel.py), made into a result (build.py); or why it does not win."""
     out = wuhu_kernel.score(rs, hand, ctx)
     if out.code == wuhu_kernel.NO_BA_ZHI:
-        raise not_a_win("no_ba_zhi", out.zhi, rs)
+        return not_a_win("no_ba_zhi", out.zhi, rs)
     if out.code != wuhu_kernel.WIN:
-        raise not_a_win("not_a_winning_hand", out.zhi, rs)
+        return not_a_win("not_a_winning_hand", out.zhi, rs)
     return wuhu_build.result(hand, ctx, rs, out)
