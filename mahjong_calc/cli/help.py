@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..core.words import N_, translated
@@ -39,17 +39,19 @@ def usage_pieces(command: Any, ctx: Any) -> list[str]:
     return pieces
 
 
-def records(command: Any, ctx: Any) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(arguments, options): each parameter's name column and its help with Typer's notes (`[required]`)."""
+def records(command: Any, ctx: Any, help_of: Callable[[Any, tuple[str, str]], str] = lambda param, record: record[1]
+            ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(arguments, options): each parameter's name column and its help with Typer's notes (`[required]`),
+    as `help_of(param, record)` words it (by default Click's English)."""
     arguments, options = [], []
     for param in command.get_params(ctx):
         record = param.get_help_record(ctx)
         if record is None:
             continue
         if param.param_type_name == "argument":
-            arguments.append((argument_name(param), record[1]))
+            arguments.append((argument_name(param), help_of(param, record)))
         elif param.param_type_name == "option":
-            options.append(record)
+            options.append((record[0], help_of(param, record)))
     return arguments, options
 
 
@@ -168,15 +170,7 @@ def write_help(command: Any, ctx: Any, formatter: Any) -> None:
         for kept, text in _paragraphs(zh_text(inspect.cleandoc(command.help))):
             out.append("")
             out.extend(("  " + line).rstrip() for line in (text.splitlines() if kept else wrap(text, width - 2)))
-    arguments, options = [], []
-    for param in command.get_params(ctx):
-        record = param.get_help_record(ctx)
-        if record is None:
-            continue
-        if param.param_type_name == "argument":
-            arguments.append((argument_name(param), _zh_record(param, record)))
-        elif param.param_type_name == "option":
-            options.append((record[0], _zh_record(param, record)))
+    arguments, options = records(command, ctx, _zh_record)
     sections = [(N_("Arguments").render("zh"), arguments), (N_("Options").render("zh"), options)]
     if hasattr(command, "list_commands"):
         listed = [(name, sub) for name in command.list_commands(ctx) if (sub := command.get_command(ctx, name)) is not None and not sub.hidden]
