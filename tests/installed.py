@@ -93,10 +93,11 @@ def popen_installed(args: Sequence[str], *, env: Mapping[str, str] | None = None
     return subprocess.Popen([*MJCALC, *args], cwd=_WORKDIR, env=child_env(env), **kwargs)
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nobody uses on `host` now: for a server on 0.0.0.0, one no connection on any
+    address holds (a loopback-free port can be another address's client port)."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 

@@ -19,7 +19,7 @@ PLAYERS = ["王", "李", "张", "赵"]
 
 
 def _start_lines(db: Path, env: dict[str, str]) -> list[str]:
-    port = free_port()
+    port = free_port("0.0.0.0")
     proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

@@ -494,20 +494,17 @@ def test_serve_without_the_extra_says_how_to_install(monkeypatch: pytest.MonkeyP
 def test_serve_on_the_network_prints_each_games_link(db: Path) -> None:
     """`mjcalc serve --host 0.0.0.0`: a link with each game's token; no token, no answer."""
     import re
-    import socket
     import subprocess
     import time
     import urllib.error
     import urllib.request
 
-    from installed import popen_installed
+    from installed import free_port, popen_installed
 
     pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
     local = TestClient(create_app(db), base_url=LOCAL)
     game = new_game(local)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port("0.0.0.0")
     proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

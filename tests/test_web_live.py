@@ -298,7 +298,7 @@ def test_on_a_network_a_game_begun_on_a_phone_gets_its_link_at_once(phones: tupl
     and that phone lists both the game it came in by and the one it began."""
     db = tmp_path / "games.sqlite3"
     first = json.loads(run_installed(["game", "new", "--players", ",".join(PLAYERS), "--db", str(db), "--json"]).stdout)["id"]
-    port = free_port()
+    port = free_port("0.0.0.0")
     proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert "serving" in proc.stdout.readline().decode()

@@ -33,7 +33,7 @@ SCREEN = {"width": 360, "height": 740}
 def network(tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     """`mjcalc serve --host 0.0.0.0` on a free port, reached at 127.0.0.1; and the start link it printed."""
     db = tmp_path / "games.sqlite3"
-    port = free_port()
+    port = free_port("0.0.0.0")
     proc = popen_installed(["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
