@@ -110,6 +110,8 @@ def _advise(**params: Any) -> None:
     pungs, the 财神's 番 ...), the tiles that lower it with the copies left, and at 听牌
     (0) every wait scored as `mjcalc waits` scores it, with the expected self-draw value.
     Rows come best first. --seen names tiles in sight elsewhere (discards, others' melds).
+    Melds that no win of the variant can follow make every row 胡不了 (unreachable), and
+    the reason is given.
 
     Example: mjcalc advise 1234567m234p56p99s
     """
