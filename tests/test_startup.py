@@ -16,6 +16,7 @@ OTHERS = {
     "mahjong_calc.cli.tables": ("waits", "options"),
     "mahjong_calc.cli.game": ("game",),
     "mahjong_calc.cli.live": ("game",),
+    "mahjong_calc.cli.live_hand": ("game",),
     "mahjong_calc.cli.serve": ("serve",),
     "mahjong_calc.batch": ("batch",),
     "mahjong_calc.game": ("game",),

@@ -25,8 +25,8 @@ GAME_COMMANDS = {
     "settle": "mahjong_calc.cli.game:settle_command",
     # live games, kept in SQLite
     "new": "mahjong_calc.cli.live:new",
-    "add": "mahjong_calc.cli.live:add",
-    "edit": "mahjong_calc.cli.live:edit",
+    "add": "mahjong_calc.cli.live_hand:add",
+    "edit": "mahjong_calc.cli.live_hand:edit",
     "delete": "mahjong_calc.cli.live:delete",
     "show": "mahjong_calc.cli.live:show",
     "undo": "mahjong_calc.cli.live:undo",
